@@ -1,0 +1,5 @@
+// Entry point of build/core.wasm: re-exports the memory map and every kernel's exported functions.
+// Kernels stay plain functions over record addresses so that the simulator engine, compiled into the
+// same module, calls them directly; only batch drivers and test helpers are exported to the host.
+export * from './layout';
+export { rngSeed as rng_seed_value } from './rng';

@@ -1,0 +1,107 @@
+// Loads build/core.wasm with the raw WebAssembly API (no generated bindings: they copy data, and
+// the core is driven through its linear memory). Views over memory are zero-copy and re-derived
+// whenever memory.buffer changes identity; a run checks that it never does (DESIGN.md §3).
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type CoreFlavour = 'release' | 'debug';
+
+/** The exports every build of the core has; kernels add functions and layout globals. */
+export interface CoreExports {
+  memory: WebAssembly.Memory;
+  [name: string]: unknown;
+}
+
+/** Root of the package (works from host/*.ts under vitest and from dist/host/*.js). */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string };
+      if (pkg.name === 'dcbkit') return dir;
+    } catch {
+      /* not here: go up */
+    }
+    dir = dirname(dir);
+  }
+  throw new Error('cannot find the dcbkit package root');
+}
+
+export function wasmPath(flavour: CoreFlavour = 'release'): string {
+  return join(packageRoot(), 'build', flavour === 'release' ? 'core.wasm' : 'core.debug.wasm');
+}
+
+const moduleCache = new Map<CoreFlavour, WebAssembly.Module>();
+
+export function coreModule(flavour: CoreFlavour = 'release'): WebAssembly.Module {
+  let m = moduleCache.get(flavour);
+  if (!m) {
+    m = new WebAssembly.Module(readFileSync(wasmPath(flavour)));
+    moduleCache.set(flavour, m);
+  }
+  return m;
+}
+
+/** One instance of the core with its own memory, plus zero-copy views over it. */
+export class Core {
+  readonly exports: CoreExports;
+  private buffer: ArrayBuffer;
+  private i32view: Int32Array;
+  private u8view: Uint8Array;
+  private i64view: BigInt64Array;
+  readonly initialBytes: number;
+
+  constructor(flavour: CoreFlavour = 'release') {
+    const instance = new WebAssembly.Instance(coreModule(flavour), {
+      env: {
+        abort(msg: number, file: number, line: number, col: number): never {
+          throw new Error(`core aborted at ${line}:${col} (message ptr ${msg}, file ptr ${file})`);
+        },
+      },
+    });
+    this.exports = instance.exports as unknown as CoreExports;
+    this.buffer = this.exports.memory.buffer;
+    this.i32view = new Int32Array(this.buffer);
+    this.u8view = new Uint8Array(this.buffer);
+    this.i64view = new BigInt64Array(this.buffer);
+    this.initialBytes = this.buffer.byteLength;
+  }
+
+  private refresh(): void {
+    if (this.exports.memory.buffer !== this.buffer) {
+      this.buffer = this.exports.memory.buffer;
+      this.i32view = new Int32Array(this.buffer);
+      this.u8view = new Uint8Array(this.buffer);
+      this.i64view = new BigInt64Array(this.buffer);
+    }
+  }
+
+  /** Whole-memory views (index = byte address / element size). */
+  get i32(): Int32Array { this.refresh(); return this.i32view; }
+  get u8(): Uint8Array { this.refresh(); return this.u8view; }
+  get i64(): BigInt64Array { this.refresh(); return this.i64view; }
+
+  /** Current size of linear memory in bytes. */
+  get memoryBytes(): number { return this.exports.memory.buffer.byteLength; }
+
+  /** Value of an exported layout constant (an immutable Wasm global). */
+  constant(name: string): number {
+    const g = this.exports[name];
+    if (!(g instanceof WebAssembly.Global)) throw new Error(`core has no exported constant ${name}`);
+    return Number(g.value);
+  }
+
+  /** An exported function, typed by the caller. */
+  fn<F extends (...args: never[]) => unknown>(name: string): F {
+    const f = this.exports[name];
+    if (typeof f !== 'function') throw new Error(`core has no exported function ${name}`);
+    return f as F;
+  }
+
+  /** Reads / writes 64-bit fields at a byte address. */
+  getI64(addr: number): bigint { return this.i64[addr >>> 3]; }
+  setI64(addr: number, v: bigint): void { this.i64[addr >>> 3] = v; }
+  getI32(addr: number): number { return this.i32[addr >>> 2]; }
+  setI32(addr: number, v: number): void { this.i32[addr >>> 2] = v; }
+}

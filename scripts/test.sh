@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Sets up everything the tests need on a fresh Debian machine and runs the whole suite:
+#   1. the oracle tools (tshark, yanglint, protoc, tc, gcc) from Debian, when any is missing;
+#   2. the npm packages (npm ci, which also builds the Wasm core and the host through `prepare`);
+#   3. vitest over test/, ending with one plain line `N passed, N failed`.
+# Extra arguments are passed to vitest (e.g. a file filter).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v tshark   >/dev/null 2>&1 || need_apt+=(tshark)
+command -v yanglint >/dev/null 2>&1 || need_apt+=(libyang2-tools)
+command -v protoc   >/dev/null 2>&1 || need_apt+=(protobuf-compiler)
+[ -f /usr/include/google/protobuf/descriptor.proto ] || need_apt+=(libprotobuf-dev)
+command -v tc       >/dev/null 2>&1 || need_apt+=(iproute2)
+command -v gcc      >/dev/null 2>&1 || need_apt+=(gcc)
+command -v lldptool >/dev/null 2>&1 || need_apt+=(lldpad)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "installing oracle tools: ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  # tshark asks whether non-root users may capture; answer no without a prompt.
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | $SUDO debconf-set-selections || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ "${CI:-}" = "true" ]; then
+  npm ci --no-audit --no-fund
+else
+  npm run build --silent
+fi
+
+report=.vitest-report.json
+rm -f "$report"
+set +e
+npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
+status=$?
+set -e
+if [ -f "$report" ]; then
+  node -e '
+    const r = require("./'"$report"'");
+    const failed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) + r.testResults.filter(t => t.status === "failed" && t.assertionResults.length === 0).length;
+    console.log(`${r.numPassedTests} passed, ${failed} failed`);
+    if (r.numTotalTests === 0) { console.error("no test ran"); process.exit(1); }
+  ' || status=1
+else
+  echo "0 passed, 1 failed"
+  status=1
+fi
+exit $status

@@ -1,0 +1,31 @@
+// Shared test helpers: run the built CLI as a user would and capture what it prints.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { packageRoot } from '../host/loader.js';
+
+export interface CliResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `dcbkit ...args` from the built package (dist/), with optional stdin. */
+export function runCli(args: string[], opts: { input?: string; cwd?: string } = {}): CliResult {
+  const r = spawnSync(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli.js'), ...args], {
+    input: opts.input,
+    cwd: opts.cwd ?? packageRoot(),
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Fails loudly in CI when an oracle tool is missing (never a silent skip); locally too. */
+export function requireTool(cmd: string): string {
+  const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+  const path = r.stdout.trim();
+  if (r.status !== 0 || !path) {
+    throw new Error(`oracle tool "${cmd}" is not installed; run \`npm test\` (scripts/test.sh installs it)`);
+  }
+  return path;
+}
