@@ -1,6 +1,10 @@
 // The CLI's commands, one module each. Add a command by importing its module and listing it here.
 import type { CommandModule } from 'yargs';
+import { vectorsCommand } from './vectors.js';
 import { versionCommand } from './version.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [versionCommand];
+export const commands: CommandModule<any, any>[] = [
+  versionCommand,
+  vectorsCommand,
+];
