@@ -1,0 +1,56 @@
+// The result of one simulation run (`dcbkit run`): a summary of counters and figures plus sampled
+// time series. This is the interface between the engine (host/sim/run.ts) and the reports
+// (host/sim/report.ts: CSV, SVG plots, HTML). Times are integer picoseconds, sizes bytes, rates
+// bit/s (DESIGN.md §2). Extend only compatibly: add optional fields, rename nothing.
+
+/** One sampled quantity over time; `t_ps[i]` is the end of sampling interval i. */
+export interface SimSeries {
+  name: string;
+  kind: 'queue' | 'rate' | 'pause' | 'throughput' | 'credit' | 'other';
+  unit: string;
+  /** The port, flow or node the series belongs to (`sw0:p3`, `flow 2`, `h1`). */
+  entity: string;
+  t_ps: number[];
+  values: number[];
+}
+
+export interface SimFlowResult {
+  id: number;
+  src: string;
+  dst: string;
+  priority: number;
+  bytes_sent: number;
+  bytes_delivered: number;
+  start_ps: number;
+  /** Flow completion time (last byte delivered - start), null when the flow did not finish or has no size. */
+  fct_ps: number | null;
+  throughput_bps: number;
+  /** Marked by the scenario as a victim flow (not itself part of the congestion). */
+  victim?: boolean;
+}
+
+export interface SimSummary {
+  scenario: { name: string; seed: number; duration_ps: number; sample_ps: number };
+  sim: { packet_hops: number; events: number; wall_s: number; packet_hops_per_s: number };
+  drops: { lossless: number; lossy: number; by_priority: number[] };
+  pfc: { xoff_sent: number; xon_sent: number; paused_ps_by_priority: number[]; pause_frames: number };
+  qcn: { cnms: number };
+  ets: {
+    max_share_error_pp: number | null;
+    per_tc: { port: string; tc: number; configured_pct: number; measured_pct: number }[];
+  };
+  fairness: { jain: number | null };
+  flows: SimFlowResult[];
+  watchdog: {
+    t_ps: number;
+    port: string;
+    priority: number;
+    event: 'storm_detected' | 'storm_restored';
+    action: string;
+  }[];
+}
+
+export interface SimResult {
+  summary: SimSummary;
+  series: SimSeries[];
+}
