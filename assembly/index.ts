@@ -3,3 +3,5 @@
 // same module, calls them directly; only batch drivers and test helpers are exported to the host.
 export * from './layout';
 export { rngSeed as rng_seed_value } from './rng';
+export { etsConfigure, etsSelectOnce, etsEmptiedOnce } from './ets';
+export { etsBenchSetup, etsBenchRun } from './bench';

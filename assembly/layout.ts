@@ -42,6 +42,39 @@ export function scratchPtr(): i32 {
 // ---------------------------------------------------------------------------------------------
 // ets (assembly/ets.ts)
 // ---------------------------------------------------------------------------------------------
+// One 802.1Qaz transmission-selection record (128 bytes). Config bytes are written by the host,
+// then etsConfigure derives the masks and quanta. TSA codes are the ETS TLV's: 0 strict, 1 CBS,
+// 2 ETS, 255 vendor.
+//
+//    0  u8[8]  prio_tc        TC of priority 0..7
+//    8  u8[8]  tsa            TSA per TC
+//   16  u8[8]  bw             bandwidth % per TC (ETS TCs only)
+//   24  i32    strict_mask    TCs served by strict priority (strict, CBS)
+//   28  i32    weighted_mask  ETS TCs with bw > 0
+//   32  i32    zero_mask      ETS TCs with bw == 0 (served only when no weighted TC can send)
+//   36  i32    q_unit         Q = ceil(max wire frame / min non-zero bw), bytes per 1 %
+//   40  i32    max_wire       max frame + 20 (preamble, SFD, IFG)
+//   44  i32    cur            TC whose DRR visit is in progress (7 after configure: round starts at 0)
+//   48  i32[8] quantum        bw * Q for weighted TCs, max_wire for 0 % TCs, 0 otherwise
+//   80  i32[8] deficit        DRR deficit counter per TC, wire bytes
+//  112  ...    reserved
+export const ETS_PRIO_TC: i32 = 0;
+export const ETS_TSA: i32 = 8;
+export const ETS_BW: i32 = 16;
+export const ETS_STRICT_MASK: i32 = 24;
+export const ETS_WEIGHTED_MASK: i32 = 28;
+export const ETS_ZERO_MASK: i32 = 32;
+export const ETS_Q_UNIT: i32 = 36;
+export const ETS_MAX_WIRE: i32 = 40;
+export const ETS_CUR: i32 = 44;
+export const ETS_QUANTUM: i32 = 48;
+export const ETS_DEFICIT: i32 = 80;
+export const ETS_BYTES: i32 = 128;
+/** TSA codes (802.1Qaz ETS TLV / Linux IEEE_8021QAZ_TSA_*). */
+export const TSA_STRICT: i32 = 0;
+export const TSA_CBS: i32 = 1;
+export const TSA_ETS: i32 = 2;
+export const TSA_VENDOR: i32 = 255;
 
 // ---------------------------------------------------------------------------------------------
 // port (assembly/port.ts): rings and the per-port pipeline record

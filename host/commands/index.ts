@@ -1,5 +1,6 @@
 // The CLI's commands, one module each. Add a command by importing its module and listing it here.
 import type { CommandModule } from 'yargs';
+import { benchCommand } from './bench.js';
 import { vectorsCommand } from './vectors.js';
 import { versionCommand } from './version.js';
 
@@ -7,4 +8,5 @@ import { versionCommand } from './version.js';
 export const commands: CommandModule<any, any>[] = [
   versionCommand,
   vectorsCommand,
+  benchCommand,
 ];

@@ -1,0 +1,189 @@
+// `dcbkit bench`: per-kernel and port-pipeline figures (DESIGN.md §6, docs/bench.md).
+//
+// Method: every variant is a batched driver (>= 1000 packets per call, one call per sample); all are
+// warmed up with >= 20 calls first (V8 has no on-stack replacement for Wasm: a long first call
+// would stay in Liftoff). Variants run interleaved: R rounds, each round one tinybench 6 Bench
+// (hrtimeNow) over all Wasm variants followed by one timed run of the C reference, and the samples
+// of all rounds are pooled. The Wasm/C ratio is the median of per-round ratios of p50s.
+import { Bench } from 'tinybench';
+import { Core } from '../host/loader.js';
+import { toolVersions } from '../host/versions.js';
+import { bindKernel, kernelBenches } from './kernels.js';
+import { buildNativePort, gccVersion, nativeSamples, type NativePort } from './native.js';
+import { instructionsPerPacket, type PerfResult } from './perf.js';
+import { median, summarize, type Summary } from './stats.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface BenchOptions {
+  quick?: boolean;
+}
+
+/** Packets (or operations) per sample, and the size of the port's replayed arrival ring. */
+export const BATCH = 4096;
+const WARMUP_CALLS = 30;
+
+type KernelFigure = (Summary & { op: string }) | { ns_per_op: null; reason: string };
+
+export interface BenchReport {
+  pipeline: {
+    ns_per_packet: number | null;
+    p99_ns: number | null;
+    rme_pct: number | null;
+    c_ns_per_packet: number | null;
+    c_rme_pct: number | null;
+    ratio_wasm_c: number | null;
+    instructions_per_packet: number | null;
+    c_instructions_per_packet: number | null;
+    mpps: number | null;
+    budget_ns_100g_64b: number;
+    reason?: string;
+    instructions_reason?: string;
+  };
+  kernels: Record<string, KernelFigure>;
+  method: { rounds: number; time_ms_per_task_round: number; batch: number; warmup_calls: number; timer: string; quick: boolean; caveat: string };
+  versions: Record<string, string | null>;
+}
+
+function cpuModel(): string | null {
+  try {
+    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    return m ? m[1].trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+interface Variant {
+  name: string;
+  run: (n: number) => number;
+  samples: number[]; // ns per op
+  perRoundP50: number[];
+}
+
+export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
+  const quick = !!opts.quick;
+  const rounds = quick ? 2 : 7;
+  const timeMs = quick ? 150 : 400;
+  const core = new Core('release');
+  const memBefore = core.memoryBytes;
+  let sink = 0;
+
+  const kernels: Record<string, KernelFigure> = {};
+  const variants: Variant[] = [];
+  for (const k of kernelBenches) {
+    const b = bindKernel(core, k);
+    if ('missing' in b) kernels[k.name] = { ns_per_op: null, reason: b.missing };
+    else variants.push({ name: k.name, run: b.run, samples: [], perRoundP50: [] });
+  }
+  const ex = core.exports as Record<string, unknown>;
+  let pipeline: Variant | null = null;
+  let pipelineReason: string | undefined;
+  if (typeof ex.portBenchSetup === 'function' && typeof ex.portBenchRun === 'function') {
+    (ex.portBenchSetup as (seed: number) => void)(1);
+    pipeline = { name: 'port_pipeline', run: ex.portBenchRun as (n: number) => number, samples: [], perRoundP50: [] };
+    variants.push(pipeline);
+  } else pipelineReason = 'the core has no portBenchSetup/portBenchRun exports';
+
+  let native: NativePort | null = null;
+  let nativeReason: string | undefined;
+  try {
+    native = buildNativePort();
+  } catch (e) {
+    nativeReason = (e as Error).message;
+  }
+  const cSamples: number[] = [];
+  const cPerRound: number[] = [];
+
+  for (const v of variants) for (let i = 0; i < WARMUP_CALLS; i++) sink ^= v.run(BATCH);
+
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ time: timeMs, warmupIterations: 20, warmupTime: 20, timestampProvider: 'hrtimeNow', retainSamples: true });
+    for (const v of variants) bench.add(v.name, () => { sink ^= v.run(BATCH); });
+    const tasks = bench.runSync();
+    tasks.forEach((t, i) => {
+      const lat = t.result && 'latency' in t.result ? t.result.latency : null;
+      const s = (lat?.samples ?? []).map((ms) => (ms * 1e6) / BATCH);
+      variants[i].samples.push(...s);
+      variants[i].perRoundP50.push(median(s));
+    });
+    if (native) {
+      const samples = Math.max(20, Math.round(timeMs / 0.05)); // ~50 us per 4096-packet C sample
+      const s = nativeSamples(native, BATCH, samples, WARMUP_CALLS);
+      cSamples.push(...s);
+      cPerRound.push(median(s));
+    }
+  }
+  if (core.memoryBytes !== memBefore) throw new Error('core memory grew during the benchmark');
+
+  for (const v of variants) {
+    if (v === pipeline) continue;
+    const k = kernelBenches.find((kb) => kb.name === v.name)!;
+    kernels[v.name] = { ...summarize(v.samples), op: k.op };
+  }
+  const orderedKernels = Object.fromEntries(kernelBenches.map((k) => [k.name, kernels[k.name]]));
+
+  const p = pipeline ? summarize(pipeline.samples) : null;
+  const c = cSamples.length ? summarize(cSamples) : null;
+  const ratios = pipeline && cPerRound.length ? pipeline.perRoundP50.map((w, i) => w / cPerRound[i]) : [];
+
+  // Instructions per packet: N = 0 vs N packets, Wasm through the perf driver, C directly.
+  const driver = join(fileURLToPath(new URL('.', import.meta.url)), 'perf-driver.js');
+  const perfN = quick ? 200_000 : 2_000_000;
+  let wasmPerf: PerfResult = { instructions_per_packet: null, reason: pipelineReason ?? '' };
+  if (pipeline) wasmPerf = instructionsPerPacket(process.execPath, [driver, 'port'], perfN);
+  const cPerf: PerfResult = native ? instructionsPerPacket(native.exe, ['count', '1'], perfN) : { instructions_per_packet: null, reason: nativeReason ?? '' };
+  native?.dispose();
+
+  const r3 = (x: number) => Number(x.toFixed(3));
+  const reasons = [pipelineReason, nativeReason && `C reference: ${nativeReason}`].filter(Boolean).join('; ');
+  const report: BenchReport = {
+    pipeline: {
+      ns_per_packet: p?.ns_per_op ?? null,
+      p99_ns: p?.p99_ns ?? null,
+      rme_pct: p?.rme_pct ?? null,
+      c_ns_per_packet: c?.ns_per_op ?? null,
+      c_rme_pct: c?.rme_pct ?? null,
+      ratio_wasm_c: ratios.length ? r3(median(ratios)) : null,
+      instructions_per_packet: wasmPerf.instructions_per_packet,
+      c_instructions_per_packet: cPerf.instructions_per_packet,
+      mpps: p ? r3(1000 / p.ns_per_op) : null,
+      budget_ns_100g_64b: 6.72,
+    },
+    kernels: orderedKernels,
+    method: {
+      rounds,
+      time_ms_per_task_round: timeMs,
+      batch: BATCH,
+      warmup_calls: WARMUP_CALLS,
+      timer: 'tinybench 6 hrtimeNow',
+      quick,
+      caveat: 'wall-clock figures from one run on this machine; compare only figures from the same run',
+    },
+    versions: { ...toolVersions(), gcc: gccVersion(), cpu: cpuModel(), cores: String((await import('node:os')).cpus().length) },
+  };
+  if (reasons) report.pipeline.reason = reasons;
+  const perfReasons = ['reason' in wasmPerf ? wasmPerf.reason : '', 'reason' in cPerf ? `C: ${cPerf.reason}` : ''].filter(Boolean);
+  if (perfReasons.length) report.pipeline.instructions_reason = perfReasons.join('; ');
+  if (sink === 0x7fffffff) process.stderr.write(''); // keeps the drivers' results observable
+  return report;
+}
+
+/** Human-readable table of a report. */
+export function formatBench(r: BenchReport): string {
+  const f = (x: number | null, unit = '') => (x === null ? 'n/a' : `${x}${unit}`);
+  const lines = [
+    `port pipeline: ${f(r.pipeline.ns_per_packet, ' ns/packet')} p50 (rme ${f(r.pipeline.rme_pct, ' %')}), ` +
+      `C ${f(r.pipeline.c_ns_per_packet, ' ns/packet')}, Wasm/C ${f(r.pipeline.ratio_wasm_c)}, ` +
+      `${f(r.pipeline.instructions_per_packet)} instr/packet (C ${f(r.pipeline.c_instructions_per_packet)}); budget 100G/64B ${r.pipeline.budget_ns_100g_64b} ns`,
+  ];
+  if (r.pipeline.reason) lines.push(`  pipeline: ${r.pipeline.reason}`);
+  if (r.pipeline.instructions_reason) lines.push(`  instructions: ${r.pipeline.instructions_reason}`);
+  for (const [name, k] of Object.entries(r.kernels)) {
+    lines.push(k.ns_per_op === null ? `${name}: n/a (${k.reason})` : `${name}: ${k.ns_per_op} ns/op p50 (rme ${k.rme_pct} %, p99 ${k.p99_ns} ns) — ${k.op}`);
+  }
+  lines.push(`method: ${r.method.rounds} interleaved rounds x ${r.method.time_ms_per_task_round} ms per variant, ${r.method.batch} ops per sample, ${r.method.warmup_calls} warm-up calls; ${r.method.caveat}`);
+  lines.push(`versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  return lines.join('\n') + '\n';
+}

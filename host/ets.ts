@@ -1,0 +1,111 @@
+// Host side of ETS (802.1Qaz, assembly/ets.ts): the `ets` config section's schema and a harness
+// that owns per-TC FIFOs of frame sizes in JS and asks the core's ETS record which TC sends next.
+// Used by `dcbkit vectors ets` and the tests; the port pipeline (assembly/port.ts) keeps its
+// queues in Wasm memory instead.
+import { z } from 'zod';
+import type { Core } from './loader.js';
+
+export const TSA_NAMES = ['strict', 'cbs', 'ets', 'vendor'] as const;
+export type TsaName = (typeof TSA_NAMES)[number];
+const TSA_CODE: Record<TsaName, number> = { strict: 0, cbs: 1, ets: 2, vendor: 255 };
+
+const eight = <T extends z.ZodType>(item: T) => z.array(item).length(8, 'must list 8 values, one per priority/TC 0..7');
+
+/** The pinned `ets` keys (DESIGN.md §5) with the 802.1Qaz rules on bandwidth. */
+export const etsConfigSchema = z
+  .object({
+    prio_tc: eight(z.number().int().min(0).max(7)),
+    tsa: eight(z.enum(TSA_NAMES)),
+    bw: eight(z.number().int().min(0).max(100)),
+  })
+  .superRefine((c, ctx) => {
+    let sum = 0;
+    let weighted = 0;
+    c.tsa.forEach((t, tc) => {
+      if (t === 'strict' || t === 'cbs') {
+        if (c.bw[tc] !== 0) ctx.addIssue({ code: 'custom', path: ['bw', tc], message: `TC ${tc} is ${t}: its bandwidth must be 0` });
+      } else {
+        weighted++;
+        sum += c.bw[tc];
+      }
+    });
+    if (weighted > 0 && sum !== 100) ctx.addIssue({ code: 'custom', path: ['bw'], message: `bandwidth of the ETS TCs must sum to 100 (got ${sum})` });
+  });
+export type EtsConfig = z.output<typeof etsConfigSchema>;
+
+/** Writes the config bytes into the ETS record at `rec` and lets the core derive quanta. */
+export function loadEtsConfig(core: Core, rec: number, cfg: EtsConfig, maxFrame: number): void {
+  const u8 = core.u8;
+  const at = (name: string) => rec + core.constant(name);
+  for (let i = 0; i < 8; i++) {
+    u8[at('ETS_PRIO_TC') + i] = cfg.prio_tc[i];
+    u8[at('ETS_TSA') + i] = TSA_CODE[cfg.tsa[i]];
+    u8[at('ETS_BW') + i] = cfg.bw[i];
+  }
+  core.fn<(r: number, m: number) => void>('etsConfigure')(rec, maxFrame);
+}
+
+export interface EtsSnapshot {
+  cur: number;
+  q_unit: number;
+  quantum: number[];
+  deficit: number[];
+}
+
+/** One ETS record in the scratch region plus host FIFOs (frame bytes per TC). */
+export class EtsHarness {
+  readonly rec: number;
+  readonly head: number;
+  readonly queues: number[][] = Array.from({ length: 8 }, () => []);
+  blocked = 0;
+  private readonly select: (r: number, backlog: number, blocked: number, head: number) => number;
+  private readonly emptied: (r: number, tc: number) => void;
+
+  constructor(readonly core: Core, readonly cfg: EtsConfig, readonly maxFrame: number) {
+    this.rec = core.constant('SCRATCH');
+    this.head = this.rec + core.constant('ETS_BYTES');
+    this.select = core.fn('etsSelectOnce');
+    this.emptied = core.fn('etsEmptiedOnce');
+    core.u8.fill(0, this.rec, this.head + 32);
+    loadEtsConfig(core, this.rec, cfg, maxFrame);
+  }
+
+  /** Classifies and enqueues a frame; returns its TC. */
+  enqueue(prio: number, bytes: number): number {
+    const tc = this.cfg.prio_tc[prio];
+    this.queues[tc].push(bytes);
+    if (this.queues[tc].length === 1) this.core.setI32(this.head + 4 * tc, bytes + 20);
+    return tc;
+  }
+
+  get backlog(): number {
+    let m = 0;
+    for (let tc = 0; tc < 8; tc++) if (this.queues[tc].length) m |= 1 << tc;
+    return m;
+  }
+
+  /** Selects and dequeues one frame; null when nothing is eligible. */
+  transmit(): { tc: number; bytes: number } | null {
+    const tc = this.select(this.rec, this.backlog, this.blocked, this.head);
+    if (tc < 0) return null;
+    const q = this.queues[tc];
+    const bytes = q.shift()!;
+    if (q.length) this.core.setI32(this.head + 4 * tc, q[0] + 20);
+    else {
+      this.core.setI32(this.head + 4 * tc, 0);
+      this.emptied(this.rec, tc);
+    }
+    return { tc, bytes };
+  }
+
+  snapshot(): EtsSnapshot {
+    const c = this.core;
+    const f = (name: string) => this.rec + c.constant(name);
+    return {
+      cur: c.getI32(f('ETS_CUR')),
+      q_unit: c.getI32(f('ETS_Q_UNIT')),
+      quantum: Array.from({ length: 8 }, (_, i) => c.getI32(f('ETS_QUANTUM') + 4 * i)),
+      deficit: Array.from({ length: 8 }, (_, i) => c.getI32(f('ETS_DEFICIT') + 4 * i)),
+    };
+  }
+}
