@@ -1,0 +1,100 @@
+// The output of a sweep (`dcbkit sweep --out DIR`), written all-or-nothing:
+//
+//   sweep.csv     one row per grid point in grid order: index, one column per swept path, then the
+//                 metrics of host/sim/sweep.ts PointMetrics (empty cell = not applicable)
+//   sweep.json    {params: [{path, values}], metrics: [...names], points: [{index, params, metrics}]}
+//   sweep-<metric>.svg   the metric against the first swept parameter, one line per combination
+//                 of the others
+//   points/<index>.summary.json   every point's full summary (wall-clock fields removed)
+//   run.json      wall time, jobs, versions: the only file that differs between identical sweeps
+import { writeTreeAtomic } from '../io.js';
+import { toolVersions } from '../versions.js';
+import type { TopLevelSpec } from 'vega-lite';
+import { renderSvg } from './plots.js';
+import { canonicalJson, csvField, deterministicSummary } from './report.js';
+import { METRIC_NAMES, type PointMetrics, type SweepOutcome, type SweepParam, type SweepRow } from './sweep.js';
+
+export function sweepJson(params: readonly SweepParam[], rows: readonly SweepRow[]): object {
+  return {
+    params: params.map((p) => ({ path: p.path, values: p.values })),
+    metrics: METRIC_NAMES,
+    points: rows.map((r) => ({ index: r.index, params: r.params, metrics: r.metrics })),
+  };
+}
+
+export function sweepCsv(params: readonly SweepParam[], rows: readonly SweepRow[]): string {
+  const lines = [['index', ...params.map((p) => p.path), ...METRIC_NAMES].map(csvField).join(',')];
+  for (const r of rows) {
+    const cells = [r.index, ...params.map((p) => String(r.params[p.path])), ...METRIC_NAMES.map((m) => r.metrics[m] ?? '')];
+    lines.push(cells.map((c) => csvField(c)).join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The metric against the first swept parameter; the other parameters pick the line. */
+export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly SweepRow[], metric: keyof PointMetrics): TopLevelSpec {
+  const x = params[0];
+  const numericX = x.values.every((v) => typeof v === 'number');
+  const others = params.slice(1);
+  // Rates read better in Gb/s; every other metric is plotted as stored.
+  const div = metric.endsWith('_bps') ? 1e9 : 1;
+  const yTitle = div === 1e9 ? `${metric} (Gb/s)` : metric;
+  const data = rows
+    .filter((r) => r.metrics[metric] !== null)
+    .map((r) => ({
+      x: r.params[x.path],
+      y: (r.metrics[metric] as number) / div,
+      line: others.length ? others.map((p) => `${p.path}=${r.params[p.path]}`).join(', ') : metric,
+    }));
+  const order = [...new Set(data.map((d) => d.line))];
+  return {
+    title: `${metric} vs ${x.path}`,
+    width: 560,
+    height: 260,
+    data: { values: data },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: numericX
+        ? { field: 'x', type: 'quantitative', title: x.path }
+        : { field: 'x', type: 'ordinal', title: x.path, sort: x.values.map(String), axis: { labelAngle: 0 } },
+      y: { field: 'y', type: 'quantitative', title: yTitle },
+      color: { field: 'line', type: 'nominal', title: null, sort: order },
+    },
+  } as TopLevelSpec;
+}
+
+export async function sweepFiles(
+  params: readonly SweepParam[],
+  outcome: SweepOutcome,
+  plotMetrics: readonly (keyof PointMetrics)[],
+): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  files.set('sweep.csv', sweepCsv(params, outcome.rows));
+  files.set('sweep.json', canonicalJson(sweepJson(params, outcome.rows)));
+  for (const m of plotMetrics) files.set(`sweep-${m}.svg`, await renderSvg(sweepPlotSpec(params, outcome.rows, m)));
+  const width = String(Math.max(0, outcome.rows.length - 1)).length;
+  outcome.summaries.forEach((s, i) => {
+    files.set(`points/${String(i).padStart(width, '0')}.summary.json`, canonicalJson(deterministicSummary(s)));
+  });
+  const hops = outcome.summaries.reduce((a, s) => a + s.sim.packet_hops, 0);
+  files.set('run.json', canonicalJson({
+    wall_s: outcome.wall_s,
+    jobs: outcome.jobs,
+    points: outcome.rows.length,
+    packet_hops: hops,
+    packet_hops_per_s: outcome.wall_s > 0 ? hops / outcome.wall_s : null,
+    versions: toolVersions(),
+  }));
+  return files;
+}
+
+export async function writeSweep(
+  outDir: string,
+  params: readonly SweepParam[],
+  outcome: SweepOutcome,
+  plotMetrics: readonly (keyof PointMetrics)[],
+): Promise<string[]> {
+  const files = await sweepFiles(params, outcome, plotMetrics);
+  writeTreeAtomic(outDir, files);
+  return [...files.keys()].sort();
+}

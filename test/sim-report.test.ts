@@ -1,0 +1,194 @@
+// The run report (host/sim/report.ts, host/sim/plots.ts) on a synthetic SimResult: the file set,
+// determinism of everything but run.json, the CSV layout, the self-contained HTML, all-or-nothing
+// writing, and the plot helpers' invariants.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pauseIntervals, thinIndices, timeUnitFor, displayScale } from '../host/sim/plots.js';
+import { canonicalJson, csvField, seriesCsv, writeReport, SERIES_CSV_HEADER } from '../host/sim/report.js';
+import type { SimSeries } from '../host/sim/result.js';
+import { syntheticResult } from './fixtures/synthetic-result.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-report-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A minimal RFC 4180 line splitter, independent of the writer. */
+function splitCsvLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let q = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (q) {
+      if (c === '"' && line[i + 1] === '"') { cur += '"'; i++; }
+      else if (c === '"') q = false;
+      else cur += c;
+    } else if (c === '"') q = true;
+    else if (c === ',') { out.push(cur); cur = ''; }
+    else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+describe('writeReport', () => {
+  it('writes summary, run info, one CSV per series kind, the plots and report.html', async () => {
+    const dir = join(tmp, 'a');
+    const files = await writeReport(syntheticResult(), dir);
+    expect(files).toEqual([
+      'credit.svg', 'ets.svg', 'flows.svg', 'other.svg', 'pause.svg', 'queue.svg', 'rate.svg', 'report.html', 'run.json',
+      'series/credit.csv', 'series/other.csv', 'series/pause.csv', 'series/queue.csv', 'series/rate.csv',
+      'series/throughput.csv', 'summary.json', 'throughput.svg',
+    ]);
+    expect(readdirSync(dir).sort()).toEqual([...new Set(files.map((f) => f.split('/')[0]))].sort());
+  });
+
+  it('keeps wall-clock figures out of every file but run.json, so equal results give equal bytes', async () => {
+    const a = syntheticResult();
+    const b = syntheticResult();
+    b.summary.sim.wall_s = 9.87;
+    b.summary.sim.packet_hops_per_s = 12.5;
+    const files = await writeReport(a, join(tmp, 'd1'));
+    await writeReport(b, join(tmp, 'd2'));
+    for (const f of files) {
+      const x = readFileSync(join(tmp, 'd1', f));
+      const y = readFileSync(join(tmp, 'd2', f));
+      if (f === 'run.json') expect(x.equals(y)).toBe(false);
+      else expect(x.equals(y), f).toBe(true);
+    }
+    const summary = JSON.parse(readFileSync(join(tmp, 'd1', 'summary.json'), 'utf8'));
+    expect(summary.sim).toEqual({ events: 234567, packet_hops: 123456 });
+    expect(summary.drops.by_priority).toEqual([12, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.keys(summary)).toEqual(['drops', 'ets', 'fairness', 'flows', 'pfc', 'qcn', 'scenario', 'sim', 'watchdog']);
+    const run = JSON.parse(readFileSync(join(tmp, 'd2', 'run.json'), 'utf8'));
+    expect(run.wall_s).toBe(9.87);
+    expect(run.packet_hops_per_s).toBe(12.5);
+    expect(run.versions.node).toBe(process.versions.node);
+  });
+
+  it('writes CSVs in the long layout with every sample of every series of that kind', async () => {
+    const r = syntheticResult();
+    const dir = join(tmp, 'csv');
+    await writeReport(r, dir);
+    const lines = readFileSync(join(dir, 'series', 'queue.csv'), 'utf8').trimEnd().split('\n');
+    expect(lines[0]).toBe(SERIES_CSV_HEADER);
+    const queues = r.series.filter((s) => s.kind === 'queue');
+    expect(lines.length - 1).toBe(queues.reduce((n, s) => n + s.t_ps.length, 0));
+    // Row 1 + k of series q.tc0 is its k-th sample, exactly.
+    const q0 = queues[0];
+    for (const k of [0, 1, 500, 999]) {
+      expect(splitCsvLine(lines[1 + k])).toEqual([q0.name, q0.entity, q0.unit, String(q0.t_ps[k]), String(q0.values[k])]);
+    }
+  });
+
+  it('makes report.html self-contained: inline SVG, escaped text, no scripts or external references', async () => {
+    const dir = join(tmp, 'html');
+    await writeReport(syntheticResult(), dir);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html.match(/<svg /g)?.length).toBe(8);
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
+    // The only URLs are SVG/XLink namespace names, which browsers never fetch.
+    const urls = [...html.matchAll(/https?:\/\/[^\s"')]+/g)].map((m) => m[0]);
+    expect(new Set(urls)).toEqual(new Set(['http://www.w3.org/2000/svg', 'http://www.w3.org/1999/xlink']));
+    expect(html).toContain('synthetic, &quot;quoted&quot; &amp; &lt;escaped&gt;');
+    expect(html).not.toContain('<escaped>');
+    expect(html).toContain('storm_detected');
+    expect(html).toContain('<td>39.58</td><td>-0.42</td>');
+  });
+
+  it('writes nothing when the output cannot be created', async () => {
+    const blocker = join(tmp, 'blocker');
+    writeFileSync(blocker, 'not a directory');
+    await expect(writeReport(syntheticResult(), blocker)).rejects.toThrow();
+    expect(readFileSync(blocker, 'utf8')).toBe('not a directory');
+    expect(readdirSync(tmp).filter((n) => n.startsWith('.dcbkit-stage-'))).toEqual([]);
+    expect(existsSync(join(tmp, 'blocker', 'summary.json'))).toBe(false);
+  });
+
+  it('renders the ETS plot with one bar per TC for configured and measured', async () => {
+    const dir = join(tmp, 'ets');
+    await writeReport(syntheticResult(), dir);
+    const svg = readFileSync(join(dir, 'ets.svg'), 'utf8');
+    for (const label of ['sw0:p0 TC0', 'sw0:p0 TC1', 'sw0:p0 TC2', 'configured', 'measured']) expect(svg).toContain(label);
+    // 3 TCs x {configured, measured} bars, drawn as one path each in the rect mark group.
+    const marks = svg.match(/<g class="mark-rect role-mark marks"[^>]*>(.*?)<\/g>/s)?.[1] ?? '';
+    expect(marks.match(/<path /g)?.length).toBe(6);
+  });
+});
+
+describe('canonicalJson', () => {
+  it('round-trips JSON values and does not depend on key insertion order', () => {
+    const reversed = (x: unknown): unknown =>
+      Array.isArray(x) ? x.map(reversed)
+        : x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).reverse().map(([k, y]) => [k, reversed(y)]))
+          : x;
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const text = canonicalJson(v);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(v)));
+        expect(canonicalJson(reversed(v))).toBe(text);
+      }),
+      { numRuns: 300 },
+    );
+    expect(canonicalJson({ b: 1, a: [1, 2], '': { z: null, y: 'x' } })).toBe('{\n  "": {\n    "y": "x",\n    "z": null\n  },\n  "a": [1, 2],\n  "b": 1\n}\n');
+  });
+});
+
+describe('CSV fields', () => {
+  it('quote exactly what RFC 4180 needs and split back to the original strings', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), (cells) => {
+        const noNewline = cells.map((c) => c.replace(/[\r\n]/g, ' '));
+        expect(splitCsvLine(noNewline.map(csvField).join(','))).toEqual(noNewline);
+      }),
+      { numRuns: 300 },
+    );
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField(NaN)).toBe('');
+  });
+
+  it('one row per sample, in series order', () => {
+    const s: SimSeries = { name: 'q', kind: 'queue', unit: 'B', entity: 'sw0>h1', t_ps: [10, 20], values: [1.5, 0] };
+    expect(seriesCsv([s])).toBe(`${SERIES_CSV_HEADER}\nq,sw0>h1,B,10,1.5\nq,sw0>h1,B,20,0\n`);
+  });
+});
+
+describe('plot helpers', () => {
+  it('thinning keeps the first and last samples and the global extremes, in order, within the budget', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -1e6, max: 1e6 }), { minLength: 1, maxLength: 5000 }), fc.integer({ min: 2, max: 400 }), (vals, budget) => {
+        const idx = thinIndices(vals, budget);
+        expect(idx[0]).toBe(0);
+        expect(idx[idx.length - 1]).toBe(vals.length - 1);
+        for (let i = 1; i < idx.length; i++) expect(idx[i]).toBeGreaterThan(idx[i - 1]);
+        expect(idx.length).toBeLessThanOrEqual(vals.length <= budget ? vals.length : Math.max(budget, 4));
+        const kept = idx.map((i) => vals[i]);
+        expect(Math.max(...kept)).toBe(Math.max(...vals));
+        expect(Math.min(...kept)).toBe(Math.min(...vals));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('pause intervals: sample i covers (t[i-1], t[i]], consecutive paused samples merge', () => {
+    const s: SimSeries = { name: 'p', kind: 'pause', unit: '', entity: 'x', t_ps: [100, 200, 300, 400, 500], values: [0, 1, 1, 0, 0.5] };
+    // Samples 1-2 cover (100, 300]; sample 4 covers (400, 500].
+    expect(pauseIntervals(s, 100)).toEqual([[100, 300], [400, 500]]);
+    // The first sample reaches back one sample interval.
+    expect(pauseIntervals({ ...s, values: [1, 0, 0, 0, 0] }, 100)).toEqual([[0, 100]]);
+  });
+
+  it('time and value units follow the magnitudes', () => {
+    expect(timeUnitFor(999_999).label).toBe('ns');
+    expect(timeUnitFor(1e6).label).toBe('µs');
+    expect(timeUnitFor(15e9).label).toBe('ms'); // 15 ms: one QCN timer period
+    expect(timeUnitFor(2e12).label).toBe('s');
+    expect(displayScale('bit/s', 10e9)).toEqual({ label: 'Gb/s', div: 1e9 });
+    expect(displayScale('bit/s', 5e6)).toEqual({ label: 'Mb/s', div: 1e6 });
+    expect(displayScale('B', 26000)).toEqual({ label: 'KB', div: 1e3 });
+    expect(displayScale('frames', 5)).toEqual({ label: 'frames', div: 1 });
+  });
+});
