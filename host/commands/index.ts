@@ -3,10 +3,12 @@ import type { CommandModule } from 'yargs';
 import { benchCommand } from './bench.js';
 import { vectorsCommand } from './vectors.js';
 import { versionCommand } from './version.js';
+import { framesCommand } from './frames.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
   versionCommand,
   vectorsCommand,
   benchCommand,
+  framesCommand,
 ];
