@@ -1,0 +1,78 @@
+// Code generation driver: builds the IR once, asks every requested target what it cannot express
+// (all problems of all targets are reported together and nothing is produced), then emits every
+// target's files and a manifest (files with sha256, quantisation errors, tool versions).
+// The output is a pure function of config + device: no timestamps, stable key order.
+import { createHash } from 'node:crypto';
+import { InputError, type Problem } from '../host/errors.js';
+import type { Device } from './device.js';
+import { buildIr, type CodegenConfig, type HeadroomFn, type Ir, type Quantisation } from './ir.js';
+import type { CodegenTarget } from './target.js';
+import { sonicTarget } from './sonic.js';
+import { linuxTarget } from './linux.js';
+import { cHeaderTarget } from './c-header.js';
+
+export const TARGETS: CodegenTarget[] = [sonicTarget, linuxTarget, cHeaderTarget];
+export const TARGET_NAMES = (): string[] => TARGETS.map((t) => t.name);
+
+export interface GenerateOptions {
+  headroom: HeadroomFn;
+  /** Extra manifest entries (tool versions etc.), merged in as given. */
+  versions?: Record<string, string>;
+}
+
+export interface Generated {
+  ir: Ir;
+  /** `<target>/<file>` and `manifest.json` -> contents. */
+  files: Map<string, string | Uint8Array>;
+  manifest: Manifest;
+}
+
+export interface Manifest {
+  generator: string;
+  device: string;
+  targets: string[];
+  files: { path: string; bytes: number; sha256: string }[];
+  quantisation: Quantisation[];
+  versions: Record<string, string>;
+}
+
+export function resolveTargets(names: string[]): CodegenTarget[] {
+  const wanted = names.includes('all') ? TARGET_NAMES() : names;
+  const out: CodegenTarget[] = [];
+  const unknown: Problem[] = [];
+  for (const n of wanted) {
+    const t = TARGETS.find((x) => x.name === n);
+    if (t) {
+      if (!out.includes(t)) out.push(t);
+    } else unknown.push({ path: 'target', rule: `unknown target "${n}"; one of ${[...TARGET_NAMES(), 'all'].join(', ')}` });
+  }
+  if (unknown.length) throw new InputError(unknown);
+  return out;
+}
+
+const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** Generates every requested target or throws one InputError listing all `target: path: rule` problems. */
+export function generate(config: CodegenConfig, device: Device, targetNames: string[], opts: GenerateOptions): Generated {
+  const targets = resolveTargets(targetNames);
+  const ir = buildIr(config, device, opts);
+  const problems = targets.flatMap((t) => t.check(ir));
+  if (problems.length) throw new InputError(problems);
+  const files = new Map<string, string | Uint8Array>();
+  const quantisation: Quantisation[] = [...ir.quantisation];
+  for (const t of targets) {
+    const out = t.emit(ir);
+    for (const [name, data] of Object.entries(out.files)) files.set(`${t.name}/${name}`, data);
+    quantisation.push(...out.quantisation);
+  }
+  const manifest: Manifest = {
+    generator: 'dcbkit codegen',
+    device: device.name,
+    targets: targets.map((t) => t.name),
+    files: [...files].map(([path, data]) => ({ path, bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.length, sha256: sha256(data) })),
+    quantisation,
+    versions: opts.versions ?? {},
+  };
+  files.set('manifest.json', JSON.stringify(manifest, null, 2) + '\n');
+  return { ir, files, manifest };
+}
