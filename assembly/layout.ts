@@ -35,6 +35,38 @@ export function scratchPtr(): i32 {
 // pfc (assembly/pfc.ts)
 // ---------------------------------------------------------------------------------------------
 
+// 802.1Qbb PFC / 802.3x PAUSE, both sides of one port (DESIGN.md §4.1). One record per port.
+// Per-"unit" arrays have 9 entries: units 0..7 are the priorities, unit 8 is the whole port
+// (the 802.3x PAUSE state, and the port's total ingress occupancy).
+export const PFC_UNITS: i32 = 9;
+export const PFC_PORT_UNIT: i32 = 8;
+export const PFC_MODE: i32 = 0;            // i32 0 off, 1 pfc, 2 pause (802.3x)
+export const PFC_ENABLE: i32 = 4;          // i32 bit n: priority n is PFC-enabled (lossless)
+export const PFC_PAUSE_TIME: i32 = 8;      // i32 quanta carried by XOFF (default 0xFFFF)
+export const PFC_XOFF_STATE: i32 = 12;     // i32 bit u: unit u has sent XOFF and not yet XON
+export const PFC_PENDING: i32 = 16;        // i32 bit u: a PFC time (bits 0..7) / PAUSE (bit 8) awaits sending
+export const PFC_QUANTUM_PS: i32 = 24;     // i64 512 bit times at the port speed, ps
+export const PFC_REFRESH_PS: i32 = 32;     // i64 XOFF refresh interval, ps (pause_time/2 quanta)
+export const PFC_RX_IGNORED: i32 = 40;     // i64 received pause entries not acted upon (wrong mode / priority)
+// i32 arrays, 9 entries + 1 pad (stride 40)
+export const PFC_OCC: i32 = 48;            // i32[9] ingress occupancy, bytes (unit 8 = port total)
+export const PFC_XOFF_TH: i32 = 88;        // i32[9] XOFF threshold, bytes
+export const PFC_XON_TH: i32 = 128;        // i32[9] XON threshold, bytes
+export const PFC_LIMIT: i32 = 168;         // i32[9] drop limit = xoff + headroom, bytes
+export const PFC_TX_TIME: i32 = 208;       // i32[9] time field of the pending frame, quanta
+// i64 arrays, 9 entries (stride 72)
+export const PFC_NEXT_REFRESH: i32 = 248;  // i64[9] ps of the next XOFF refresh (i64.MAX when none)
+export const PFC_PAUSED_UNTIL: i32 = 320;  // i64[9] egress: blocked while now < pausedUntil
+export const PFC_PAUSE_START: i32 = 392;   // i64[9] egress: when the current pause interval began
+export const PFC_PAUSED_PS: i32 = 464;     // i64[9] egress: paused time of closed intervals, ps
+export const PFC_XOFF_TX: i32 = 536;       // i64[9] XOFF frames generated (incl. refreshes)
+export const PFC_XON_TX: i32 = 608;        // i64[9] XON frames generated
+export const PFC_XOFF_RX: i32 = 680;       // i64[9] XOFF (time > 0) entries obeyed
+export const PFC_XON_RX: i32 = 752;        // i64[9] XON (time 0) entries obeyed
+export const PFC_DROPS: i32 = 824;         // i64[9] frames dropped at ingress (by frame priority; unit 8 unused)
+export const PFC_DROP_BYTES: i32 = 896;    // i64[9] bytes dropped at ingress
+export const PFC_SIZE: i32 = 976;
+
 // ---------------------------------------------------------------------------------------------
 // credit (assembly/credit.ts)
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // The CLI's commands, one module each. Add a command by importing its module and listing it here.
 import type { CommandModule } from 'yargs';
 import { benchCommand } from './bench.js';
+import { headroomCommand } from './headroom.js';
 import { vectorsCommand } from './vectors.js';
 import { versionCommand } from './version.js';
 import { framesCommand } from './frames.js';
@@ -11,4 +12,5 @@ export const commands: CommandModule<any, any>[] = [
   vectorsCommand,
   benchCommand,
   framesCommand,
+  headroomCommand,
 ];

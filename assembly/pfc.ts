@@ -1,0 +1,344 @@
+// IEEE 802.1Qbb priority-based flow control (802.3 Annex 31D) and 802.3x PAUSE (Annex 31B),
+// both sides of one port, as pinned in DESIGN.md §4.1.
+//
+// Ingress (the congested station, generates PFC): per priority an occupancy in bytes with an
+// XOFF threshold, an XON threshold and a drop limit (xoff + headroom). The arrival that brings a
+// PFC-enabled priority to occupancy >= xoff queues XOFF (time = pause_time, default 0xFFFF quanta);
+// while the priority stays in XOFF state the XOFF is re-sent every refresh interval (pause_time/2
+// quanta); the departure that brings it to <= xon queues one XON (time 0). A frame that would take
+// the occupancy above the limit is dropped and counted. Queued frames are reported as a pending
+// bitmask plus per-unit time fields (PFC_PENDING, PFC_TX_TIME), which the port pipeline turns into
+// PFC/PAUSE frames; a later event before it does so overrides the time (the frame carries the newest).
+//
+// Egress (the station that obeys): one timer per priority, pausedUntil = now + time * quantum,
+// REPLACING the running value (never added); time 0 = XON. A quantum is 512 bit times at the port
+// speed, in ps. A priority is blocked while now < pausedUntil; a frame already started finishes
+// (the caller asks the blocked mask only before starting a frame).
+//
+// 802.3x PAUSE mode: the port is one flow-control unit (unit 8): its ingress occupancy is the port
+// total and one timer pauses every priority. PFC and PAUSE are mutually exclusive on a port
+// (802.3 Annex 31D): a port in one mode counts frames of the other in PFC_RX_IGNORED and ignores them.
+//
+// State (layout.ts, PFC_*): mode, enable mask, pause time, XOFF-state and pending bitmasks, quantum
+// and refresh interval; per unit u = 0..8: occupancy, thresholds, limit, pending time, next refresh,
+// pausedUntil, pause start, paused ps, counters.
+// Invariants: occ[u] >= 0 and occ[prio] <= limit[prio] (PFC/off) or occ[8] <= limit[8] (PAUSE);
+//   occ[8] = sum of occ[0..7]; XOFF-state bit u set => nextRefresh[u] is finite;
+//   pauseStart[u] <= pausedUntil[u] after the first pause.
+//
+// Accounting point: `pfcArrive` is called when a frame STARTS arriving (its length is known from
+// the header and the whole frame is reserved at once). With that, a buffer of xoff + headroom with
+// the headroom of host/headroom.ts never drops on a lossless priority (docs/pfc.md, Validation).
+import {
+  PFC_UNITS, PFC_PORT_UNIT, PFC_MODE, PFC_ENABLE, PFC_PAUSE_TIME, PFC_XOFF_STATE, PFC_PENDING,
+  PFC_QUANTUM_PS, PFC_REFRESH_PS, PFC_RX_IGNORED, PFC_OCC, PFC_XOFF_TH, PFC_XON_TH, PFC_LIMIT,
+  PFC_TX_TIME, PFC_NEXT_REFRESH, PFC_PAUSED_UNTIL, PFC_PAUSE_START, PFC_PAUSED_PS, PFC_XOFF_TX,
+  PFC_XON_TX, PFC_XOFF_RX, PFC_XON_RX, PFC_DROPS, PFC_DROP_BYTES, PFC_SIZE,
+} from './layout';
+
+/** Port flow-control modes (PFC_MODE). */
+export const PFC_MODE_OFF: i32 = 0;
+export const PFC_MODE_PFC: i32 = 1;
+export const PFC_MODE_PAUSE: i32 = 2;
+
+/** "No refresh scheduled". */
+const NEVER: i64 = i64.MAX_VALUE;
+
+@inline function i32At(rec: usize, field: i32, unit: i32): usize {
+  return rec + <usize>field + (<usize>unit << 2);
+}
+
+@inline function i64At(rec: usize, field: i32, unit: i32): usize {
+  return rec + <usize>field + (<usize>unit << 3);
+}
+
+/**
+ * Sets up a port: mode (0 off, 1 PFC, 2 PAUSE), PFC-enabled priority mask, XOFF time in quanta and
+ * the port speed in bit/s (512e12 / speed must be a whole number of ps: true for every Ethernet
+ * speed from 1G to 800G). Thresholds start disabled (xoff = limit = i32.MAX, xon = 0); the refresh
+ * interval is max(1, pause_time >> 1) quanta.
+ */
+export function pfcInit(rec: usize, mode: i32, enableMask: i32, pauseTime: i32, speedBps: i64): void {
+  memory.fill(rec, 0, <usize>PFC_SIZE);
+  store<i32>(rec + PFC_MODE, mode);
+  store<i32>(rec + PFC_ENABLE, enableMask & 0xFF);
+  store<i32>(rec + PFC_PAUSE_TIME, pauseTime & 0xFFFF);
+  const quantum = <i64>512_000_000_000_000 / speedBps;
+  store<i64>(rec + PFC_QUANTUM_PS, quantum);
+  const half = (pauseTime & 0xFFFF) >> 1;
+  store<i64>(rec + PFC_REFRESH_PS, <i64>(half > 0 ? half : 1) * quantum);
+  for (let u = 0; u < PFC_UNITS; u++) {
+    store<i32>(i32At(rec, PFC_XOFF_TH, u), i32.MAX_VALUE);
+    store<i32>(i32At(rec, PFC_LIMIT, u), i32.MAX_VALUE);
+    store<i64>(i64At(rec, PFC_NEXT_REFRESH, u), NEVER);
+  }
+}
+
+/** Thresholds of unit u (priority 0..7, or 8 = port in PAUSE mode), bytes; limit = xoff + headroom, saturating. */
+export function pfcSetThresholds(rec: usize, unit: i32, xoff: i32, xon: i32, headroom: i32): void {
+  const limit = <i64>xoff + <i64>headroom;
+  store<i32>(i32At(rec, PFC_XOFF_TH, unit), xoff);
+  store<i32>(i32At(rec, PFC_XON_TH, unit), xon);
+  store<i32>(i32At(rec, PFC_LIMIT, unit), limit > <i64>i32.MAX_VALUE ? i32.MAX_VALUE : <i32>limit);
+}
+
+/** Overrides the refresh interval (default pause_time/2 quanta); at least 1 quantum. */
+export function pfcSetRefreshQuanta(rec: usize, quanta: i32): void {
+  store<i64>(rec + PFC_REFRESH_PS, <i64>(quanta > 0 ? quanta : 1) * load<i64>(rec + PFC_QUANTUM_PS));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ingress: occupancy accounting and PFC generation (per packet)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A frame of `prio` and `bytes` starts arriving at `now`. Returns 1 if accepted, 0 if dropped
+ * (the occupancy of its flow-control unit would exceed xoff + headroom). Queues XOFF when the
+ * accepted frame brings a flow-controlled unit to >= xoff while not already in XOFF state.
+ */
+@inline
+export function pfcArrive(rec: usize, prio: i32, bytes: i32, now: i64): i32 {
+  const mode = load<i32>(rec + PFC_MODE);
+  const pauseMode = mode == PFC_MODE_PAUSE;
+  const unit = pauseMode ? PFC_PORT_UNIT : prio;
+  const occUnit = load<i32>(i32At(rec, PFC_OCC, unit)) + bytes;
+  if (occUnit > load<i32>(i32At(rec, PFC_LIMIT, unit))) {
+    const d = i64At(rec, PFC_DROPS, prio);
+    store<i64>(d, load<i64>(d) + 1);
+    const db = i64At(rec, PFC_DROP_BYTES, prio);
+    store<i64>(db, load<i64>(db) + <i64>bytes);
+    return 0;
+  }
+  const occPrio = i32At(rec, PFC_OCC, prio);
+  store<i32>(occPrio, load<i32>(occPrio) + bytes);
+  const occPort = i32At(rec, PFC_OCC, PFC_PORT_UNIT);
+  store<i32>(occPort, load<i32>(occPort) + bytes);
+  const controlled = pauseMode || (mode == PFC_MODE_PFC && ((load<i32>(rec + PFC_ENABLE) >> prio) & 1) != 0);
+  const bit = 1 << unit;
+  const state = load<i32>(rec + PFC_XOFF_STATE);
+  if (controlled && (state & bit) == 0 && occUnit >= load<i32>(i32At(rec, PFC_XOFF_TH, unit))) {
+    store<i32>(rec + PFC_XOFF_STATE, state | bit);
+    store<i32>(rec + PFC_PENDING, load<i32>(rec + PFC_PENDING) | bit);
+    store<i32>(i32At(rec, PFC_TX_TIME, unit), load<i32>(rec + PFC_PAUSE_TIME));
+    store<i64>(i64At(rec, PFC_NEXT_REFRESH, unit), now + load<i64>(rec + PFC_REFRESH_PS));
+    const c = i64At(rec, PFC_XOFF_TX, unit);
+    store<i64>(c, load<i64>(c) + 1);
+  }
+  return 1;
+}
+
+/**
+ * A frame of `prio` and `bytes` leaves the ingress buffer. Queues one XON (time 0) when its unit
+ * is in XOFF state and the occupancy falls to <= xon. The caller never departs more than arrived.
+ */
+@inline
+export function pfcDepart(rec: usize, prio: i32, bytes: i32): void {
+  const occPrio = i32At(rec, PFC_OCC, prio);
+  const leftPrio = load<i32>(occPrio) - bytes;
+  store<i32>(occPrio, leftPrio);
+  const occPort = i32At(rec, PFC_OCC, PFC_PORT_UNIT);
+  const leftPort = load<i32>(occPort) - bytes;
+  store<i32>(occPort, leftPort);
+  const pauseMode = load<i32>(rec + PFC_MODE) == PFC_MODE_PAUSE;
+  const unit = pauseMode ? PFC_PORT_UNIT : prio;
+  const left = pauseMode ? leftPort : leftPrio;
+  const bit = 1 << unit;
+  const state = load<i32>(rec + PFC_XOFF_STATE);
+  if ((state & bit) != 0 && left <= load<i32>(i32At(rec, PFC_XON_TH, unit))) {
+    store<i32>(rec + PFC_XOFF_STATE, state & ~bit);
+    store<i32>(rec + PFC_PENDING, load<i32>(rec + PFC_PENDING) | bit);
+    store<i32>(i32At(rec, PFC_TX_TIME, unit), 0);
+    store<i64>(i64At(rec, PFC_NEXT_REFRESH, unit), NEVER);
+    const c = i64At(rec, PFC_XON_TX, unit);
+    store<i64>(c, load<i64>(c) + 1);
+  }
+}
+
+/** Earliest XOFF refresh deadline over all units, ps (i64.MAX when no unit is in XOFF state). */
+export function pfcNextRefresh(rec: usize): i64 {
+  let next = NEVER;
+  for (let u = 0; u < PFC_UNITS; u++) {
+    const t = load<i64>(i64At(rec, PFC_NEXT_REFRESH, u));
+    if (t < next) next = t;
+  }
+  return next;
+}
+
+/**
+ * Fires every refresh due at or before `now`: each such unit re-queues XOFF (time = pause_time)
+ * and its next deadline moves on by one interval from its own deadline (refreshes stay on the
+ * grid t_xoff + k * interval). Returns the mask of units refreshed. Callers that need every
+ * refresh at its exact time call this with now = pfcNextRefresh() until it passes their time.
+ */
+export function pfcRefreshDue(rec: usize, now: i64): i32 {
+  const state = load<i32>(rec + PFC_XOFF_STATE);
+  const interval = load<i64>(rec + PFC_REFRESH_PS);
+  const pauseTime = load<i32>(rec + PFC_PAUSE_TIME);
+  let fired = 0;
+  for (let u = 0; u < PFC_UNITS; u++) {
+    const at = i64At(rec, PFC_NEXT_REFRESH, u);
+    const due = load<i64>(at);
+    if (((state >> u) & 1) != 0 && due <= now) {
+      fired |= 1 << u;
+      store<i32>(i32At(rec, PFC_TX_TIME, u), pauseTime);
+      store<i64>(at, due + interval);
+      const c = i64At(rec, PFC_XOFF_TX, u);
+      store<i64>(c, load<i64>(c) + 1);
+    }
+  }
+  store<i32>(rec + PFC_PENDING, load<i32>(rec + PFC_PENDING) | fired);
+  return fired;
+}
+
+/**
+ * Returns and clears the pending mask: bits 0..7 = priorities of one PFC frame to send (e[n] = 1,
+ * time[n] = PFC_TX_TIME[n]); bit 8 = one PAUSE frame with time PFC_TX_TIME[8].
+ */
+@inline
+export function pfcTakePending(rec: usize): i32 {
+  const p = load<i32>(rec + PFC_PENDING);
+  store<i32>(rec + PFC_PENDING, 0);
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Egress: obeying received PFC / PAUSE
+// ---------------------------------------------------------------------------------------------
+
+/** Closes the running pause interval of unit u at `now` (adds its paused part to PFC_PAUSED_PS) and opens a new one. */
+@inline
+function restartPause(rec: usize, unit: i32, quanta: i32, now: i64): void {
+  const untilAt = i64At(rec, PFC_PAUSED_UNTIL, unit);
+  const startAt = i64At(rec, PFC_PAUSE_START, unit);
+  const oldUntil = load<i64>(untilAt);
+  const end = oldUntil < now ? oldUntil : now;
+  const closed = end - load<i64>(startAt);
+  if (closed > 0) {
+    const p = i64At(rec, PFC_PAUSED_PS, unit);
+    store<i64>(p, load<i64>(p) + closed);
+  }
+  store<i64>(startAt, now);
+  store<i64>(untilAt, now + <i64>quanta * load<i64>(rec + PFC_QUANTUM_PS));
+  const c = i64At(rec, quanta == 0 ? PFC_XON_RX : PFC_XOFF_RX, unit);
+  store<i64>(c, load<i64>(c) + 1);
+}
+
+/**
+ * A PFC frame arrives at `now` with priority-enable vector `enable` (bits 0..7) and its eight time
+ * fields as u16 values at timesPtr (host byte order, priority 0 first). Each enabled entry for a
+ * PFC-enabled priority replaces that priority's timer; other entries are counted as ignored.
+ */
+export function pfcReceivePfc(rec: usize, enable: i32, timesPtr: usize, now: i64): void {
+  const pfcMode = load<i32>(rec + PFC_MODE) == PFC_MODE_PFC;
+  const obey = pfcMode ? load<i32>(rec + PFC_ENABLE) : 0;
+  let ignored: i64 = 0;
+  for (let n = 0; n < 8; n++) {
+    if (((enable >> n) & 1) == 0) continue;
+    if (((obey >> n) & 1) == 0) {
+      ignored++;
+      continue;
+    }
+    restartPause(rec, n, <i32>load<u16>(timesPtr + (<usize>n << 1)), now);
+  }
+  store<i64>(rec + PFC_RX_IGNORED, load<i64>(rec + PFC_RX_IGNORED) + ignored);
+}
+
+/** An 802.3x PAUSE frame arrives at `now` carrying `quanta` (0 = resume). Ignored unless in PAUSE mode. */
+export function pfcReceivePause(rec: usize, quanta: i32, now: i64): void {
+  if (load<i32>(rec + PFC_MODE) != PFC_MODE_PAUSE) {
+    store<i64>(rec + PFC_RX_IGNORED, load<i64>(rec + PFC_RX_IGNORED) + 1);
+    return;
+  }
+  restartPause(rec, PFC_PORT_UNIT, quanta & 0xFFFF, now);
+}
+
+/** Priorities that may not start a frame at `now` (bit n = priority n). PAUSE mode blocks all eight. */
+@inline
+export function pfcBlockedMask(rec: usize, now: i64): i32 {
+  const mode = load<i32>(rec + PFC_MODE);
+  if (mode == PFC_MODE_PAUSE) {
+    return now < load<i64>(i64At(rec, PFC_PAUSED_UNTIL, PFC_PORT_UNIT)) ? 0xFF : 0;
+  }
+  if (mode != PFC_MODE_PFC) return 0;
+  const u = rec + <usize>PFC_PAUSED_UNTIL;
+  return (<i32>(now < load<i64>(u))) |
+    (<i32>(now < load<i64>(u + 8)) << 1) |
+    (<i32>(now < load<i64>(u + 16)) << 2) |
+    (<i32>(now < load<i64>(u + 24)) << 3) |
+    (<i32>(now < load<i64>(u + 32)) << 4) |
+    (<i32>(now < load<i64>(u + 40)) << 5) |
+    (<i32>(now < load<i64>(u + 48)) << 6) |
+    (<i32>(now < load<i64>(u + 56)) << 7);
+}
+
+/**
+ * Traffic classes blocked by a blocked-priority mask: TC t is blocked while any priority mapped to
+ * it is paused (DESIGN.md §4.1). prioTc packs the TC of priority n in bits 3n..3n+2.
+ */
+@inline
+export function pfcBlockedTcs(blockedPrios: i32, prioTc: i32): i32 {
+  let tcs = 0;
+  for (let n = 0; n < 8; n++) {
+    tcs |= ((blockedPrios >> n) & 1) << ((prioTc >> (3 * n)) & 7);
+  }
+  return tcs;
+}
+
+/** Total paused time of unit u up to `now`, ps (closed intervals plus the running one). */
+export function pfcPausedPs(rec: usize, unit: i32, now: i64): i64 {
+  const until = load<i64>(i64At(rec, PFC_PAUSED_UNTIL, unit));
+  const end = until < now ? until : now;
+  const open = end - load<i64>(i64At(rec, PFC_PAUSE_START, unit));
+  return load<i64>(i64At(rec, PFC_PAUSED_PS, unit)) + (open > 0 ? open : 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host entry points (single events for vectors/tests; a batch driver for benchmarks)
+// ---------------------------------------------------------------------------------------------
+
+export function pfcArriveOne(rec: usize, prio: i32, bytes: i32, now: i64): i32 {
+  return pfcArrive(rec, prio, bytes, now);
+}
+
+export function pfcDepartOne(rec: usize, prio: i32, bytes: i32): void {
+  pfcDepart(rec, prio, bytes);
+}
+
+export function pfcTakePendingOne(rec: usize): i32 {
+  return pfcTakePending(rec);
+}
+
+export function pfcBlockedMaskAt(rec: usize, now: i64): i32 {
+  return pfcBlockedMask(rec, now);
+}
+
+export function pfcBlockedTcsOf(blockedPrios: i32, prioTc: i32): i32 {
+  return pfcBlockedTcs(blockedPrios, prioTc);
+}
+
+/**
+ * Benchmark driver: n accounting updates read from memory, 8 bytes each at itemsPtr:
+ *   word 0: bits 0..2 priority, bit 3 = departure (else arrival), bits 16..31 frame bytes;
+ *   word 1: time step before this item, ps (u32).
+ * Arrivals go through pfcArrive, departures through pfcDepart, the pending mask is taken after
+ * each item and the blocked mask is sampled. Returns a checksum of accept flags, pending masks,
+ * blocked masks and the port occupancy, so that the work cannot be optimised away.
+ */
+export function pfcBenchRun(rec: usize, itemsPtr: usize, n: i32): i32 {
+  let now: i64 = 0;
+  let sum: i32 = 0;
+  for (let i = 0; i < n; i++) {
+    const p = itemsPtr + (<usize>i << 3);
+    const word = load<i32>(p);
+    now += <i64>load<u32>(p + 4);
+    const prio = word & 7;
+    const bytes = word >>> 16;
+    if ((word & 8) != 0) {
+      pfcDepart(rec, prio, bytes);
+    } else {
+      sum += pfcArrive(rec, prio, bytes, now);
+    }
+    sum = sum * 31 + pfcTakePending(rec) + pfcBlockedMask(rec, now);
+  }
+  return sum ^ load<i32>(rec + PFC_OCC + (PFC_PORT_UNIT << 2));
+}

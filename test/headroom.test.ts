@@ -1,0 +1,139 @@
+// Headroom (host/headroom.ts, `dcbkit headroom`): the DESIGN.md §4.1 component model and the
+// SONiC Mellanox-plugin profile, with the arithmetic written out.
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../host/errors.js';
+import { computeHeadroom, parseCable, parseSpeed } from '../host/headroom.js';
+import { runCli } from './helpers.js';
+
+describe('headroom: component model (profile ieee)', () => {
+  it('100G, 300 m, MTU 9216 -> 111,992 B', () => {
+    const r = computeHeadroom({ speedBps: 100e9, cableM: 300, mtu: 9216 });
+    // max frame at the sender   (9216 + 20) * 8            =  73,888 bits
+    // PFC frame                 (64 + 20) * 8              =     672
+    // interface delay           2 * 122,880                = 245,760
+    // cable                     2 * 300 m * 5 ns * 100 Gb/s = 300,000
+    // peer response             394 quanta * 512           = 201,728
+    // last lossless frame       (9216 + 20) * 8            =  73,888
+    // total 895,936 bits / 8 = 111,992 B
+    expect(r.components).toEqual({
+      max_frame_sender: 73_888, pfc_frame: 672, interface_delay: 245_760,
+      cable_delay: 300_000, peer_response: 201_728, max_lossless_frame: 73_888,
+    });
+    expect(r.total_bits).toBe(895_936);
+    expect(r.headroom_bytes).toBe(111_992);
+    expect(r.assumptions).toEqual([]);
+  });
+
+  it('10G, 100 m, MTU 2300 (FCoE) uses the 10G constants', () => {
+    const r = computeHeadroom({ speedBps: 10e9, cableM: 100, mtu: 2300 });
+    // 2 * 18,560 (frames) + 672 + 2 * 8192 + 2 * 100 * 5 ns * 10 Gb/s (= 10,000) + 67 * 512 (= 34,304)
+    // = 37,120 + 672 + 16,384 + 10,000 + 34,304 = 98,480 bits = 12,310 B
+    expect(r.total_bits).toBe(98_480);
+    expect(r.headroom_bytes).toBe(12_310);
+  });
+
+  it('a fractional cable term is rounded up to whole bits and bytes', () => {
+    // 25G, 1.001 m: 2 * 1.001 * 5 ns * 25e9 = 250.25 bits -> 251
+    const r = computeHeadroom({ speedBps: 25e9, cableM: 1.001, mtu: 1500 });
+    expect(r.components.cable_delay).toBe(251);
+    // 2 * 1520 * 8 + 672 + 2 * 6144 + 251 + 80 * 512 = 24,320 + 672 + 12,288 + 251 + 40,960 = 78,491 -> 9,812 B (ceil of 9,811.4)
+    expect(r.headroom_bytes).toBe(9812);
+  });
+
+  it('speeds without a quoted interface bound say what was assumed', () => {
+    for (const [bps, bt] of [[50e9, 61_440], [200e9, 245_760], [400e9, 491_520]] as const) {
+      const r = computeHeadroom({ speedBps: bps, cableM: 0, mtu: 1500 });
+      // 1228.8 ns per end at bps: 1228.8e-9 * bps bit times
+      expect(r.components.interface_delay).toBe(2 * bt);
+      expect(bt).toBe(Math.round(1228.8e-9 * bps));
+      expect(r.assumptions[0]).toMatch(/assumed/);
+    }
+  });
+
+  it('rejects unknown speeds and bad sizes with path: rule problems', () => {
+    expect(() => computeHeadroom({ speedBps: 1e9, cableM: 1, mtu: 1500 })).toThrow(InputError);
+    expect(() => computeHeadroom({ speedBps: 100e9, cableM: -1, mtu: 1500 })).toThrow(/cable/);
+    expect(() => computeHeadroom({ speedBps: 100e9, cableM: 1, mtu: 10 })).toThrow(/mtu/);
+  });
+});
+
+describe('headroom: SONiC Mellanox-plugin profile', () => {
+  it('Spectrum-1, 100G, 300 m, port MTU 9100, lossless MTU 1024 -> xoff 147,456, xon 18,432', () => {
+    const r = computeHeadroom({ speedBps: 100e9, cableM: 300, mtu: 9100, losslessMtu: 1024, profile: 'sonic' });
+    // bytes_on_cable = 2 * 300 * 100e9 / 1.98e8 / 8 = 37,878.79
+    // propagation    = 9100 + 37,878.79 + 0.8 * 1024 + 394 * 512 / 8 = 9100 + 37,878.79 + 819.2 + 25,216 = 73,013.99
+    // cell occupancy = (100 - 100 + 100 * ceil(2 * 96 / 97)) / 100 = 2
+    // xoff = 1024 + 2 * 73,013.99 = 147,051.98 -> rounded up to 1024: 144 * 1024 = 147,456
+    // xon  = 18 KB = 18,432 (already a multiple of 1024); size = 165,888
+    expect(r.cell_occupancy).toBe(2);
+    expect(r.xoff_bytes).toBe(147_456);
+    expect(r.headroom_bytes).toBe(147_456);
+    expect(r.xon_bytes).toBe(18_432);
+    expect(r.size_bytes).toBe(165_888);
+  });
+
+  it('with no small packets the occupancy factor is 1', () => {
+    const r = computeHeadroom({
+      speedBps: 100e9, cableM: 300, mtu: 9100, losslessMtu: 1024, profile: 'sonic', sonic: { smallPacketPercent: 0 },
+    });
+    // xoff = 1024 + 73,013.99 = 74,037.99 -> 73 * 1024 = 74,752; size = 74,752 + 18,432 = 93,184
+    expect(r.cell_occupancy).toBe(1);
+    expect(r.xoff_bytes).toBe(74_752);
+    expect(r.size_bytes).toBe(93_184);
+  });
+});
+
+describe('headroom: parsing', () => {
+  it('parses speeds and cable lengths', () => {
+    expect(parseSpeed('100G')).toBe(100e9);
+    expect(parseSpeed('25Gbps')).toBe(25e9);
+    expect(parseCable('300m')).toBe(300);
+    expect(parseCable('1.5km')).toBe(1500);
+    expect(() => parseSpeed('100')).toThrow(/speed: must be one of 10G, 25G, 40G, 50G, 100G, 200G, 400G/);
+    expect(() => parseCable('300')).toThrow(/cable: must be a length like 300m/);
+    expect(() => parseCable('200km')).toThrow(/at most 100km/);
+  });
+});
+
+describe('dcbkit headroom', () => {
+  it('--json prints the pinned document', () => {
+    const r = runCli(['headroom', '--speed', '100G', '--cable', '300m', '--mtu', '9216', '--json']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout);
+    expect(doc.headroom_bytes).toBe(111_992);
+    expect(Object.values(doc.components as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(895_936);
+  });
+
+  it('human output lists every component and the total', () => {
+    const r = runCli(['headroom', '--speed', '100G', '--cable', '300m', '--mtu', '9216']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/cable_delay\s+300000 bits\s+37500 B/);
+    expect(r.stdout).toMatch(/headroom: 111992 B/);
+  });
+
+  it('--profile sonic', () => {
+    const r = runCli(['headroom', '--speed', '100G', '--cable', '300m', '--mtu', '9100', '--lossless-mtu', '1024', '--profile', 'sonic', '--json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ headroom_bytes: 147_456, xon_bytes: 18_432, size_bytes: 165_888 });
+  });
+
+  it.each([
+    [['--speed', '7G', '--cable', '300m'], /^speed: must be one of/m],
+    [['--speed', '100G', '--cable', 'far'], /^cable: must be a length like 300m/m],
+    [['--speed', '100G', '--cable', '300m', '--mtu', 'big'], /^mtu: must be a whole number/m],
+    [['--speed', '100G', '--cable', '300m', '--profile', 'cisco'], /^profile: must be one of ieee, sonic/m],
+    [['--cable', '300m'], /speed/],
+  ])('exits 2 on bad flags %j with nothing on stdout', (args, message) => {
+    const r = runCli(['headroom', ...args]);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('reports every bad flag at once', () => {
+    const r = runCli(['headroom', '--speed', 'x', '--cable', 'y', '--mtu', 'z']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n').map((l) => l.split(':')[0])).toEqual(['speed', 'cable', 'mtu']);
+  });
+});
