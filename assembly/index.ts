@@ -8,5 +8,5 @@ export { etsBenchSetup, etsBenchRun } from './bench';
 export {
   PFC_MODE_OFF, PFC_MODE_PFC, PFC_MODE_PAUSE, pfcInit, pfcSetThresholds, pfcSetRefreshQuanta, pfcNextRefresh,
   pfcRefreshDue, pfcReceivePfc, pfcReceivePause, pfcPausedPs, pfcArriveOne, pfcDepartOne, pfcTakePendingOne,
-  pfcBlockedMaskAt, pfcBlockedTcsOf, pfcBenchRun,
+  pfcBlockedMaskAt, pfcBlockedTcsOf, pfcBenchRunItems, pfcBenchSetup, pfcBenchRun,
 } from './pfc';

@@ -226,7 +226,7 @@ describe('pfc: ingress generates PFC', () => {
       core.setI32(itemsPtr + 8 * i + 4, 1000);
     });
     const before = core.memoryBytes;
-    const sum = core.fn<(r: number, p: number, n: number) => number>('pfcBenchRun')(p.rec, itemsPtr, items.length);
+    const sum = core.fn<(r: number, p: number, n: number) => number>('pfcBenchRunItems')(p.rec, itemsPtr, items.length);
     expect(core.memoryBytes).toBe(before);
     const viaBatch = p.snapshot(0n);
     const q = port(new Core(), c);
