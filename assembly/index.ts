@@ -10,3 +10,4 @@ export {
   pfcRefreshDue, pfcReceivePfc, pfcReceivePause, pfcPausedPs, pfcArriveOne, pfcDepartOne, pfcTakePendingOne,
   pfcBlockedMaskAt, pfcBlockedTcsOf, pfcBenchRunItems, pfcBenchSetup, pfcBenchRun,
 } from './pfc';
+export { simInit, simRunUntil, simReserve, simFreePackets } from './sim/engine';

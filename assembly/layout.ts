@@ -115,3 +115,175 @@ export const TSA_VENDOR: i32 = 255;
 // ---------------------------------------------------------------------------------------------
 // sim (assembly/sim/): the simulator arena
 // ---------------------------------------------------------------------------------------------
+// The arena is reserved once (simReserve) after the static data; the host writes the header and
+// the tables, then simInit reads the header. Records (byte offsets):
+//
+// Header (i32 unless noted): counts, table addresses, global parameters.
+export const SH_NPORTS: i32 = 0;
+export const SH_NNODES: i32 = 4;
+export const SH_NFLOWS: i32 = 8;
+export const SH_NHOSTS: i32 = 12;
+export const SH_POOL_CAP: i32 = 16;
+export const SH_HEAP_CAP: i32 = 20;
+export const SH_PORTS: i32 = 24;
+export const SH_NODES: i32 = 28;
+export const SH_FLOWS: i32 = 32;
+export const SH_POOL: i32 = 36;
+export const SH_HEAP: i32 = 40;
+export const SH_ROUTE: i32 = 44;      // i32[nSwitches * nHosts]: offset into SH_NH (in i32 words)
+export const SH_NH: i32 = 48;         // i32 words: count, port, port, ...
+export const SH_MIX: i32 = 52;        // i32 pairs: frame bytes, cumulative weight
+export const SH_COUNTERS: i32 = 56;
+export const SH_WDLOG: i32 = 60;
+export const SH_WDLOG_CAP: i32 = 64;
+export const SH_STORMS: i32 = 68;
+export const SH_NSTORMS: i32 = 72;
+export const SH_QCN_MASK: i32 = 76;   // priorities with a congestion point / reaction point
+export const SH_Q_EQ: i32 = 80;
+export const SH_W: i32 = 84;
+export const SH_BC: i32 = 88;
+export const SH_SEED: i32 = 92;
+export const SH_HOSTQ: i32 = 96;      // bytes a host TC queue holds before its flows wait
+export const SH_CREDIT_UNIT: i32 = 100;
+export const SH_WD_ACTION: i32 = 104; // 0 drop, 1 forward, 2 alert
+export const SH_MODES: i32 = 108;     // i32[8] flow-control mode per priority: 0 lossy, 1 pfc, 2 pause, 3 credit
+export const SH_PAUSE_TIME: i32 = 140;
+export const SH_RP_TIMER: i32 = 144;  // i64 ps
+export const SH_WD_DETECT: i32 = 152; // i64 ps
+export const SH_WD_RESTORE: i32 = 160;// i64 ps
+export const SH_WD_POLL: i32 = 168;   // i64 ps (0 = no watchdog)
+export const SH_SIZE: i32 = 176;
+
+// Node record (i32): kind, shared pool, PG thresholds.
+export const SN_KIND: i32 = 0;        // 0 host, 1 switch
+export const SN_ORD: i32 = 4;         // ordinal among hosts or among switches
+export const SN_SHARED_SIZE: i32 = 8;
+export const SN_SHARED_USED: i32 = 12;
+export const SN_XOFF: i32 = 16;
+export const SN_XON: i32 = 20;
+export const SN_LOSSY_Q: i32 = 24;
+export const SN_WATCHDOG: i32 = 28;   // 1 when the PFC watchdog runs on this switch's ports
+export const SN_SIZE: i32 = 32;
+
+// Port record: one per link end; egress queues per TC, ingress PG accounting, pause timers,
+// credit counters, watchdog state, an ETS record and one QCN CP record per TC.
+export const SP_NODE: i32 = 0;
+export const SP_PEER: i32 = 4;
+export const SP_PPB: i32 = 8;          // ps per byte
+export const SP_FLAGS: i32 = 12;       // bit 0 host port, bit 1 transmitter busy
+export const SP_DELAY: i32 = 16;       // i64 one-way propagation, ps
+export const SP_HEADROOM: i32 = 24;    // bytes per lossless PG
+export const SP_BACKLOG: i32 = 28;     // TC bitmap of non-empty egress queues
+export const SP_QHEAD: i32 = 32;       // i32[8] packet index, -1 empty
+export const SP_QTAIL: i32 = 64;       // i32[8]
+export const SP_QBYTES: i32 = 96;      // i32[8] frame bytes queued per TC
+export const SP_HEADWIRE: i32 = 128;   // i32[8] wire bytes of each TC's head frame (ETS selection)
+export const SP_CTRL_HEAD: i32 = 160;  // control frames (PFC, PAUSE, CNM, grants) go first
+export const SP_CTRL_TAIL: i32 = 164;
+export const SP_QTOTAL: i32 = 168;
+export const SP_XOFF_MASK: i32 = 172;  // ingress PGs (0..7 PFC, 8 PAUSE) in XOFF
+export const SP_PG_SHARED: i32 = 176;  // i32[9] PG bytes held in the shared pool
+export const SP_PG_HDRM: i32 = 212;    // i32[9] PG bytes held in headroom
+export const SP_UNSAT: i32 = 248;      // set when a weighted ETS TC was not eligible at a selection
+export const SP_WD_IGNORE: i32 = 252;  // priorities whose pause the watchdog ignores (storm, forward/drop)
+export const SP_PAUSED_UNTIL: i32 = 256; // i64[8]
+export const SP_PAUSE_START: i32 = 320;  // i64[8]
+export const SP_PAUSE_ACC: i32 = 384;    // i64[8] paused ps of finished episodes
+export const SP_TX_BYTES_TC: i32 = 448;  // i64[8] wire bytes sent per TC
+export const SP_TX_PKTS: i32 = 512;      // i64[8] data frames sent per priority
+export const SP_PFC_RX: i32 = 576;       // i64[8] PFC frames received per priority
+export const SP_REFRESH_AT: i32 = 640;   // i64[9] next XOFF refresh per PG
+export const SP_WD_DROP: i32 = 712;      // priorities the watchdog drops
+export const SP_WD_STORM: i32 = 716;     // priorities in storm state
+export const SP_WD_LEFT: i32 = 720;      // i64[8] detection / restoration countdown
+export const SP_WD_LAST_TX: i32 = 784;   // i64[8]
+export const SP_WD_LAST_RX: i32 = 848;   // i64[8]
+export const SP_CR_TBS: i32 = 912;       // i32[8] credit sender: total blocks sent mod 2^16
+export const SP_CR_CL: i32 = 944;        // i32[8] credit sender: limit of the last grant
+export const SP_CR_ABR: i32 = 976;       // i32[8] credit receiver: blocks received mod 2^16
+export const SP_CR_USED: i32 = 1008;     // i32[8] credit receiver: blocks held
+export const SP_CR_LASTCL: i32 = 1040;   // i32[8] credit receiver: last limit granted
+export const SP_CR_CAP: i32 = 1072;      // credit receiver buffer, blocks
+export const SP_WAIT_HEAD: i32 = 1076;   // host port: first flow waiting for room in its NIC queue
+export const SP_WAKE_AT: i32 = 1080;     // i64 pending pause-expiry wake-up
+export const SP_ETS: i32 = 1088;         // ETS record (128 bytes)
+export const SP_REFRESH_PEND: i32 = 1216; // PGs with a refresh event in the queue
+export const SP_CP: i32 = 1232;          // 8 x QCN CP record (SIM_CP_SIZE)
+export const SIM_CP_SIZE: i32 = 16;      // q, qOld, ttm, rng
+export const SP_SIZE: i32 = 1360;
+
+// Packet record (pool entry).
+export const SK_NEXT: i32 = 0;
+export const SK_FLOW: i32 = 4;
+export const SK_BYTES: i32 = 8;
+export const SK_PRIO: i32 = 12;
+export const SK_PORT: i32 = 16;   // receiving port while in flight; ingress port while queued in a switch
+export const SK_KIND: i32 = 20;   // bits 0..7 kind (0 data 1 PFC 2 PAUSE 3 CNM 4 grant), 8..15 buffer account
+export const SK_A: i32 = 24;      // PFC/grant: priority; CNM: flow
+export const SK_B: i32 = 28;      // PFC: quanta; grant: credit limit; CNM: qf
+export const SK_SIZE: i32 = 32;
+
+// Flow record: traffic source, delivery counters and its QCN reaction point.
+export const SF_SRC: i32 = 0;
+export const SF_DST: i32 = 4;
+export const SF_PRIO: i32 = 8;
+export const SF_PORT: i32 = 12;
+export const SF_FKIND: i32 = 16;
+export const SF_FA: i32 = 20;
+export const SF_FB: i32 = 24;
+export const SF_MIXOFF: i32 = 28;
+export const SF_MIXN: i32 = 32;
+export const SF_MIXTOT: i32 = 36;
+export const SF_RNG: i32 = 40;
+export const SF_STATE: i32 = 44;       // 0 not started, 1 sending, 2 waiting for its NIC queue, 3 done
+export const SF_NEXT_WAIT: i32 = 48;
+export const SF_DST_ORD: i32 = 52;
+export const SF_SRC_ORD: i32 = 56;
+export const SF_TC: i32 = 60;
+export const SF_START: i32 = 64;       // i64 fields from here
+export const SF_STOP: i32 = 72;
+export const SF_LEFT: i32 = 80;        // bytes still to send, -1 unlimited
+export const SF_RATE: i32 = 88;        // offered rate, bit/s
+export const SF_ON: i32 = 96;
+export const SF_OFF: i32 = 104;
+export const SF_NEXT_AT: i32 = 112;
+export const SF_SENT: i32 = 120;
+export const SF_DELIV: i32 = 128;
+export const SF_LAST_DELIV: i32 = 136;
+export const SF_TOTAL: i32 = 144;
+export const SF_RP_CR: i32 = 152;
+export const SF_RP_TR: i32 = 160;
+export const SF_RP_DEADLINE: i32 = 168;
+export const SF_RP_BC_LEFT: i32 = 176;
+export const SF_RP_SI: i32 = 180;
+export const SF_RP_TI: i32 = 184;
+export const SF_RP_ACTIVE: i32 = 188;
+export const SF_RP_RNG: i32 = 192;
+export const SF_LINE_BPS: i32 = 200;   // i64
+export const SF_RP_EV_AT: i32 = 208;   // i64 time of the one queued RP timer event (max = none)
+export const SF_SIZE: i32 = 216;
+
+// Counters (i64).
+export const SC_HOPS: i32 = 0;
+export const SC_EVENTS: i32 = 8;
+export const SC_DROP_LOSSLESS: i32 = 16;
+export const SC_DROP_LOSSY: i32 = 24;
+export const SC_DROP_PRIO: i32 = 32;   // i64[8]
+export const SC_XOFF: i32 = 96;
+export const SC_XON: i32 = 104;
+export const SC_PAUSE_FRAMES: i32 = 112;
+export const SC_CNMS: i32 = 120;
+export const SC_POOL_EXHAUSTED: i32 = 128;
+export const SC_WD_EVENTS: i32 = 136;
+export const SC_GRANTS: i32 = 144;
+export const SC_NOW: i32 = 152;
+export const SC_SIZE: i32 = 160;
+// Watchdog log entry: i64 time, i32 port, i32 priority | event << 8 (1 detected, 2 restored).
+export const SW_SIZE: i32 = 16;
+// Storm source: i32 port, i32 priority, i64 start, i64 stop, i64 interval.
+export const SS_PORT: i32 = 0;
+export const SS_PRIO: i32 = 4;
+export const SS_START: i32 = 8;
+export const SS_STOP: i32 = 16;
+export const SS_INTERVAL: i32 = 24;
+export const SS_SIZE: i32 = 32;

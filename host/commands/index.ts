@@ -5,6 +5,7 @@ import { headroomCommand } from './headroom.js';
 import { vectorsCommand } from './vectors.js';
 import { versionCommand } from './version.js';
 import { framesCommand } from './frames.js';
+import { runCommandModule } from './run.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -13,4 +14,5 @@ export const commands: CommandModule<any, any>[] = [
   benchCommand,
   framesCommand,
   headroomCommand,
+  runCommandModule,
 ];

@@ -1,0 +1,887 @@
+// Discrete-event simulator of a DCB fabric (hosts, switches, full-duplex links), DESIGN.md §4.
+//
+// Model. Time is integer picoseconds. A port transmits one frame at a time: serialisation takes
+// (frame + 20) x ps-per-byte, then the frame propagates for the link delay and arrives whole at the
+// peer (store and forward). Switches admit a frame at its ingress port's priority group (PG):
+// lossy priorities tail-drop on the egress queue limit or a full shared pool; PFC/PAUSE
+// priorities fill the shared pool up to the XOFF threshold, then their PG's headroom, and are
+// dropped (counted) only beyond it; credit priorities never overflow because senders hold credit.
+// Egress ports keep one FIFO per TC and select with ETS. PFC, PAUSE, credit grants and CNMs are
+// real 64-byte frames: they wait for the frame on the wire, serialise, propagate and act at arrival.
+//
+// State lives in the arena tables of assembly/layout.ts (SH_, SN_, SP_, SK_, SF_, SC_); nothing
+// allocates after simInit and memory never grows during a run.
+//
+// Events (payload = type << 28 | index):
+//   TX_DONE(port)  ARRIVE(packet)  FLOW(flow)  WAKE(port)  REFRESH(port * 16 + pg)
+//   RP_TIMER(flow) STORM(storm)    WATCHDOG(0)
+// Stale events (a refresh after XON, a timer after a newer CNM) are recognised by comparing the
+// event time with the deadline stored in the record.
+import {
+  SH_NPORTS, SH_NNODES, SH_NFLOWS, SH_NHOSTS, SH_POOL_CAP, SH_HEAP_CAP, SH_PORTS, SH_NODES, SH_FLOWS,
+  SH_POOL, SH_HEAP, SH_ROUTE, SH_NH, SH_MIX, SH_COUNTERS, SH_WDLOG, SH_WDLOG_CAP, SH_STORMS, SH_NSTORMS,
+  SH_QCN_MASK, SH_Q_EQ, SH_W, SH_BC, SH_SEED, SH_HOSTQ, SH_CREDIT_UNIT, SH_WD_ACTION, SH_MODES,
+  SH_PAUSE_TIME, SH_RP_TIMER, SH_WD_DETECT, SH_WD_RESTORE, SH_WD_POLL,
+  SN_KIND, SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED, SN_XOFF, SN_XON, SN_LOSSY_Q, SN_WATCHDOG, SN_SIZE,
+  SP_NODE, SP_PEER, SP_PPB, SP_FLAGS, SP_DELAY, SP_HEADROOM, SP_BACKLOG, SP_QHEAD, SP_QTAIL, SP_QBYTES,
+  SP_HEADWIRE, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_QTOTAL, SP_XOFF_MASK, SP_PG_SHARED, SP_PG_HDRM, SP_UNSAT,
+  SP_WD_IGNORE, SP_PAUSED_UNTIL, SP_PAUSE_START, SP_PAUSE_ACC, SP_TX_BYTES_TC, SP_TX_PKTS, SP_PFC_RX,
+  SP_REFRESH_AT, SP_WD_DROP, SP_WD_STORM, SP_WD_LEFT, SP_WD_LAST_TX, SP_WD_LAST_RX, SP_CR_TBS, SP_CR_CL,
+  SP_CR_ABR, SP_CR_USED, SP_CR_LASTCL, SP_CR_CAP, SP_WAIT_HEAD, SP_WAKE_AT, SP_REFRESH_PEND, SP_ETS, SP_CP, SIM_CP_SIZE, SP_SIZE,
+  SK_NEXT, SK_FLOW, SK_BYTES, SK_PRIO, SK_PORT, SK_KIND, SK_A, SK_B, SK_SIZE,
+  SF_SRC, SF_DST, SF_PRIO, SF_PORT, SF_FKIND, SF_FA, SF_FB, SF_MIXOFF, SF_MIXN, SF_MIXTOT, SF_RNG,
+  SF_STATE, SF_NEXT_WAIT, SF_DST_ORD, SF_SRC_ORD, SF_TC, SF_START, SF_STOP, SF_LEFT, SF_RATE, SF_ON,
+  SF_OFF, SF_NEXT_AT, SF_SENT, SF_DELIV, SF_LAST_DELIV, SF_RP_EV_AT, SF_RP_ACTIVE, SF_SIZE,
+  SC_HOPS, SC_EVENTS, SC_DROP_LOSSLESS, SC_DROP_LOSSY, SC_DROP_PRIO, SC_XOFF, SC_XON, SC_PAUSE_FRAMES,
+  SC_CNMS, SC_POOL_EXHAUSTED, SC_WD_EVENTS, SC_GRANTS, SC_NOW, SW_SIZE,
+  SS_PORT, SS_PRIO, SS_START, SS_STOP, SS_INTERVAL, SS_SIZE,
+} from '../layout';
+import { evReset, evPush, evPop, evTopTime, evCount, evOverflow } from './events';
+import { schedConfigure, schedSelect, schedEmptied, schedWeightedMask } from './sched';
+import { cpInit, cpEnqueue, cpDequeue, setCpParams, rpInit, rpOnCnm, rpOnTx, rpOnTimer, rpRate, rpDeadline } from './qcn';
+import { rngNext } from '../rng';
+
+// Event types.
+const EV_TX_DONE: u32 = 1;
+const EV_ARRIVE: u32 = 2;
+const EV_FLOW: u32 = 3;
+const EV_WAKE: u32 = 4;
+const EV_REFRESH: u32 = 5;
+const EV_RP_TIMER: u32 = 6;
+const EV_STORM: u32 = 7;
+const EV_WATCHDOG: u32 = 8;
+const INDEX_MASK: u32 = 0x0fffffff;
+
+// Packet kinds.
+const K_DATA: i32 = 0;
+const K_PFC: i32 = 1;
+const K_PAUSE: i32 = 2;
+const K_CNM: i32 = 3;
+const K_GRANT: i32 = 4;
+// Buffer account of a queued packet (kind bits 8..15).
+const A_NONE: i32 = 0;
+const A_LOSSY: i32 = 1;
+const A_SHARED: i32 = 2;
+const A_HDRM: i32 = 3;
+const A_CREDIT: i32 = 4;
+// Flow-control modes.
+const M_LOSSY: i32 = 0;
+const M_PFC: i32 = 1;
+const M_PAUSE: i32 = 2;
+const M_CREDIT: i32 = 3;
+
+const CONTROL_FRAME: i32 = 64;
+const PG_PORT: i32 = 8; // PG index of 802.3x PAUSE accounting (whole port)
+const CREDIT_HALF: i32 = 0x8000;
+const CREDIT_MASK: i32 = 0xffff;
+const FOREVER: i64 = 0x7fffffffffffffff;
+
+let hdr: usize = 0;
+let ports: usize = 0;
+let nodes: usize = 0;
+let flows: usize = 0;
+let pool: usize = 0;
+let route: usize = 0;
+let nh: usize = 0;
+let mix: usize = 0;
+let ctr: usize = 0;
+let wdlog: usize = 0;
+let storms: usize = 0;
+let nPorts: i32 = 0;
+let nFlows: i32 = 0;
+let nHosts: i32 = 0;
+let nStorms: i32 = 0;
+let wdCap: i32 = 0;
+let freeList: i32 = -1;
+let now: i64 = 0;
+let qcnMask: i32 = 0;
+let creditUnit: i32 = 64;
+let hostQueue: i32 = 0;
+let pauseTime: i32 = 65535;
+let wdAction: i32 = 0;
+let wdPoll: i64 = 0;
+let wdDetect: i64 = 0;
+let wdRestore: i64 = 0;
+let modeWord: i32 = 0; // 4 bits per priority
+let losslessMask: i32 = 0;
+let creditMask: i32 = 0;
+
+@inline function portAt(p: i32): usize { return ports + <usize>p * SP_SIZE; }
+@inline function nodeAt(n: i32): usize { return nodes + <usize>n * SN_SIZE; }
+@inline function flowAt(f: i32): usize { return flows + <usize>f * SF_SIZE; }
+@inline function pktAt(k: i32): usize { return pool + <usize>k * SK_SIZE; }
+@inline function modeOf(prio: i32): i32 { return (modeWord >> (prio << 2)) & 15; }
+@inline function count(field: i32, by: i64): void { store<i64>(ctr + field, load<i64>(ctr + field) + by); }
+
+/** Reads the header the host wrote at `base`, links the packet free list, seeds the events. */
+export function simInit(base: i32): i32 {
+  hdr = <usize>base;
+  nPorts = load<i32>(hdr + SH_NPORTS);
+  nFlows = load<i32>(hdr + SH_NFLOWS);
+  nHosts = load<i32>(hdr + SH_NHOSTS);
+  ports = <usize>load<i32>(hdr + SH_PORTS);
+  nodes = <usize>load<i32>(hdr + SH_NODES);
+  flows = <usize>load<i32>(hdr + SH_FLOWS);
+  pool = <usize>load<i32>(hdr + SH_POOL);
+  route = <usize>load<i32>(hdr + SH_ROUTE);
+  nh = <usize>load<i32>(hdr + SH_NH);
+  mix = <usize>load<i32>(hdr + SH_MIX);
+  ctr = <usize>load<i32>(hdr + SH_COUNTERS);
+  wdlog = <usize>load<i32>(hdr + SH_WDLOG);
+  wdCap = load<i32>(hdr + SH_WDLOG_CAP);
+  storms = <usize>load<i32>(hdr + SH_STORMS);
+  nStorms = load<i32>(hdr + SH_NSTORMS);
+  qcnMask = load<i32>(hdr + SH_QCN_MASK);
+  creditUnit = load<i32>(hdr + SH_CREDIT_UNIT);
+  hostQueue = load<i32>(hdr + SH_HOSTQ);
+  pauseTime = load<i32>(hdr + SH_PAUSE_TIME);
+  wdAction = load<i32>(hdr + SH_WD_ACTION);
+  wdPoll = load<i64>(hdr + SH_WD_POLL);
+  wdDetect = load<i64>(hdr + SH_WD_DETECT);
+  wdRestore = load<i64>(hdr + SH_WD_RESTORE);
+  const seed = <u32>load<i32>(hdr + SH_SEED);
+  modeWord = 0; losslessMask = 0; creditMask = 0;
+  for (let p = 0; p < 8; p++) {
+    const m = load<i32>(hdr + SH_MODES + (p << 2));
+    modeWord |= m << (p << 2);
+    if (m != M_LOSSY) losslessMask |= 1 << p;
+    if (m == M_CREDIT) creditMask |= 1 << p;
+  }
+  now = 0;
+  // Packet pool: a free list threaded through SK_NEXT.
+  const poolCap = load<i32>(hdr + SH_POOL_CAP);
+  for (let k = 0; k < poolCap; k++) store<i32>(pktAt(k) + SK_NEXT, k + 1 < poolCap ? k + 1 : -1);
+  freeList = poolCap > 0 ? 0 : -1;
+  evReset(<usize>load<i32>(hdr + SH_HEAP), load<i32>(hdr + SH_HEAP_CAP));
+  for (let p = 0; p < nPorts; p++) {
+    const pa = portAt(p);
+    for (let tc = 0; tc < 8; tc++) {
+      store<i32>(pa + SP_QHEAD + (tc << 2), -1);
+      store<i32>(pa + SP_QTAIL + (tc << 2), -1);
+    }
+    store<i32>(pa + SP_CTRL_HEAD, -1);
+    store<i32>(pa + SP_CTRL_TAIL, -1);
+    store<i32>(pa + SP_WAIT_HEAD, -1);
+    // The host wrote the largest frame (MTU) into the ETS record's max-wire field; derive quanta.
+    schedConfigure(pa + SP_ETS, load<i32>(pa + SP_ETS + 40));
+    for (let tc = 0; tc < 8; tc++) cpInit(pa + SP_CP + <usize>(tc * SIM_CP_SIZE), seed, <u32>(p * 8 + tc));
+    // Credit: at link-up every sender holds the receiver's whole buffer (the initial grant).
+    const cap = load<i32>(portAt(load<i32>(pa + SP_PEER)) + SP_CR_CAP);
+    for (let pr = 0; pr < 8; pr++) {
+      store<i32>(pa + SP_CR_CL + (pr << 2), cap < CREDIT_HALF ? cap : CREDIT_HALF);
+      store<i32>(pa + SP_CR_LASTCL + (pr << 2), load<i32>(pa + SP_CR_CAP) < CREDIT_HALF ? load<i32>(pa + SP_CR_CAP) : CREDIT_HALF);
+    }
+  }
+  const qEq = load<i32>(hdr + SH_Q_EQ);
+  const w = load<i32>(hdr + SH_W);
+  const bc = load<i32>(hdr + SH_BC);
+  const rpTimer = load<i64>(hdr + SH_RP_TIMER);
+  for (let f = 0; f < nFlows; f++) {
+    const fa = flowAt(f);
+    rpInit(fa, seed, <u32>(f + 0x10000), bc, rpTimer);
+    store<i64>(fa + SF_RP_EV_AT, FOREVER);
+    evPush(load<i64>(fa + SF_START), (EV_FLOW << 28) | <u32>f);
+  }
+  setCpParams(qEq, w);
+  for (let s = 0; s < nStorms; s++) evPush(load<i64>(storms + <usize>s * SS_SIZE + SS_START), (EV_STORM << 28) | <u32>s);
+  if (wdPoll > 0) evPush(wdPoll, EV_WATCHDOG << 28);
+  return evOverflow;
+}
+
+
+// ----------------------------------------------------------------------------------------------
+// Packets and queues
+// ----------------------------------------------------------------------------------------------
+
+@inline
+function allocPacket(): i32 {
+  const k = freeList;
+  if (k >= 0) freeList = load<i32>(pktAt(k) + SK_NEXT);
+  else count(SC_POOL_EXHAUSTED, 1);
+  return k;
+}
+
+@inline
+function freePacket(k: i32): void {
+  store<i32>(pktAt(k) + SK_NEXT, freeList);
+  freeList = k;
+}
+
+@inline
+function wireBytes(bytes: i32): i32 { return bytes + 20; }
+
+/** Appends packet k to egress queue tc of port pa. */
+@inline
+function enqueue(pa: usize, tc: i32, k: i32, bytes: i32): void {
+  const ka = pktAt(k);
+  store<i32>(ka + SK_NEXT, -1);
+  const tailAt = pa + SP_QTAIL + (<usize>tc << 2);
+  const tail = load<i32>(tailAt);
+  if (tail < 0) {
+    store<i32>(pa + SP_QHEAD + (<usize>tc << 2), k);
+    store<i32>(pa + SP_HEADWIRE + (<usize>tc << 2), wireBytes(bytes));
+    store<i32>(pa + SP_BACKLOG, load<i32>(pa + SP_BACKLOG) | (1 << tc));
+  } else {
+    store<i32>(pktAt(tail) + SK_NEXT, k);
+  }
+  store<i32>(tailAt, k);
+  const qb = pa + SP_QBYTES + (<usize>tc << 2);
+  store<i32>(qb, load<i32>(qb) + bytes);
+  store<i32>(pa + SP_QTOTAL, load<i32>(pa + SP_QTOTAL) + bytes);
+}
+
+/** Removes the head of queue tc of port pa and returns it. */
+@inline
+function dequeue(pa: usize, tc: i32): i32 {
+  const headAt = pa + SP_QHEAD + (<usize>tc << 2);
+  const k = load<i32>(headAt);
+  const ka = pktAt(k);
+  const next = load<i32>(ka + SK_NEXT);
+  const bytes = load<i32>(ka + SK_BYTES);
+  store<i32>(headAt, next);
+  if (next < 0) {
+    store<i32>(pa + SP_QTAIL + (<usize>tc << 2), -1);
+    store<i32>(pa + SP_BACKLOG, load<i32>(pa + SP_BACKLOG) & ~(1 << tc));
+    schedEmptied(pa + SP_ETS, tc);
+  } else {
+    store<i32>(pa + SP_HEADWIRE + (<usize>tc << 2), wireBytes(load<i32>(pktAt(next) + SK_BYTES)));
+  }
+  const qb = pa + SP_QBYTES + (<usize>tc << 2);
+  store<i32>(qb, load<i32>(qb) - bytes);
+  store<i32>(pa + SP_QTOTAL, load<i32>(pa + SP_QTOTAL) - bytes);
+  return k;
+}
+
+/** Queues a control frame (PFC, PAUSE, CNM, grant) on port p; it goes before data frames. */
+function sendControl(p: i32, kind: i32, a: i32, b: i32, flow: i32): void {
+  const k = allocPacket();
+  if (k < 0) return;
+  const ka = pktAt(k);
+  store<i32>(ka + SK_NEXT, -1);
+  store<i32>(ka + SK_FLOW, flow);
+  store<i32>(ka + SK_BYTES, CONTROL_FRAME);
+  store<i32>(ka + SK_PRIO, 7);
+  store<i32>(ka + SK_KIND, kind);
+  store<i32>(ka + SK_A, a);
+  store<i32>(ka + SK_B, b);
+  const pa = portAt(p);
+  const tail = load<i32>(pa + SP_CTRL_TAIL);
+  if (tail < 0) store<i32>(pa + SP_CTRL_HEAD, k);
+  else store<i32>(pktAt(tail) + SK_NEXT, k);
+  store<i32>(pa + SP_CTRL_TAIL, k);
+  tryTransmit(p);
+}
+
+// ----------------------------------------------------------------------------------------------
+// Transmission
+// ----------------------------------------------------------------------------------------------
+
+/** Puts packet k on the wire of port p: busy for its serialisation, arrives after propagation. */
+@inline
+function startFrame(p: i32, pa: usize, k: i32): void {
+  const bytes = load<i32>(pktAt(k) + SK_BYTES);
+  const serial = <i64>wireBytes(bytes) * <i64>load<i32>(pa + SP_PPB);
+  store<i32>(pa + SP_FLAGS, load<i32>(pa + SP_FLAGS) | 2);
+  store<i32>(pktAt(k) + SK_PORT, load<i32>(pa + SP_PEER));
+  evPush(now + serial, (EV_TX_DONE << 28) | <u32>p);
+  evPush(now + serial + load<i64>(pa + SP_DELAY), (EV_ARRIVE << 28) | <u32>k);
+  count(SC_HOPS, 1);
+}
+
+/** TCs that may not start a frame now: paused priorities, and credit heads without credit. */
+function blockedTcs(p: i32, pa: usize, backlog: i32): i32 {
+  let blocked = 0;
+  const ignore = load<i32>(pa + SP_WD_IGNORE);
+  let earliest: i64 = FOREVER;
+  for (let pr = 0; pr < 8; pr++) {
+    const until = load<i64>(pa + SP_PAUSED_UNTIL + (<usize>pr << 3));
+    if (until > now && ((ignore >> pr) & 1) == 0) {
+      blocked |= 1 << <i32>load<u8>(pa + SP_ETS + pr);
+      if (until < earliest) earliest = until;
+    }
+  }
+  if (creditMask != 0) {
+    let m = backlog & ~blocked;
+    while (m != 0) {
+      const tc = ctz(m);
+      m &= m - 1;
+      const head = pktAt(load<i32>(pa + SP_QHEAD + (<usize>tc << 2)));
+      const pr = load<i32>(head + SK_PRIO);
+      if (((creditMask >> pr) & 1) != 0) {
+        const units = (load<i32>(head + SK_BYTES) + creditUnit - 1) / creditUnit;
+        const tbs = load<i32>(pa + SP_CR_TBS + (<usize>pr << 2));
+        const cl = load<i32>(pa + SP_CR_CL + (<usize>pr << 2));
+        if (((cl - (tbs + units)) & CREDIT_MASK) > CREDIT_HALF) blocked |= 1 << tc;
+      }
+    }
+  }
+  if ((backlog & ~blocked) == 0 && earliest != FOREVER && load<i64>(pa + SP_WAKE_AT) != earliest) {
+    store<i64>(pa + SP_WAKE_AT, earliest);
+    evPush(earliest, (EV_WAKE << 28) | <u32>p);
+  }
+  return blocked;
+}
+
+function tryTransmit(p: i32): void {
+  const pa = portAt(p);
+  if ((load<i32>(pa + SP_FLAGS) & 2) != 0) return;
+  const ctrl = load<i32>(pa + SP_CTRL_HEAD);
+  if (ctrl >= 0) {
+    const next = load<i32>(pktAt(ctrl) + SK_NEXT);
+    store<i32>(pa + SP_CTRL_HEAD, next);
+    if (next < 0) store<i32>(pa + SP_CTRL_TAIL, -1);
+    startFrame(p, pa, ctrl);
+    return;
+  }
+  const backlog = load<i32>(pa + SP_BACKLOG);
+  if (backlog == 0) return;
+  const blocked = blockedTcs(p, pa, backlog);
+  const ets = pa + SP_ETS;
+  if ((schedWeightedMask(ets) & ~(backlog & ~blocked)) != 0) store<i32>(pa + SP_UNSAT, 1);
+  const tc = schedSelect(ets, backlog, blocked, pa + SP_HEADWIRE);
+  if (tc < 0) return;
+  const k = dequeue(pa, tc);
+  const ka = pktAt(k);
+  const bytes = load<i32>(ka + SK_BYTES);
+  const pr = load<i32>(ka + SK_PRIO);
+  const tb = pa + SP_TX_BYTES_TC + (<usize>tc << 3);
+  store<i64>(tb, load<i64>(tb) + <i64>wireBytes(bytes));
+  const tp = pa + SP_TX_PKTS + (<usize>pr << 3);
+  store<i64>(tp, load<i64>(tp) + 1);
+  if (((creditMask >> pr) & 1) != 0) {
+    const tbsAt = pa + SP_CR_TBS + (<usize>pr << 2);
+    store<i32>(tbsAt, (load<i32>(tbsAt) + (bytes + creditUnit - 1) / creditUnit) & CREDIT_MASK);
+  }
+  const node = load<i32>(pa + SP_NODE);
+  store<i32>(pa + SP_FLAGS, load<i32>(pa + SP_FLAGS) | 2); // busy before release may queue control frames
+  if ((load<i32>(pa + SP_FLAGS) & 1) != 0) {
+    // Host NIC: room in this TC queue again, so a waiting flow may continue.
+    wakeWaitingFlow(p, tc);
+  } else {
+    release(node, k, tc, pa);
+  }
+  startFrame(p, pa, k);
+}
+
+// ----------------------------------------------------------------------------------------------
+// Switch buffer accounting and PFC / PAUSE generation (ingress side)
+// ----------------------------------------------------------------------------------------------
+
+/** Frees the buffer a departing packet held, updating QCN and sending XON when a PG drains. */
+function release(node: i32, k: i32, tc: i32, outPa: usize): void {
+  const ka = pktAt(k);
+  const bytes = load<i32>(ka + SK_BYTES);
+  const pr = load<i32>(ka + SK_PRIO);
+  const acct = (load<i32>(ka + SK_KIND) >> 8) & 0xff;
+  const na = nodeAt(node);
+  const inP = load<i32>(ka + SK_PORT);
+  const ia = portAt(inP);
+  if (((qcnMask >> pr) & 1) != 0) cpDequeue(outPa + SP_CP + <usize>(tc * SIM_CP_SIZE), bytes);
+  if (acct == A_LOSSY) {
+    store<i32>(na + SN_SHARED_USED, load<i32>(na + SN_SHARED_USED) - bytes);
+  } else if (acct == A_SHARED || acct == A_HDRM) {
+    const pg = modeOf(pr) == M_PAUSE ? PG_PORT : pr;
+    if (acct == A_SHARED) {
+      store<i32>(na + SN_SHARED_USED, load<i32>(na + SN_SHARED_USED) - bytes);
+      const s = ia + SP_PG_SHARED + (<usize>pg << 2);
+      store<i32>(s, load<i32>(s) - bytes);
+    } else {
+      const h = ia + SP_PG_HDRM + (<usize>pg << 2);
+      store<i32>(h, load<i32>(h) - bytes);
+    }
+    const occ = load<i32>(ia + SP_PG_SHARED + (<usize>pg << 2)) + load<i32>(ia + SP_PG_HDRM + (<usize>pg << 2));
+    const xm = load<i32>(ia + SP_XOFF_MASK);
+    if (((xm >> pg) & 1) != 0 && occ <= load<i32>(na + SN_XON)) {
+      store<i32>(ia + SP_XOFF_MASK, xm & ~(1 << pg));
+      store<i64>(ia + SP_REFRESH_AT + (<usize>pg << 3), FOREVER);
+      count(SC_XON, 1);
+      sendControl(inP, pg == PG_PORT ? K_PAUSE : K_PFC, pg, 0, -1);
+    }
+  } else if (acct == A_CREDIT) {
+    creditFreed(inP, pr, bytes);
+  }
+}
+
+/** Sends XOFF for PG pg of ingress port p and arms its refresh (every pause_time / 2 quanta). */
+function sendXoff(p: i32, pa: usize, pg: i32): void {
+  store<i32>(pa + SP_XOFF_MASK, load<i32>(pa + SP_XOFF_MASK) | (1 << pg));
+  count(SC_XOFF, 1);
+  sendControl(p, pg == PG_PORT ? K_PAUSE : K_PFC, pg, pauseTime, -1);
+  const quantum = <i64>load<i32>(pa + SP_PPB) * 64;
+  const at = now + <i64>(pauseTime >> 1) * quantum;
+  store<i64>(pa + SP_REFRESH_AT + (<usize>pg << 3), at);
+  // One queued refresh event per PG: a pending earlier one re-arms itself when it fires.
+  const pend = load<i32>(pa + SP_REFRESH_PEND);
+  if (((pend >> pg) & 1) == 0) {
+    store<i32>(pa + SP_REFRESH_PEND, pend | (1 << pg));
+    evPush(at, (EV_REFRESH << 28) | <u32>(p * 16 + pg));
+  }
+}
+
+/** Keeps exactly one timer event queued per engaged reaction point, at or before its deadline. */
+function armRp(f: i32, fa: usize): void {
+  if (load<i32>(fa + SF_RP_ACTIVE) == 0) return;
+  const d = rpDeadline(fa);
+  if (load<i64>(fa + SF_RP_EV_AT) > d) {
+    store<i64>(fa + SF_RP_EV_AT, d);
+    evPush(d, (EV_RP_TIMER << 28) | <u32>f);
+  }
+}
+
+/** Credit receiver: bytes left the buffer of (port p, priority pr); grant more when worthwhile. */
+function creditFreed(p: i32, pr: i32, bytes: i32): void {
+  const pa = portAt(p);
+  const units = (bytes + creditUnit - 1) / creditUnit;
+  const usedAt = pa + SP_CR_USED + (<usize>pr << 2);
+  const used = load<i32>(usedAt) - units;
+  store<i32>(usedAt, used);
+  const cap = load<i32>(pa + SP_CR_CAP);
+  const free = cap - used;
+  const abr = load<i32>(pa + SP_CR_ABR + (<usize>pr << 2));
+  const cl = (abr + (free < CREDIT_HALF ? free : CREDIT_HALF)) & CREDIT_MASK;
+  const lastAt = pa + SP_CR_LASTCL + (<usize>pr << 2);
+  // Grant once an eighth of the buffer has been freed since the last grant (limits grant traffic).
+  if (((cl - load<i32>(lastAt)) & CREDIT_MASK) >= (cap >> 3)) {
+    store<i32>(lastAt, cl);
+    count(SC_GRANTS, 1);
+    sendControl(p, K_GRANT, pr, cl, -1);
+  }
+}
+
+@inline
+function dropPacket(k: i32, pr: i32): void {
+  if (((losslessMask >> pr) & 1) != 0) count(SC_DROP_LOSSLESS, 1);
+  else count(SC_DROP_LOSSY, 1);
+  count(SC_DROP_PRIO + (pr << 3), 1);
+  freePacket(k);
+}
+
+/** ECMP next hop from switch `node` toward host ordinal `dstOrd`, hashed on the flow. */
+@inline
+function nextHop(node: i32, dstOrd: i32, flow: i32): i32 {
+  const ord = load<i32>(nodeAt(node) + SN_ORD);
+  const off = load<i32>(route + ((<usize>ord * <usize>nHosts + <usize>dstOrd) << 2));
+  const n = load<i32>(nh + (<usize>off << 2));
+  if (n == 1) return load<i32>(nh + (<usize>(off + 1) << 2));
+  let h = <u32>flow * 0x9E3779B1 ^ <u32>node * 0x85EBCA6B;
+  h ^= h >> 16;
+  h *= 0x7FEB352D;
+  h ^= h >> 15;
+  return load<i32>(nh + (<usize>(off + 1 + <i32>(h % <u32>n)) << 2));
+}
+
+/** A data frame arrives at switch port `inP`: admission, PFC/PAUSE generation, QCN, enqueue. */
+function switchReceive(inP: i32, k: i32): void {
+  const ia = portAt(inP);
+  const node = load<i32>(ia + SP_NODE);
+  const na = nodeAt(node);
+  const ka = pktAt(k);
+  const bytes = load<i32>(ka + SK_BYTES);
+  const pr = load<i32>(ka + SK_PRIO);
+  const f = load<i32>(ka + SK_FLOW);
+  const out = nextHop(node, load<i32>(flowAt(f) + SF_DST_ORD), f);
+  const oa = portAt(out);
+  const tc = <i32>load<u8>(oa + SP_ETS + pr);
+  if (((load<i32>(oa + SP_WD_DROP) >> pr) & 1) != 0) { dropPacket(k, pr); return; }
+  const mode = modeOf(pr);
+  let acct = A_NONE;
+  if (mode == M_LOSSY) {
+    const qb = load<i32>(oa + SP_QBYTES + (<usize>tc << 2));
+    const used = load<i32>(na + SN_SHARED_USED);
+    if (qb + bytes > load<i32>(na + SN_LOSSY_Q) || used + bytes > load<i32>(na + SN_SHARED_SIZE)) {
+      dropPacket(k, pr);
+      return;
+    }
+    store<i32>(na + SN_SHARED_USED, used + bytes);
+    acct = A_LOSSY;
+  } else if (mode == M_CREDIT) {
+    const units = (bytes + creditUnit - 1) / creditUnit;
+    const abrAt = ia + SP_CR_ABR + (<usize>pr << 2);
+    store<i32>(abrAt, (load<i32>(abrAt) + units) & CREDIT_MASK);
+    const usedAt = ia + SP_CR_USED + (<usize>pr << 2);
+    store<i32>(usedAt, load<i32>(usedAt) + units);
+    acct = A_CREDIT;
+  } else {
+    const pg = mode == M_PAUSE ? PG_PORT : pr;
+    const sAt = ia + SP_PG_SHARED + (<usize>pg << 2);
+    const hAt = ia + SP_PG_HDRM + (<usize>pg << 2);
+    const shared = load<i32>(sAt);
+    const hdrm = load<i32>(hAt);
+    const xoff = load<i32>(na + SN_XOFF);
+    const used = load<i32>(na + SN_SHARED_USED);
+    if (shared + bytes <= xoff && used + bytes <= load<i32>(na + SN_SHARED_SIZE)) {
+      store<i32>(sAt, shared + bytes);
+      store<i32>(na + SN_SHARED_USED, used + bytes);
+      acct = A_SHARED;
+    } else if (hdrm + bytes <= load<i32>(ia + SP_HEADROOM)) {
+      store<i32>(hAt, hdrm + bytes);
+      acct = A_HDRM;
+    } else {
+      dropPacket(k, pr);
+      return;
+    }
+    if (((load<i32>(ia + SP_XOFF_MASK) >> pg) & 1) == 0 && (acct == A_HDRM || shared + bytes >= xoff)) {
+      sendXoff(inP, ia, pg);
+    }
+  }
+  store<i32>(ka + SK_KIND, K_DATA | (acct << 8));
+  store<i32>(ka + SK_PORT, inP);
+  enqueue(oa, tc, k, bytes);
+  if (((qcnMask >> pr) & 1) != 0) {
+    const qf = cpEnqueue(oa + SP_CP + <usize>(tc * SIM_CP_SIZE), bytes);
+    if (qf > 0) {
+      count(SC_CNMS, 1);
+      const fa = flowAt(f);
+      // The CNM goes back toward the flow's source, first hop chosen like any frame to that host.
+      sendControl(nextHop(node, load<i32>(fa + SF_SRC_ORD), f), K_CNM, f, qf, f);
+    }
+  }
+  tryTransmit(out);
+}
+
+// ----------------------------------------------------------------------------------------------
+// Arrivals of frames
+// ----------------------------------------------------------------------------------------------
+
+/** A PFC (one priority) or PAUSE frame acts on the transmitter of the port that received it. */
+function receivePause(p: i32, pa: usize, prio: i32, quanta: i32): void {
+  const until = now + <i64>quanta * (<i64>load<i32>(pa + SP_PPB) * 64);
+  const lo = prio == PG_PORT ? 0 : prio;
+  const hi = prio == PG_PORT ? 7 : prio;
+  for (let pr = lo; pr <= hi; pr++) {
+    const uAt = pa + SP_PAUSED_UNTIL + (<usize>pr << 3);
+    const sAt = pa + SP_PAUSE_START + (<usize>pr << 3);
+    const old = load<i64>(uAt);
+    const start = load<i64>(sAt);
+    // Close the running episode at min(now, old expiry); a new one starts now.
+    const end = old < now ? old : now;
+    if (end > start) {
+      const acc = pa + SP_PAUSE_ACC + (<usize>pr << 3);
+      store<i64>(acc, load<i64>(acc) + (end - start));
+    }
+    store<i64>(sAt, now);
+    store<i64>(uAt, until);
+    const rx = pa + SP_PFC_RX + (<usize>pr << 3);
+    store<i64>(rx, load<i64>(rx) + 1);
+  }
+  count(SC_PAUSE_FRAMES, 1);
+  if (quanta == 0) tryTransmit(p);
+}
+
+function arrive(k: i32): void {
+  const ka = pktAt(k);
+  const p = load<i32>(ka + SK_PORT);
+  const pa = portAt(p);
+  const kind = load<i32>(ka + SK_KIND) & 0xff;
+  if (kind == K_DATA) {
+    if ((load<i32>(pa + SP_FLAGS) & 1) != 0) {
+      hostReceive(p, pa, k);
+    } else {
+      switchReceive(p, k);
+    }
+    return;
+  }
+  if (kind == K_PFC || kind == K_PAUSE) {
+    receivePause(p, pa, load<i32>(ka + SK_A), load<i32>(ka + SK_B));
+  } else if (kind == K_GRANT) {
+    store<i32>(pa + SP_CR_CL + (<usize>load<i32>(ka + SK_A) << 2), load<i32>(ka + SK_B));
+    tryTransmit(p);
+  } else if (kind == K_CNM) {
+    const f = load<i32>(ka + SK_A);
+    if ((load<i32>(pa + SP_FLAGS) & 1) != 0) {
+      const fa = flowAt(f);
+      rpOnCnm(fa, load<i32>(ka + SK_B), now);
+      armRp(f, fa);
+    } else {
+      const node = load<i32>(pa + SP_NODE);
+      const qf = load<i32>(ka + SK_B);
+      freePacket(k);
+      sendControl(nextHop(node, load<i32>(flowAt(f) + SF_SRC_ORD), f), K_CNM, f, qf, f);
+      return;
+    }
+  }
+  freePacket(k);
+}
+
+function hostReceive(p: i32, pa: usize, k: i32): void {
+  const ka = pktAt(k);
+  const f = load<i32>(ka + SK_FLOW);
+  const bytes = load<i32>(ka + SK_BYTES);
+  const fa = flowAt(f);
+  store<i64>(fa + SF_DELIV, load<i64>(fa + SF_DELIV) + <i64>bytes);
+  store<i64>(fa + SF_LAST_DELIV, now);
+  const pr = load<i32>(ka + SK_PRIO);
+  if (((creditMask >> pr) & 1) != 0) {
+    // The NIC consumes on arrival: the blocks are received and freed at once.
+    const units = (bytes + creditUnit - 1) / creditUnit;
+    const abrAt = pa + SP_CR_ABR + (<usize>pr << 2);
+    store<i32>(abrAt, (load<i32>(abrAt) + units) & CREDIT_MASK);
+    const usedAt = pa + SP_CR_USED + (<usize>pr << 2);
+    store<i32>(usedAt, load<i32>(usedAt) + units);
+    creditFreed(p, pr, bytes);
+  }
+  freePacket(k);
+}
+
+// ----------------------------------------------------------------------------------------------
+// Traffic sources
+// ----------------------------------------------------------------------------------------------
+
+@inline
+function frameSize(fa: usize): i32 {
+  const kind = load<i32>(fa + SF_FKIND);
+  const a = load<i32>(fa + SF_FA);
+  if (kind == 0) return a;
+  const r = rngNext(fa + SF_RNG);
+  if (kind == 1) return a + <i32>(r % <u32>(load<i32>(fa + SF_FB) - a + 1));
+  const pick = <i32>(r % <u32>load<i32>(fa + SF_MIXTOT));
+  const n = load<i32>(fa + SF_MIXN);
+  let at = mix + (<usize>load<i32>(fa + SF_MIXOFF) << 3);
+  for (let i = 0; i < n - 1; i++) {
+    if (pick < load<i32>(at + 4)) break;
+    at += 8;
+  }
+  return load<i32>(at);
+}
+
+function wakeWaitingFlow(p: i32, tc: i32): void {
+  // Waiting flows of a host port are kept in one list; wake the first whose TC drained.
+  const pa = portAt(p);
+  if (load<i32>(pa + SP_QBYTES + (<usize>tc << 2)) >= hostQueue) return;
+  for (let f = load<i32>(pa + SP_WAIT_HEAD), prev = -1; f >= 0; prev = f, f = load<i32>(flowAt(f) + SF_NEXT_WAIT)) {
+    const fa = flowAt(f);
+    if (load<i32>(fa + SF_TC) == tc) {
+      const next = load<i32>(fa + SF_NEXT_WAIT);
+      if (prev < 0) store<i32>(pa + SP_WAIT_HEAD, next);
+      else store<i32>(flowAt(prev) + SF_NEXT_WAIT, next);
+      store<i32>(fa + SF_STATE, 1);
+      store<i64>(fa + SF_NEXT_AT, now);
+      evPush(now, (EV_FLOW << 28) | <u32>f);
+      return;
+    }
+  }
+}
+
+function flowEvent(f: i32, t: i64): void {
+  const fa = flowAt(f);
+  const state = load<i32>(fa + SF_STATE);
+  if (state == 3 || state == 2) return;
+  if (state == 1 && t != load<i64>(fa + SF_NEXT_AT)) return; // superseded
+  if (now >= load<i64>(fa + SF_STOP) || load<i64>(fa + SF_LEFT) == 0) { store<i32>(fa + SF_STATE, 3); return; }
+  store<i32>(fa + SF_STATE, 1);
+  // On/off sources stay silent during the off part of each period.
+  const on = load<i64>(fa + SF_ON);
+  if (on > 0) {
+    const period = on + load<i64>(fa + SF_OFF);
+    const phase = (now - load<i64>(fa + SF_START)) % period;
+    if (phase >= on) {
+      const at = now + (period - phase);
+      store<i64>(fa + SF_NEXT_AT, at);
+      evPush(at, (EV_FLOW << 28) | <u32>f);
+      return;
+    }
+  }
+  const p = load<i32>(fa + SF_PORT);
+  const pa = portAt(p);
+  const tc = load<i32>(fa + SF_TC);
+  if (load<i32>(pa + SP_QBYTES + (<usize>tc << 2)) >= hostQueue) {
+    store<i32>(fa + SF_STATE, 2);
+    store<i32>(fa + SF_NEXT_WAIT, load<i32>(pa + SP_WAIT_HEAD));
+    store<i32>(pa + SP_WAIT_HEAD, f);
+    return;
+  }
+  const k = allocPacket();
+  if (k < 0) {
+    // Packet pool exhausted (counted): try again a microsecond later.
+    store<i64>(fa + SF_NEXT_AT, now + 1_000_000);
+    evPush(now + 1_000_000, (EV_FLOW << 28) | <u32>f);
+    return;
+  }
+  let bytes = frameSize(fa);
+  const left = load<i64>(fa + SF_LEFT);
+  if (left > 0 && <i64>bytes > left) bytes = <i32>(left > 64 ? left : 64);
+  if (left > 0) store<i64>(fa + SF_LEFT, left - <i64>bytes > 0 ? left - <i64>bytes : 0);
+  const ka = pktAt(k);
+  store<i32>(ka + SK_FLOW, f);
+  store<i32>(ka + SK_BYTES, bytes);
+  store<i32>(ka + SK_PRIO, load<i32>(fa + SF_PRIO));
+  store<i32>(ka + SK_KIND, K_DATA);
+  store<i32>(ka + SK_PORT, p);
+  enqueue(pa, tc, k, bytes);
+  store<i64>(fa + SF_SENT, load<i64>(fa + SF_SENT) + <i64>bytes);
+  if (((qcnMask >> load<i32>(fa + SF_PRIO)) & 1) != 0) {
+    rpOnTx(fa, bytes, now);
+    armRp(f, fa);
+  }
+  // Next frame after one frame time at the offered rate, limited by the reaction point.
+  let rate = load<i64>(fa + SF_RATE);
+  const cr = rpRate(fa);
+  if (cr > 0 && cr < rate) rate = cr;
+  const at = now + (<i64>wireBytes(bytes) * 8_000_000_000_000) / rate;
+  store<i64>(fa + SF_NEXT_AT, at);
+  if (load<i64>(fa + SF_LEFT) != 0) evPush(at, (EV_FLOW << 28) | <u32>f);
+  else store<i32>(fa + SF_STATE, 3);
+  tryTransmit(p);
+}
+
+// ----------------------------------------------------------------------------------------------
+// PFC watchdog (SONiC pfcwd semantics, reference pfc-credit-dcbx.md §3)
+// ----------------------------------------------------------------------------------------------
+
+function logWatchdog(p: i32, pr: i32, event: i32): void {
+  const n = <i32>load<i64>(ctr + SC_WD_EVENTS);
+  if (n < wdCap) {
+    const at = wdlog + <usize>n * SW_SIZE;
+    store<i64>(at, now);
+    store<i32>(at + 8, p);
+    store<i32>(at + 12, pr | (event << 8));
+  }
+  count(SC_WD_EVENTS, 1);
+}
+
+/** One poll: a lossless queue with frames, paused and without transmissions for detection_time is stormed. */
+function watchdogPoll(): void {
+  for (let p = 0; p < nPorts; p++) {
+    const pa = portAt(p);
+    if ((load<i32>(pa + SP_FLAGS) & 1) != 0) continue;
+    if (load<i32>(nodeAt(load<i32>(pa + SP_NODE)) + SN_WATCHDOG) == 0) continue;
+    for (let pr = 0; pr < 8; pr++) {
+      if (modeOf(pr) != M_PFC) continue;
+      const o = <usize>pr << 3;
+      const tx = load<i64>(pa + SP_TX_PKTS + o);
+      const rx = load<i64>(pa + SP_PFC_RX + o);
+      const stormed = (load<i32>(pa + SP_WD_STORM) >> pr) & 1;
+      let left = load<i64>(pa + SP_WD_LEFT + o);
+      if (stormed == 0) {
+        const tc = <i32>load<u8>(pa + SP_ETS + pr);
+        const cond = load<i32>(pa + SP_QBYTES + (<usize>tc << 2)) > 0
+          && load<i64>(pa + SP_PAUSED_UNTIL + o) > now && tx == load<i64>(pa + SP_WD_LAST_TX + o);
+        left = cond ? left - wdPoll : wdDetect;
+        if (cond && left <= 0) {
+          store<i32>(pa + SP_WD_STORM, load<i32>(pa + SP_WD_STORM) | (1 << pr));
+          logWatchdog(p, pr, 1);
+          if (wdAction != 2) store<i32>(pa + SP_WD_IGNORE, load<i32>(pa + SP_WD_IGNORE) | (1 << pr));
+          if (wdAction == 0) {
+            store<i32>(pa + SP_WD_DROP, load<i32>(pa + SP_WD_DROP) | (1 << pr));
+            flushPriority(p, pa, pr);
+          }
+          left = wdRestore;
+          tryTransmit(p);
+        }
+      } else {
+        left = rx == load<i64>(pa + SP_WD_LAST_RX + o) ? left - wdPoll : wdRestore;
+        if (left <= 0) {
+          const m = ~(1 << pr);
+          store<i32>(pa + SP_WD_STORM, load<i32>(pa + SP_WD_STORM) & m);
+          store<i32>(pa + SP_WD_IGNORE, load<i32>(pa + SP_WD_IGNORE) & m);
+          store<i32>(pa + SP_WD_DROP, load<i32>(pa + SP_WD_DROP) & m);
+          logWatchdog(p, pr, 2);
+          left = wdDetect;
+        }
+      }
+      store<i64>(pa + SP_WD_LEFT + o, left);
+      store<i64>(pa + SP_WD_LAST_TX + o, tx);
+      store<i64>(pa + SP_WD_LAST_RX + o, rx);
+    }
+  }
+}
+
+/** Watchdog action drop: the stormed priority's queued frames are discarded (and counted). */
+function flushPriority(p: i32, pa: usize, pr: i32): void {
+  const tc = <i32>load<u8>(pa + SP_ETS + pr);
+  let n = 0;
+  let k = load<i32>(pa + SP_QHEAD + (<usize>tc << 2));
+  while (k >= 0) { n++; k = load<i32>(pktAt(k) + SK_NEXT); }
+  const node = load<i32>(pa + SP_NODE);
+  for (let i = 0; i < n; i++) {
+    const q = dequeue(pa, tc);
+    release(node, q, tc, pa);
+    dropPacket(q, load<i32>(pktAt(q) + SK_PRIO));
+  }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Main loop
+// ----------------------------------------------------------------------------------------------
+
+/**
+ * Processes every event due at or before `until` ps; returns 0, or 1 if the event heap overflowed.
+ * The host calls this once per sampling interval and reads the tables in between.
+ */
+export function simRunUntil(until: i64): i32 {
+  let events: i64 = 0;
+  while (evCount > 0 && evTopTime() <= until) {
+    const t = evTopTime();
+    const payload = evPop();
+    now = t;
+    events++;
+    const idx = <i32>(payload & INDEX_MASK);
+    const type = payload >> 28;
+    if (type == EV_ARRIVE) arrive(idx);
+    else if (type == EV_TX_DONE) {
+      const pa = portAt(idx);
+      store<i32>(pa + SP_FLAGS, load<i32>(pa + SP_FLAGS) & ~2);
+      tryTransmit(idx);
+    } else if (type == EV_FLOW) flowEvent(idx, t);
+    else if (type == EV_WAKE) {
+      store<i64>(portAt(idx) + SP_WAKE_AT, 0);
+      tryTransmit(idx);
+    } else if (type == EV_REFRESH) {
+      const p = idx >> 4;
+      const pg = idx & 15;
+      const pa = portAt(p);
+      store<i32>(pa + SP_REFRESH_PEND, load<i32>(pa + SP_REFRESH_PEND) & ~(1 << pg));
+      if (((load<i32>(pa + SP_XOFF_MASK) >> pg) & 1) != 0) {
+        const due = load<i64>(pa + SP_REFRESH_AT + (<usize>pg << 3));
+        if (due <= t) {
+          store<i32>(pa + SP_XOFF_MASK, load<i32>(pa + SP_XOFF_MASK) & ~(1 << pg));
+          sendXoff(p, pa, pg);
+        } else {
+          store<i32>(pa + SP_REFRESH_PEND, load<i32>(pa + SP_REFRESH_PEND) | (1 << pg));
+          evPush(due, (EV_REFRESH << 28) | <u32>idx);
+        }
+      }
+    } else if (type == EV_RP_TIMER) {
+      const fa = flowAt(idx);
+      if (load<i64>(fa + SF_RP_EV_AT) == t) {
+        store<i64>(fa + SF_RP_EV_AT, FOREVER);
+        if (rpDeadline(fa) == t) rpOnTimer(fa, t);
+        armRp(idx, fa);
+      }
+    } else if (type == EV_STORM) {
+      const sa = storms + <usize>idx * SS_SIZE;
+      if (now < load<i64>(sa + SS_STOP)) {
+        const p = load<i32>(sa + SS_PORT);
+        count(SC_XOFF, 1);
+        sendControl(p, K_PFC, load<i32>(sa + SS_PRIO), pauseTime, -1);
+        evPush(now + load<i64>(sa + SS_INTERVAL), (EV_STORM << 28) | <u32>idx);
+      }
+    } else if (type == EV_WATCHDOG) {
+      watchdogPoll();
+      evPush(now + wdPoll, EV_WATCHDOG << 28);
+    }
+  }
+  if (until > now) now = until;
+  store<i64>(ctr + SC_EVENTS, load<i64>(ctr + SC_EVENTS) + events);
+  store<i64>(ctr + SC_NOW, now);
+  return evOverflow;
+}
+
+/** Number of free packet records (the host checks the pool is back to full after a drained run). */
+export function simFreePackets(): i32 {
+  let n = 0;
+  for (let k = freeList; k >= 0; k = load<i32>(pktAt(k) + SK_NEXT)) n++;
+  return n;
+}
+
+/** Reserves `bytes` of arena after the static data, growing memory once; returns its address. */
+export function simReserve(bytes: i32): i32 {
+  const base = (__heap_base + 63) & ~<usize>63;
+  const need = base + <usize>bytes;
+  const have = <usize>memory.size() << 16;
+  if (need > have) {
+    const pages = <i32>((need - have + 0xffff) >> 16);
+    if (memory.grow(pages) < 0) return 0;
+  }
+  return <i32>base;
+}

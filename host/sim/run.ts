@@ -1,0 +1,385 @@
+// Drives the fabric engine (assembly/sim/engine.ts): lays a normalised scenario out as the
+// engine's flat tables in one arena reserved once, computes shortest-path ECMP routes, runs the
+// engine one sampling interval per call (the JS/Wasm boundary is crossed per interval, never per
+// packet), reads the tables zero-copy between calls and assembles the SimResult.
+import { Core } from '../loader.js';
+import type { Scenario } from './scenario.js';
+import type { SimFlowResult, SimResult, SimSeries, SimSummary } from './result.js';
+
+const MODE_CODE = { lossy: 0, pfc: 1, pause: 2, credit: 3 } as const;
+const TSA_WIRE = (t: number) => t; // dcbView already uses the 802.1Qaz codes (0 strict, 2 ets)
+const WD_ACTION = { drop: 0, forward: 1, alert: 2 } as const;
+const WDLOG_CAP = 4096;
+const POOL_MAX = 4_000_000;
+
+/** Layout constant names read from the core (assembly/layout.ts, section sim). */
+type L = Record<string, number>;
+function layout(core: Core): L {
+  return new Proxy({} as L, { get: (_t, k: string) => core.constant(k) });
+}
+
+export interface Fabric {
+  core: Core;
+  scn: Scenario;
+  base: number;
+  arenaBytes: number;
+  addr: { ports: number; nodes: number; flows: number; counters: number; wdlog: number };
+  L: L;
+  runUntil(tPs: number): void;
+}
+
+/** Builds the engine's tables for `scn` in a fresh core instance (memory grows here, once). */
+export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release'): Fabric {
+  const core = new Core(flavour);
+  const L = layout(core);
+  const nPorts = scn.ports.length;
+  const nNodes = scn.nodes.length;
+  const nFlows = scn.flows.length;
+  const hostOrd = new Map<number, number>();
+  const swOrd = new Map<number, number>();
+  for (const n of scn.nodes) (n.isHost ? hostOrd : swOrd).set(n.id, n.isHost ? hostOrd.size : swOrd.size);
+  const nHosts = hostOrd.size;
+  const nSw = swOrd.size;
+
+  // Routes: BFS from every host; a switch forwards on every port one hop closer (ECMP set).
+  const { route, nhWords } = computeRoutes(scn, hostOrd, swOrd);
+
+  // Packet pool: everything the switch buffers and NIC queues can hold, frames in flight on every
+  // link, plus control frames; sized at init so a run never allocates.
+  const minWire = scn.minFrame + 20;
+  let poolEst = 64 * nPorts + 1024;
+  for (const n of scn.nodes) if (n.buffer) poolEst += Math.ceil((n.buffer.size + n.buffer.headroom.reduce((a, b) => a + b, 0) * 8) / scn.minFrame);
+  for (const p of scn.ports) poolEst += Math.ceil(p.delay_ps / (minWire * p.psPerByte)) + 2;
+  poolEst += nHosts * 8 * Math.ceil(scn.hostQueue / scn.minFrame + 1);
+  const poolCap = Math.min(POOL_MAX, poolEst);
+  const heapCap = poolCap + nPorts * 16 + nFlows * 4 + scn.storms.length + 64;
+  const mixEntries = scn.flows.reduce((a, f) => a + f.frames.mix.length, 0);
+
+  let off = 0;
+  const take = (bytes: number) => { const at = off; off += Math.ceil(bytes / 64) * 64; return at; };
+  const o = {
+    hdr: take(L.SH_SIZE), nodes: take(nNodes * L.SN_SIZE), ports: take(nPorts * L.SP_SIZE), flows: take(nFlows * L.SF_SIZE),
+    pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * nHosts * 4), nh: take(nhWords.length * 4),
+    mix: take(mixEntries * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
+  };
+  const arenaBytes = off;
+  const base = core.fn<(b: number) => number>('simReserve')(arenaBytes);
+  if (base === 0) throw new Error(`cannot reserve ${arenaBytes} bytes for the simulator arena`);
+  const a = Object.fromEntries(Object.entries(o).map(([k, v]) => [k, base + v])) as typeof o;
+  const i32 = core.i32;
+  const i64 = core.i64;
+  const u8 = core.u8;
+  const w32 = (at: number, v: number) => { i32[at >>> 2] = v | 0; };
+  const w64 = (at: number, v: number) => { i64[at >>> 3] = v >= Number.MAX_SAFE_INTEGER ? 0x7fffffffffffffffn : BigInt(Math.round(v)); };
+
+  // Header.
+  const h = a.hdr;
+  w32(h + L.SH_NPORTS, nPorts); w32(h + L.SH_NNODES, nNodes); w32(h + L.SH_NFLOWS, nFlows); w32(h + L.SH_NHOSTS, nHosts);
+  w32(h + L.SH_POOL_CAP, poolCap); w32(h + L.SH_HEAP_CAP, heapCap);
+  w32(h + L.SH_PORTS, a.ports); w32(h + L.SH_NODES, a.nodes); w32(h + L.SH_FLOWS, a.flows); w32(h + L.SH_POOL, a.pool);
+  w32(h + L.SH_HEAP, a.heap); w32(h + L.SH_ROUTE, a.route); w32(h + L.SH_NH, a.nh); w32(h + L.SH_MIX, a.mix);
+  w32(h + L.SH_COUNTERS, a.counters); w32(h + L.SH_WDLOG, a.wdlog); w32(h + L.SH_WDLOG_CAP, WDLOG_CAP);
+  w32(h + L.SH_STORMS, a.storms); w32(h + L.SH_NSTORMS, scn.storms.length);
+  const qcnMask = scn.qcn.enable ? scn.qcn.priorities.reduce((m, p) => m | (1 << p), 0) : 0;
+  w32(h + L.SH_QCN_MASK, qcnMask); w32(h + L.SH_Q_EQ, scn.qcn.q_eq); w32(h + L.SH_W, scn.qcn.w); w32(h + L.SH_BC, scn.qcn.bc_bytes);
+  w32(h + L.SH_SEED, scn.seed >>> 0); w32(h + L.SH_HOSTQ, scn.hostQueue);
+  w32(h + L.SH_CREDIT_UNIT, scn.nodes[0]?.dcb.creditUnit ?? 64);
+  const wd = scn.nodes.find((n) => n.watchdog)?.watchdog ?? null;
+  w32(h + L.SH_WD_ACTION, wd ? WD_ACTION[wd.action] : 0);
+  scn.modes.forEach((m, p) => w32(h + L.SH_MODES + 4 * p, MODE_CODE[m]));
+  w32(h + L.SH_PAUSE_TIME, scn.nodes[0]?.dcb.pauseTime ?? 65535);
+  w64(h + L.SH_RP_TIMER, scn.qcn.timer_ps);
+  w64(h + L.SH_WD_DETECT, wd?.detection_time ?? 0); w64(h + L.SH_WD_RESTORE, wd?.restoration_time ?? 0); w64(h + L.SH_WD_POLL, wd?.poll_interval ?? 0);
+
+  // Nodes.
+  for (const n of scn.nodes) {
+    const na = a.nodes + n.id * L.SN_SIZE;
+    w32(na + L.SN_KIND, n.isHost ? 0 : 1);
+    w32(na + L.SN_ORD, n.isHost ? hostOrd.get(n.id)! : swOrd.get(n.id)!);
+    if (n.buffer) {
+      const lossless = scn.modes.filter((m) => m === 'pfc' || m === 'credit').length + (scn.modes.includes('pause') ? 1 : 0);
+      const reserved = lossless > 0 ? n.buffer.headroom.reduce((x, y) => x + y, 0) * lossless : 0;
+      w32(na + L.SN_SHARED_SIZE, Math.max(0, n.buffer.size - reserved));
+      w32(na + L.SN_XOFF, n.buffer.xoff); w32(na + L.SN_XON, n.buffer.xon); w32(na + L.SN_LOSSY_Q, n.buffer.lossyQueue);
+      w32(na + L.SN_WATCHDOG, n.watchdog ? 1 : 0);
+    }
+  }
+  // Ports.
+  for (const p of scn.ports) {
+    const pa = a.ports + p.id * L.SP_SIZE;
+    const node = scn.nodes[p.node];
+    w32(pa + L.SP_NODE, p.node); w32(pa + L.SP_PEER, p.peer); w32(pa + L.SP_PPB, p.psPerByte);
+    w32(pa + L.SP_FLAGS, node.isHost ? 1 : 0); w64(pa + L.SP_DELAY, p.delay_ps);
+    const k = node.ports.indexOf(p.id);
+    const headroom = node.buffer ? node.buffer.headroom[k] : 0;
+    w32(pa + L.SP_HEADROOM, headroom);
+    // Credit receiver buffer: the port's headroom (about one round trip, seed 000), hosts alike.
+    const unit = node.dcb.creditUnit;
+    const crBytes = node.buffer ? headroom : hostCreditBytes(p, node.dcb.mtu);
+    w32(pa + L.SP_CR_CAP, Math.floor(crBytes / unit));
+    for (let pr = 0; pr < 8; pr++) i64[(pa + L.SP_REFRESH_AT + 8 * pr) >>> 3] = 0x7fffffffffffffffn;
+    i64[(pa + L.SP_REFRESH_AT + 64) >>> 3] = 0x7fffffffffffffffn;
+    const ets = pa + L.SP_ETS;
+    for (let x = 0; x < 8; x++) {
+      u8[ets + x] = node.dcb.prioTc[x];
+      u8[ets + 8 + x] = TSA_WIRE(node.dcb.tsa[x]);
+      u8[ets + 16 + x] = node.dcb.bw[x];
+    }
+    w32(ets + 40, scn.maxFrame);
+  }
+  // Flows.
+  let mixAt = 0;
+  for (const f of scn.flows) {
+    const fa = a.flows + f.id * L.SF_SIZE;
+    const srcPort = scn.ports[scn.nodes[f.src].ports[0]];
+    w32(fa + L.SF_SRC, f.src); w32(fa + L.SF_DST, f.dst); w32(fa + L.SF_PRIO, f.priority); w32(fa + L.SF_PORT, srcPort.id);
+    w32(fa + L.SF_FKIND, f.frames.kind); w32(fa + L.SF_FA, f.frames.a); w32(fa + L.SF_FB, f.frames.b);
+    w32(fa + L.SF_MIXOFF, mixAt); w32(fa + L.SF_MIXN, f.frames.mix.length);
+    let cum = 0;
+    for (const m of f.frames.mix) {
+      cum += m.weight;
+      w32(a.mix + 8 * mixAt, m.bytes); w32(a.mix + 8 * mixAt + 4, cum);
+      mixAt++;
+    }
+    w32(fa + L.SF_MIXTOT, Math.max(1, cum));
+    w32(fa + L.SF_RNG, rngSeed(scn.seed, 0x20000 + f.id));
+    w32(fa + L.SF_DST_ORD, hostOrd.get(f.dst)!); w32(fa + L.SF_SRC_ORD, hostOrd.get(f.src)!);
+    w32(fa + L.SF_TC, scn.nodes[f.src].dcb.prioTc[f.priority]);
+    w64(fa + L.SF_START, f.start_ps); w64(fa + L.SF_STOP, f.stop_ps); w64(fa + L.SF_LEFT, f.size > 0 ? f.size : -1);
+    w64(fa + L.SF_RATE, f.rate_bps > 0 ? Math.min(f.rate_bps, srcPort.bps) : srcPort.bps);
+    w64(fa + L.SF_ON, f.on_ps); w64(fa + L.SF_OFF, f.off_ps); w64(fa + L.SF_LINE_BPS, srcPort.bps);
+  }
+  // Routes.
+  i32.set(route, a.route >>> 2);
+  i32.set(nhWords, a.nh >>> 2);
+  // Storm sources.
+  scn.storms.forEach((s, i) => {
+    const sa = a.storms + i * L.SS_SIZE;
+    w32(sa + L.SS_PORT, scn.nodes[s.host].ports[0]); w32(sa + L.SS_PRIO, s.priority);
+    w64(sa + L.SS_START, s.start_ps); w64(sa + L.SS_STOP, s.stop_ps); w64(sa + L.SS_INTERVAL, s.interval_ps);
+  });
+
+  if (core.fn<(b: number) => number>('simInit')(base) !== 0) throw new Error('simulator event queue too small at init');
+  const memAfterInit = core.memoryBytes;
+  const runUntil = core.fn<(t: bigint) => number>('simRunUntil');
+  return {
+    core, scn, base, arenaBytes, L,
+    addr: { ports: a.ports, nodes: a.nodes, flows: a.flows, counters: a.counters, wdlog: a.wdlog },
+    runUntil(tPs: number) {
+      if (runUntil(BigInt(tPs)) !== 0) throw new Error('simulator event queue overflow (sizing bug)');
+      if (core.memoryBytes !== memAfterInit) throw new Error('linear memory grew during the run');
+    },
+  };
+}
+
+function hostCreditBytes(p: { bps: number; delay_ps: number; psPerByte: number }, mtu: number): number {
+  // One round trip of the link plus two maximum frames, the credit-FC buffer rule (seed 000).
+  return Math.ceil((2 * p.delay_ps) / p.psPerByte) + 2 * (mtu + 20) + 2 * 84;
+}
+
+function rngSeed(seed: number, id: number): number {
+  const s = (seed ^ Math.imul(id + 1, 0x9e3779b9)) >>> 0;
+  return s === 0 ? 0x6d2b79f5 : s;
+}
+
+/** Shortest-path ECMP next-hop sets: route[sw * nHosts + host] = word offset of [count, ports...]. */
+function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd: Map<number, number>) {
+  const nHosts = hostOrd.size;
+  const route = new Int32Array(swOrd.size * nHosts);
+  const words: number[] = [0];
+  const dist = new Int32Array(scn.nodes.length);
+  const queue = new Int32Array(scn.nodes.length);
+  const setIndex = new Map<string, number>();
+  for (const [host, ho] of hostOrd) {
+    dist.fill(-1);
+    dist[host] = 0;
+    let qh = 0, qt = 0;
+    queue[qt++] = host;
+    while (qh < qt) {
+      const n = queue[qh++];
+      if (n !== host && scn.nodes[n].isHost) continue; // hosts do not forward
+      for (const pi of scn.nodes[n].ports) {
+        const m = scn.ports[pi].peerNode;
+        if (dist[m] < 0) { dist[m] = dist[n] + 1; queue[qt++] = m; }
+      }
+    }
+    for (const [sw, so] of swOrd) {
+      const d = dist[sw];
+      const set = d > 0 ? scn.nodes[sw].ports.filter((pi) => dist[scn.ports[pi].peerNode] === d - 1) : [];
+      const key = set.join(',');
+      let at = setIndex.get(key);
+      if (at === undefined) {
+        at = words.length;
+        words.push(set.length, ...set);
+        setIndex.set(key, at);
+      }
+      route[so * nHosts + ho] = at;
+    }
+  }
+  return { route, nhWords: Int32Array.from(words) };
+}
+
+export interface RunOptions {
+  onProgress?: (fraction: number) => void;
+  flavour?: 'release' | 'debug';
+}
+
+/** Runs a scenario to its duration and returns metrics and sampled series. */
+export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
+  const t0 = process.hrtime.bigint();
+  const fab = buildFabric(scn, opts.flavour);
+  const { core, L } = fab;
+  const i32 = () => core.i32;
+  const i64 = () => core.i64;
+  const r32 = (at: number) => i32()[at >>> 2];
+  const r64 = (at: number) => Number(i64()[at >>> 3]);
+  const portAt = (p: number) => fab.addr.ports + p * L.SP_SIZE;
+  const flowAt = (f: number) => fab.addr.flows + f * L.SF_SIZE;
+
+  const series: SimSeries[] = [];
+  const mk = (name: string, kind: SimSeries['kind'], unit: string, entity: string): SimSeries => {
+    const s: SimSeries = { name, kind, unit, entity, t_ps: [], values: [] };
+    series.push(s);
+    return s;
+  };
+  const lossless = scn.modes.map((m) => m !== 'lossy');
+  const qSeries = scn.seriesPorts.map((p) => mk(`queue ${scn.ports[p].name}`, 'queue', 'bytes', scn.ports[p].name));
+  const pSeries = lossless.some(Boolean)
+    ? scn.seriesPorts.map((p) => mk(`paused ${scn.ports[p].name}`, 'pause', '%', scn.ports[p].name))
+    : [];
+  const fSeries = scn.seriesFlows.map((f) => mk(`throughput flow ${f}`, 'throughput', 'Gb/s', `flow ${f}`));
+  const rSeries = scn.qcn.enable ? scn.seriesFlows.map((f) => mk(`rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`)) : [];
+
+  const pausedPs = (pa: number, now: number, pr: number) => {
+    const until = r64(pa + L.SP_PAUSED_UNTIL + 8 * pr);
+    const start = r64(pa + L.SP_PAUSE_START + 8 * pr);
+    const end = Math.min(until, now);
+    return r64(pa + L.SP_PAUSE_ACC + 8 * pr) + (end > start ? end - start : 0);
+  };
+  const lastPaused = scn.seriesPorts.map(() => 0);
+  const lastDeliv = scn.seriesFlows.map(() => 0);
+  // ETS share accounting over saturated intervals.
+  const etsPorts = scn.ports.filter((p) => scn.nodes[p.node].dcb.tsa.filter((t, tc) => t === 2 && scn.nodes[p.node].dcb.bw[tc] > 0).length >= 2);
+  const etsLast = etsPorts.map(() => new Array<number>(8).fill(0));
+  const etsAcc = etsPorts.map(() => new Array<number>(8).fill(0));
+
+  let t = 0;
+  while (t < scn.duration_ps) {
+    const next = Math.min(scn.duration_ps, t + scn.sample_ps);
+    fab.runUntil(next);
+    const dt = next - t;
+    t = next;
+    scn.seriesPorts.forEach((p, i) => {
+      const pa = portAt(p);
+      qSeries[i].t_ps.push(t);
+      qSeries[i].values.push(r32(pa + L.SP_QTOTAL));
+      if (pSeries.length) {
+        let tot = 0;
+        for (let pr = 0; pr < 8; pr++) if (lossless[pr]) tot = Math.max(tot, pausedPs(pa, t, pr));
+        pSeries[i].t_ps.push(t);
+        pSeries[i].values.push(round3((100 * (tot - lastPaused[i])) / dt));
+        lastPaused[i] = tot;
+      }
+    });
+    scn.seriesFlows.forEach((f, i) => {
+      const fa = flowAt(f);
+      const d = r64(fa + L.SF_DELIV);
+      fSeries[i].t_ps.push(t);
+      fSeries[i].values.push(round3(((d - lastDeliv[i]) * 8) / dt * 1000)); // bytes/ps -> Gb/s
+      lastDeliv[i] = d;
+      if (rSeries.length) {
+        const active = r32(fa + L.SF_RP_ACTIVE) !== 0;
+        rSeries[i].t_ps.push(t);
+        rSeries[i].values.push(round3((active ? r64(fa + L.SF_RP_CR) : r64(fa + L.SF_LINE_BPS)) / 1e9));
+      }
+    });
+    etsPorts.forEach((p, i) => {
+      const pa = portAt(p.id);
+      const dcb = scn.nodes[p.node].dcb;
+      const now = new Array<number>(8).fill(0).map((_, tc) => r64(pa + L.SP_TX_BYTES_TC + 8 * tc));
+      const delta = now.map((v, tc) => v - etsLast[i][tc]);
+      const weighted = delta.reduce((s, v, tc) => s + (dcb.tsa[tc] === 2 && dcb.bw[tc] > 0 ? v : 0), 0);
+      // Saturated: every weighted ETS TC was eligible at every selection and the port sent enough
+      // for the DRR round to matter (at least 8 maximum frames).
+      if (r32(pa + L.SP_UNSAT) === 0 && weighted >= 8 * (scn.maxFrame + 20)) delta.forEach((v, tc) => { etsAcc[i][tc] += v; });
+      i32()[(pa + L.SP_UNSAT) >>> 2] = 0;
+      etsLast[i] = now;
+    });
+    opts.onProgress?.(t / scn.duration_ps);
+  }
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+
+  const c = (field: number) => r64(fab.addr.counters + field);
+  const hops = c(L.SC_HOPS);
+  const events = c(L.SC_EVENTS);
+  const byPrio = Array.from({ length: 8 }, (_, p) => c(L.SC_DROP_PRIO + 8 * p));
+  const pausedByPrio = Array.from({ length: 8 }, (_, pr) => {
+    let s = 0;
+    for (const p of scn.ports) s += pausedPs(portAt(p.id), scn.duration_ps, pr);
+    return s;
+  });
+
+  const perTc: SimSummary['ets']['per_tc'] = [];
+  let maxErr: number | null = null;
+  etsPorts.forEach((p, i) => {
+    const dcb = scn.nodes[p.node].dcb;
+    const tcs = [0, 1, 2, 3, 4, 5, 6, 7].filter((tc) => dcb.tsa[tc] === 2 && dcb.bw[tc] > 0);
+    const tot = tcs.reduce((s, tc) => s + etsAcc[i][tc], 0);
+    if (tot === 0) return;
+    const bwTot = tcs.reduce((s, tc) => s + dcb.bw[tc], 0);
+    for (const tc of tcs) {
+      const configured = (100 * dcb.bw[tc]) / bwTot;
+      const measured = (100 * etsAcc[i][tc]) / tot;
+      perTc.push({ port: p.name, tc, configured_pct: round3(configured), measured_pct: round3(measured) });
+      maxErr = Math.max(maxErr ?? 0, Math.abs(measured - configured));
+    }
+  });
+
+  const flows: SimFlowResult[] = scn.flows.map((f) => {
+    const fa = flowAt(f.id);
+    const delivered = r64(fa + L.SF_DELIV);
+    const done = f.size > 0 && delivered >= f.size;
+    const fct = done ? r64(fa + L.SF_LAST_DELIV) - f.start_ps : null;
+    const active = fct ?? Math.max(1, Math.min(scn.duration_ps, f.stop_ps) - f.start_ps);
+    const out: SimFlowResult = {
+      id: f.id, src: scn.nodes[f.src].name, dst: scn.nodes[f.dst].name, priority: f.priority,
+      bytes_sent: r64(fa + L.SF_SENT), bytes_delivered: delivered, start_ps: f.start_ps, fct_ps: fct,
+      throughput_bps: active > 0 ? Math.round((delivered * 8 * 1e12) / active) : 0,
+    };
+    if (f.victim) out.victim = true;
+    return out;
+  });
+  const fairFlows = flows.filter((f) => !f.victim);
+  const sum = fairFlows.reduce((s, f) => s + f.throughput_bps, 0);
+  const sq = fairFlows.reduce((s, f) => s + f.throughput_bps ** 2, 0);
+  const jain = fairFlows.length > 0 && sq > 0 ? round3((sum * sum) / (fairFlows.length * sq)) : null;
+
+  const nWd = Math.min(c(L.SC_WD_EVENTS), WDLOG_CAP);
+  const wdAction = scn.nodes.find((n) => n.watchdog)?.watchdog?.action ?? 'drop';
+  const watchdog: SimSummary['watchdog'] = [];
+  for (let i = 0; i < nWd; i++) {
+    const at = fab.addr.wdlog + i * L.SW_SIZE;
+    const word = r32(at + 12);
+    watchdog.push({
+      t_ps: r64(at), port: scn.ports[r32(at + 8)].name, priority: word & 0xff,
+      event: word >> 8 === 1 ? 'storm_detected' : 'storm_restored', action: wdAction,
+    });
+  }
+
+  const summary: SimSummary & { drops: SimSummary['drops'] & { pool_exhausted: number } } = {
+    scenario: { name: scn.name, seed: scn.seed, duration_ps: scn.duration_ps, sample_ps: scn.sample_ps },
+    sim: { packet_hops: hops, events, wall_s: round3(wall), packet_hops_per_s: wall > 0 ? Math.round(hops / wall) : 0 },
+    drops: { lossless: c(L.SC_DROP_LOSSLESS), lossy: c(L.SC_DROP_LOSSY), by_priority: byPrio, pool_exhausted: c(L.SC_POOL_EXHAUSTED) },
+    pfc: { xoff_sent: c(L.SC_XOFF), xon_sent: c(L.SC_XON), paused_ps_by_priority: pausedByPrio, pause_frames: c(L.SC_PAUSE_FRAMES) },
+    qcn: { cnms: c(L.SC_CNMS) },
+    ets: { max_share_error_pp: maxErr === null ? null : round3(maxErr), per_tc: perTc },
+    fairness: { jain },
+    flows,
+    watchdog,
+  };
+  return { summary, series };
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,381 @@
+// Scenario files for `dcbkit run` (YAML or JSON): a DCB fabric of hosts, switches and links, the
+// DCB config of every port, buffers, per-priority flow control, QCN, the PFC watchdog, traffic and
+// the run's duration, seed and sampling interval. docs/sim.md documents every key.
+//
+// Two stages: zod checks shapes and units (every problem reported as `path: rule`), then
+// `checkScenario` checks the rules that span entries (unknown nodes, unconnected hosts, headroom
+// that does not fit the buffer, priorities without a TC) and returns a normalised scenario with
+// every quantity in integer base units (ps, bytes, bit/s) and every generator expanded into flows.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { InputError, type Problem } from '../errors.js';
+import { parseOrThrow } from '../problems.js';
+import { metres, psPerByte, sizeBytes, speedBps, timePs } from './units.js';
+import { dcbView, validateDcb, type DcbView } from './dcb.js';
+import { headroomBytes } from './headroom-adapter.js';
+
+export const FLOW_CONTROL_MODES = ['lossy', 'pfc', 'pause', 'credit'] as const;
+export type FlowControlMode = (typeof FLOW_CONTROL_MODES)[number];
+
+const name = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a name uses letters, digits, _ . -');
+const priority = z.number().int().min(0, 'a priority is 0..7').max(7, 'a priority is 0..7');
+/** A DCB config (the core config schema of host/config; validated by validateDcb) or a profile name. */
+const dcbRef = z.union([name, z.record(z.string(), z.unknown())]);
+
+const linkParams = z.strictObject({
+  speed: speedBps.optional(),
+  /** Cable length; propagation 5 ns/m (DESIGN.md §4.1). */
+  cable: metres.optional(),
+  /** One-way propagation delay, instead of a cable length. */
+  delay: timePs.optional(),
+});
+
+const bufferSchema = z.strictObject({
+  /** Total packet buffer of the switch, shared by all ports. */
+  size: sizeBytes,
+  /** Headroom per lossless (port, priority group): `auto` = the headroom calculator for the link. */
+  headroom: z.union([z.literal('auto'), sizeBytes]).default('auto'),
+  /** Ingress PG occupancy that triggers XOFF; default: shared pool / (ports x lossless PGs), at least 2 MTU. */
+  xoff: sizeBytes.optional(),
+  /** XON is sent when the PG occupancy falls to xoff - xon_offset (default 2 x MTU). */
+  xon_offset: sizeBytes.optional(),
+  /** Tail-drop limit of one lossy egress queue (default: the shared pool). */
+  lossy_queue: sizeBytes.optional(),
+});
+
+const frames = z.union([
+  z.number().int().min(64, 'frames are at least 64 bytes'),
+  z.strictObject({ uniform: z.tuple([z.number().int().min(64), z.number().int().min(64)]) }),
+  z.strictObject({
+    mix: z.array(z.strictObject({ bytes: z.number().int().min(64), weight: z.number().int().min(1) })).min(1).max(16),
+  }),
+]);
+
+const flowCommon = {
+  priority,
+  start: timePs.default(0),
+  stop: timePs.optional(),
+  /** Bytes to send; absent = send until the end of the run. */
+  size: sizeBytes.optional(),
+  /** Offered rate; absent = as fast as the host link and QCN allow. */
+  rate: speedBps.optional(),
+  /** Frame size (bytes incl. FCS) or a distribution. */
+  frames: frames.default(1500),
+  victim: z.boolean().optional(),
+};
+
+const watchdogSchema = z.strictObject({
+  detection_time: timePs.default(200e9),
+  restoration_time: timePs.default(400e9),
+  poll_interval: timePs.default(200e9),
+  action: z.enum(['drop', 'forward', 'alert']).default('drop'),
+});
+
+const qcnSchema = z.strictObject({
+  enable: z.boolean().default(true),
+  /** CP/RP profile: 802.1Qau pseudo-code (DESIGN.md §4.4-4.5). */
+  profile: z.enum(['qau-pc']).default('qau-pc'),
+  q_eq: sizeBytes.optional(),
+  w: z.number().int().min(1).max(16).optional(),
+  /** RP parameters (DESIGN.md §4.5 names). */
+  bc_bytes: sizeBytes.optional(),
+  timer: timePs.optional(),
+});
+
+export const scenarioSchema = z.strictObject({
+  kind: z.literal('scenario').optional(),
+  name: name.default('scenario'),
+  seed: z.number().int().min(0).max(0xffffffff).default(1),
+  duration: timePs,
+  /** Sampling interval of the time series (default duration / 200). */
+  sample: timePs.optional(),
+  /** Flow-control mode of each priority 0..7; default: pfc for pfc.enable, credit for credit.priorities, else lossy. */
+  flow_control: z.array(z.enum(FLOW_CONTROL_MODES)).length(8, 'flow_control lists 8 priorities').optional(),
+  defaults: z
+    .strictObject({
+      link: linkParams.optional(),
+      dcb: dcbRef.optional(),
+      buffer: bufferSchema.optional(),
+      /** Bytes a host NIC queue per TC may hold before its flows wait (default 4 x max frame). */
+      host_queue: sizeBytes.optional(),
+    })
+    .default({}),
+  dcb_profiles: z.record(name, z.record(z.string(), z.unknown())).default({}),
+  hosts: z.array(z.strictObject({ name, dcb: dcbRef.optional() })).min(1, 'a scenario needs hosts'),
+  switches: z
+    .array(z.strictObject({ name, dcb: dcbRef.optional(), buffer: bufferSchema.optional(), watchdog: watchdogSchema.optional() }))
+    .default([]),
+  links: z.array(z.strictObject({ a: name, b: name, ...linkParams.shape })).min(1, 'a scenario needs links'),
+  qcn: qcnSchema.optional(),
+  watchdog: watchdogSchema.optional(),
+  traffic: z
+    .strictObject({
+      flows: z.array(z.strictObject({ src: name, dst: name, ...flowCommon })).default([]),
+      incast: z.array(z.strictObject({ senders: z.array(name).min(1), dst: name, ...flowCommon })).default([]),
+      all_to_all: z.array(z.strictObject({ hosts: z.array(name).min(2), ...flowCommon })).default([]),
+      on_off: z
+        .array(z.strictObject({ src: name, dst: name, on: timePs, off: timePs, ...flowCommon }))
+        .default([]),
+      /** A misbehaving NIC that sends XOFF for `priority` every `interval` (default pause_time / 2). */
+      pfc_storm: z
+        .array(z.strictObject({ host: name, priority, start: timePs.default(0), stop: timePs.optional(), interval: timePs.optional() }))
+        .default([]),
+    })
+    .default({ flows: [], incast: [], all_to_all: [], on_off: [], pfc_storm: [] }),
+  /** Which series to sample: ports (`sw0>h1`) and flows (index); default: up to 64 of each. */
+  series: z.strictObject({ ports: z.array(z.string()).optional(), flows: z.array(z.number().int()).optional() }).optional(),
+});
+
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+type Parsed = z.output<typeof scenarioSchema>;
+
+/** Frame-size distribution: kind 0 fixed(a), 1 uniform[a, b], 2 weighted mix. */
+export interface FrameDist { kind: 0 | 1 | 2; a: number; b: number; mix: { bytes: number; weight: number }[] }
+
+export interface NormFlow {
+  id: number; src: number; dst: number; priority: number; start_ps: number; stop_ps: number;
+  size: number; rate_bps: number; on_ps: number; off_ps: number; frames: FrameDist; victim: boolean;
+}
+export interface NormPort { id: number; node: number; peer: number; peerNode: number; name: string; bps: number; psPerByte: number; delay_ps: number; cable_m: number }
+export interface NormNode {
+  id: number; name: string; isHost: boolean; dcb: DcbView; ports: number[];
+  buffer: { size: number; headroom: number[]; xoff: number; xon: number; lossyQueue: number } | null;
+  watchdog: z.output<typeof watchdogSchema> | null;
+}
+export interface Scenario {
+  name: string; seed: number; duration_ps: number; sample_ps: number;
+  modes: FlowControlMode[]; nodes: NormNode[]; ports: NormPort[]; flows: NormFlow[];
+  storms: { host: number; priority: number; start_ps: number; stop_ps: number; interval_ps: number }[];
+  qcn: { enable: boolean; q_eq: number; w: number; bc_bytes: number; timer_ps: number; priorities: number[] };
+  hostQueue: number; maxFrame: number; minFrame: number;
+  seriesPorts: number[]; seriesFlows: number[];
+}
+
+/** Reads a scenario file (YAML or JSON) into plain data; syntax errors are InputErrors. */
+export function readScenarioFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError({ path, rule: `cannot read the scenario: ${(e as Error).message}` });
+  }
+  try {
+    return parseYaml(text); // YAML is a superset of JSON
+  } catch (e) {
+    throw new InputError({ path, rule: `not valid YAML/JSON: ${(e as Error).message.split('\n')[0]}` });
+  }
+}
+
+export function loadScenario(path: string): Scenario {
+  return checkScenario(readScenarioFile(path));
+}
+
+/** Parses and checks a scenario document, returning it normalised, or throws one InputError listing every problem. */
+export function checkScenario(doc: unknown): Scenario {
+  const s = parseOrThrow(scenarioSchema, doc);
+  const problems: Problem[] = [];
+  const bad = (path: string, rule: string) => problems.push({ path, rule });
+
+  // Nodes and their DCB configs.
+  const nodeIdx = new Map<string, number>();
+  const nodes: NormNode[] = [];
+  const resolveDcb = (ref: unknown, path: string): DcbView => {
+    let cfg: unknown = ref ?? s.defaults.dcb ?? {};
+    let p = ref === undefined ? 'defaults.dcb' : path;
+    if (typeof cfg === 'string') {
+      if (!(cfg in s.dcb_profiles)) {
+        bad(p, `unknown DCB profile "${cfg}" (define it under dcb_profiles)`);
+        cfg = {};
+      } else {
+        p = `dcb_profiles.${cfg}`;
+        cfg = s.dcb_profiles[cfg];
+      }
+    }
+    for (const pr of validateDcb(cfg, p)) problems.push(pr);
+    return dcbView(cfg);
+  };
+  const addNode = (n: { name: string; dcb?: unknown }, isHost: boolean, path: string) => {
+    if (nodeIdx.has(n.name)) bad(`${path}.name`, `duplicate node name "${n.name}"`);
+    nodeIdx.set(n.name, nodes.length);
+    nodes.push({ id: nodes.length, name: n.name, isHost, dcb: resolveDcb(n.dcb, `${path}.dcb`), ports: [], buffer: null, watchdog: null });
+  };
+  s.hosts.forEach((h, i) => addNode(h, true, `hosts[${i}]`));
+  s.switches.forEach((w, i) => addNode(w, false, `switches[${i}]`));
+
+  // Links: two ports each.
+  const ports: NormPort[] = [];
+  const dl = s.defaults.link ?? {};
+  s.links.forEach((l, i) => {
+    const a = nodeIdx.get(l.a);
+    const b = nodeIdx.get(l.b);
+    if (a === undefined) bad(`links[${i}].a`, `unknown node "${l.a}" (not in hosts or switches)`);
+    if (b === undefined) bad(`links[${i}].b`, `unknown node "${l.b}" (not in hosts or switches)`);
+    if (a === undefined || b === undefined) return;
+    if (a === b) bad(`links[${i}]`, 'a link joins two different nodes');
+    const bps = l.speed ?? dl.speed;
+    if (bps === undefined) { bad(`links[${i}].speed`, 'give a speed here or in defaults.link'); return; }
+    const ppb = psPerByte(bps);
+    if (ppb === 0) { bad(`links[${i}].speed`, 'the speed must give a whole number of ps per byte (e.g. 10G, 25G, 40G, 100G, 400G)'); return; }
+    const cable = l.cable ?? (l.delay === undefined ? dl.cable : undefined);
+    const delay = l.delay ?? (cable !== undefined ? Math.round(cable * 5000) : dl.delay);
+    if (delay === undefined) { bad(`links[${i}]`, 'give a cable length or a delay here or in defaults.link'); return; }
+    const pa = ports.length;
+    const mk = (node: number, peerNode: number, id: number, peer: number): NormPort => ({
+      id, node, peer, peerNode, name: '', bps, psPerByte: ppb, delay_ps: delay,
+      cable_m: cable ?? delay / 5000,
+    });
+    ports.push(mk(a, b, pa, pa + 1), mk(b, a, pa + 1, pa));
+    nodes[a].ports.push(pa);
+    nodes[b].ports.push(pa + 1);
+  });
+  // Port names: `node>peer`, with #k for parallel links.
+  const seen = new Map<string, number>();
+  for (const p of ports) {
+    const base = `${nodes[p.node].name}>${nodes[p.peerNode].name}`;
+    const k = seen.get(base) ?? 0;
+    seen.set(base, k + 1);
+    p.name = k === 0 ? base : `${base}#${k}`;
+  }
+  nodes.forEach((n, i) => {
+    if (n.isHost && n.ports.length !== 1) {
+      bad(`hosts[${i}]`, `host "${n.name}" must have exactly one link (it has ${n.ports.length})`);
+    }
+  });
+
+  // Flow-control mode per priority.
+  const d0 = nodes[0]?.dcb;
+  const modes: FlowControlMode[] = s.flow_control
+    ? [...s.flow_control]
+    : Array.from({ length: 8 }, (_, p) => (d0?.pfcEnable.includes(p) ? 'pfc' : d0?.creditPriorities.includes(p) ? 'credit' : 'lossy'));
+  if (s.flow_control) {
+    nodes.forEach((n) => {
+      for (const p of n.dcb.pfcEnable) {
+        if (modes[p] !== 'pfc') bad('flow_control', `priority ${p} is in pfc.enable of ${n.name} but its mode is ${modes[p]}`);
+      }
+    });
+  }
+  const lossless = (p: number) => modes[p] !== 'lossy';
+  const maxFrame = Math.max(...nodes.map((n) => n.dcb.mtu));
+
+  // Traffic: expand the generators into flows.
+  const flows: NormFlow[] = [];
+  const frameDist = (f: Parsed['traffic']['flows'][number]['frames'], path: string): FrameDist => {
+    const d: FrameDist =
+      typeof f === 'number' ? { kind: 0, a: f, b: f, mix: [] }
+        : 'uniform' in f ? { kind: 1, a: Math.min(...f.uniform), b: Math.max(...f.uniform), mix: [] }
+          : { kind: 2, a: Math.min(...f.mix.map((m) => m.bytes)), b: Math.max(...f.mix.map((m) => m.bytes)), mix: f.mix };
+    if (d.b > maxFrame) bad(path, `frames of ${d.b} bytes exceed the MTU (${maxFrame})`);
+    return d;
+  };
+  const host = (n: string, path: string): number => {
+    const i = nodeIdx.get(n);
+    if (i === undefined) { bad(path, `unknown host "${n}"`); return -1; }
+    if (!nodes[i].isHost) { bad(path, `"${n}" is a switch; traffic starts and ends at hosts`); return -1; }
+    return i;
+  };
+  type Common = { priority: number; start: number; stop?: number; size?: number; rate?: number; frames: Parsed['traffic']['flows'][number]['frames']; victim?: boolean };
+  const addFlow = (src: number, dst: number, f: Common, path: string, onOff?: { on: number; off: number }) => {
+    if (src < 0 || dst < 0) return;
+    if (src === dst) { bad(path, 'a flow needs two different hosts'); return; }
+    flows.push({
+      id: flows.length, src, dst, priority: f.priority, start_ps: f.start, stop_ps: f.stop ?? Number.MAX_SAFE_INTEGER,
+      size: f.size ?? 0, rate_bps: f.rate ?? 0, on_ps: onOff?.on ?? 0, off_ps: onOff?.off ?? 0,
+      frames: frameDist(f.frames, `${path}.frames`), victim: f.victim ?? false,
+    });
+  };
+  s.traffic.flows.forEach((f, i) => addFlow(host(f.src, `traffic.flows[${i}].src`), host(f.dst, `traffic.flows[${i}].dst`), f, `traffic.flows[${i}]`));
+  s.traffic.incast.forEach((g, i) => {
+    const dst = host(g.dst, `traffic.incast[${i}].dst`);
+    g.senders.forEach((sn, k) => addFlow(host(sn, `traffic.incast[${i}].senders[${k}]`), dst, g, `traffic.incast[${i}]`));
+  });
+  s.traffic.all_to_all.forEach((g, i) => {
+    const hs = g.hosts.map((h, k) => host(h, `traffic.all_to_all[${i}].hosts[${k}]`));
+    for (const a of hs) for (const b of hs) if (a !== b) addFlow(a, b, g, `traffic.all_to_all[${i}]`);
+  });
+  s.traffic.on_off.forEach((g, i) =>
+    addFlow(host(g.src, `traffic.on_off[${i}].src`), host(g.dst, `traffic.on_off[${i}].dst`), g, `traffic.on_off[${i}]`, { on: g.on, off: g.off }));
+  const storms = s.traffic.pfc_storm.map((g, i) => {
+    const h = host(g.host, `traffic.pfc_storm[${i}].host`);
+    const pt = nodes[h]?.dcb.pauseTime ?? 65535;
+    const port = h >= 0 ? ports[nodes[h].ports[0]] : undefined;
+    const quantum = port ? 64 * port.psPerByte : 0;
+    return { host: h, priority: g.priority, start_ps: g.start, stop_ps: g.stop ?? Number.MAX_SAFE_INTEGER, interval_ps: g.interval ?? Math.max(1, Math.floor(pt / 2)) * quantum };
+  });
+
+  // Every flow's priority maps to a TC at both ends, and the hosts are connected.
+  const comp = components(nodes, ports);
+  flows.forEach((f) => {
+    for (const n of [f.src, f.dst]) {
+      const tc = nodes[n].dcb.prioTc[f.priority];
+      if (tc === undefined || tc < 0 || tc > 7) bad(`traffic`, `priority ${f.priority} of flow ${nodes[f.src].name}->${nodes[f.dst].name} is mapped to no TC in ets.prio_tc of ${nodes[n].name}`);
+    }
+    if (comp[f.src] !== comp[f.dst]) bad('traffic', `hosts ${nodes[f.src].name} and ${nodes[f.dst].name} are not connected`);
+  });
+
+  // Switch buffers: headroom per lossless (port, priority) must fit.
+  const hasLossless = modes.some((m) => m !== 'lossy');
+  s.switches.forEach((w, i) => {
+    const n = nodes[nodeIdx.get(w.name)!];
+    const b = w.buffer ?? s.defaults.buffer;
+    if (!b) { bad(`switches[${i}].buffer`, 'give a buffer here or in defaults.buffer'); return; }
+    const mtu = n.dcb.mtu;
+    const headroom = n.ports.map((pi) => {
+      const p = ports[pi];
+      return b.headroom === 'auto' ? headroomBytes(p.bps, p.cable_m, mtu) : b.headroom;
+    });
+    const pgs = modes.filter((m) => m === 'pfc' || m === 'credit').length + (modes.includes('pause') ? 1 : 0);
+    const reserved = hasLossless ? headroom.reduce((x, y) => x + y, 0) * pgs : 0;
+    const path = w.buffer ? `switches[${i}].buffer.size` : 'defaults.buffer.size';
+    if (reserved + 2 * mtu > b.size) {
+      bad(path, `the buffer (${b.size} B) is smaller than the headroom it must hold (${reserved} B for ${n.ports.length} ports x ${pgs} lossless PGs) plus 2 MTU`);
+    }
+    const shared = Math.max(0, b.size - reserved);
+    const lpgs = Math.max(1, n.ports.length * Math.max(1, pgs));
+    const xoff = b.xoff ?? Math.max(2 * mtu, Math.floor(shared / lpgs));
+    const xon = Math.max(0, xoff - (b.xon_offset ?? 2 * mtu));
+    n.buffer = { size: b.size, headroom, xoff, xon, lossyQueue: b.lossy_queue ?? shared };
+    n.watchdog = w.watchdog ?? s.watchdog ?? null;
+  });
+
+  const q = s.qcn;
+  const qcnPrios = [...new Set(nodes.flatMap((n) => n.dcb.qcnPriorities))].sort();
+  const qcn = {
+    enable: q ? q.enable : qcnPrios.length > 0,
+    q_eq: q?.q_eq ?? nodes.find((n) => n.dcb.qcnQeq)?.dcb.qcnQeq ?? 26000,
+    w: q?.w ?? nodes.find((n) => n.dcb.qcnW)?.dcb.qcnW ?? 2,
+    bc_bytes: q?.bc_bytes ?? 150000,
+    timer_ps: q?.timer ?? 15e9,
+    priorities: qcnPrios.length > 0 ? qcnPrios : q?.enable ? [...new Set(flows.map((f) => f.priority))].sort() : [],
+  };
+
+  const portByName = new Map(ports.map((p) => [p.name, p.id]));
+  const seriesPorts = s.series?.ports
+    ? s.series.ports.map((pn, i) => { const id = portByName.get(pn); if (id === undefined) bad(`series.ports[${i}]`, `unknown port "${pn}" (ports are named node>peer)`); return id ?? 0; })
+    : ports.filter((p) => !nodes[p.node].isHost).slice(0, 64).map((p) => p.id);
+  const seriesFlows = s.series?.flows
+    ? s.series.flows.map((fi, i) => { if (fi < 0 || fi >= flows.length) bad(`series.flows[${i}]`, `no flow ${fi}`); return fi; })
+    : flows.slice(0, 64).map((f) => f.id);
+
+  if (problems.length) throw new InputError(problems);
+  const minFrame = flows.length ? Math.min(...flows.map((f) => f.frames.a)) : 64;
+  return {
+    name: s.name, seed: s.seed, duration_ps: s.duration, sample_ps: s.sample ?? Math.max(1, Math.floor(s.duration / 200)),
+    modes, nodes, ports, flows, storms, qcn,
+    hostQueue: s.defaults.host_queue ?? 4 * (maxFrame + 20), maxFrame, minFrame,
+    seriesPorts, seriesFlows,
+  };
+}
+
+/** Connected component of every node (union-find over the links). */
+function components(nodes: NormNode[], ports: NormPort[]): number[] {
+  const parent = nodes.map((_, i) => i);
+  const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
+  for (const p of ports) parent[find(p.node)] = find(p.peerNode);
+  return nodes.map((_, i) => find(i));
+}
+
+/** JSON Schema of the scenario format (input side). */
+export function scenarioJsonSchema(): unknown {
+  return z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' });
+}

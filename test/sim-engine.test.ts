@@ -1,0 +1,149 @@
+// Fabric simulator: small scenarios whose outcome can be worked out by hand (docs/sim.md).
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { checkScenario, type ScenarioInput } from '../host/sim/scenario.js';
+import { buildFabric, runScenario } from '../host/sim/run.js';
+import type { SimSummary } from '../host/sim/result.js';
+
+const ETS_403020 = {
+  port: { mtu: 9216 },
+  ets: {
+    prio_tc: [0, 0, 1, 1, 2, 2, 3, 3],
+    tsa: ['ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict', 'strict'],
+    bw: [40, 40, 20, 0, 0, 0, 0, 0],
+  },
+  pfc: { enable: [3], pause_time: 65535 },
+};
+
+function star(n: number, extra: Partial<ScenarioInput> = {}): ScenarioInput {
+  const hosts = Array.from({ length: n }, (_, i) => ({ name: `h${i}` }));
+  return {
+    name: 'star', duration: '100us', sample: '5us',
+    defaults: { link: { speed: '100G', cable: '10m' }, buffer: { size: '1MB', headroom: 'auto' }, dcb: ETS_403020 },
+    hosts, switches: [{ name: 'sw' }], links: hosts.map((h) => ({ a: h.name, b: 'sw' })),
+    ...extra,
+  };
+}
+
+const run = (doc: ScenarioInput) => runScenario(checkScenario(doc)).summary;
+
+describe('links: serialisation and propagation', () => {
+  it('one 1500 B frame over one 100G link with 1 us delay arrives after 121.6 ns + 1 us', () => {
+    // wire = 1500 + 20 B; 100 Gb/s = 80 ps/B -> 1520 x 80 = 121,600 ps; + 1,000,000 ps propagation.
+    const s = run({
+      duration: '5us', hosts: [{ name: 'a' }, { name: 'b' }], links: [{ a: 'a', b: 'b', speed: '100G', delay: '1us' }],
+      traffic: { flows: [{ src: 'a', dst: 'b', priority: 0, size: 1500, frames: 1500 }] },
+    });
+    expect(s.flows[0].fct_ps).toBe(121_600 + 1_000_000);
+    expect(s.sim.packet_hops).toBe(1);
+  });
+
+  it('through one switch the frame is stored and forwarded: twice (serialisation + 10 m)', () => {
+    // 10 m x 5 ns/m = 50,000 ps per link; 2 x (121,600 + 50,000) = 343,200 ps.
+    const s = run({ ...star(2), traffic: { flows: [{ src: 'h0', dst: 'h1', priority: 0, size: 1500 }] } });
+    expect(s.flows[0].fct_ps).toBe(343_200);
+    expect(s.sim.packet_hops).toBe(2);
+  });
+
+  it('at 10G a 64 B frame serialises in 84 x 800 ps', () => {
+    const s = run({
+      duration: '1us', hosts: [{ name: 'a' }, { name: 'b' }], links: [{ a: 'a', b: 'b', speed: '10G', delay: 0 }],
+      traffic: { flows: [{ src: 'a', dst: 'b', priority: 0, size: 64, frames: 64 }] },
+    });
+    expect(s.flows[0].fct_ps).toBe(84 * 800);
+  });
+});
+
+describe('PFC', () => {
+  it('an XOFF is a 64 B frame that crosses the reverse link before it pauses the switch port', () => {
+    // h1 sends XOFF(prio 3, 65535 quanta) at t = 0: serialisation 84 x 80 = 6,720 ps, then 10 m
+    // = 50,000 ps, so sw>h1 is paused from 56,720 ps for 65535 x 5,120 ps (beyond the 100 us run).
+    const s = run({
+      ...star(2, { duration: '100us' }),
+      traffic: { flows: [{ src: 'h0', dst: 'h1', priority: 3, size: 15000 }], pfc_storm: [{ host: 'h1', priority: 3 }] },
+    });
+    expect(s.pfc.paused_ps_by_priority[3]).toBe(100_000_000 - 56_720);
+    expect(s.flows[0].bytes_delivered).toBe(0);
+    expect(s.pfc.pause_frames).toBe(1);
+  });
+
+  it('an 8:1 incast on a lossless priority with auto headroom drops nothing and pauses the senders', () => {
+    const s = run({ ...star(9), traffic: { incast: [{ senders: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7', 'h8'], dst: 'h0', priority: 3 }] } });
+    expect(s.drops.lossless).toBe(0);
+    expect(s.pfc.xoff_sent).toBeGreaterThan(0);
+    // The bottleneck stays busy: 8 flows share ~100 Gb/s (minus the time before the queue builds).
+    const total = s.flows.reduce((a, f) => a + f.throughput_bps, 0);
+    expect(total).toBeGreaterThan(95e9);
+    expect(total).toBeLessThanOrEqual(100e9);
+  });
+
+  it('property: lossless priorities never drop with auto headroom (fan-in, cable, frames, buffer)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 6 }), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 64, max: 9216 }),
+        fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 1000 }),
+        (fanIn, cable, frame, mb, seed) => {
+          const doc = star(fanIn + 1, { duration: '40us', sample: '10us', seed });
+          doc.defaults!.link = { speed: '100G', cable: `${cable}m` };
+          doc.defaults!.buffer = { size: `${mb}MB`, headroom: 'auto' };
+          const senders = Array.from({ length: fanIn }, (_, i) => `h${i + 1}`);
+          const s = run({ ...doc, traffic: { incast: [{ senders, dst: 'h0', priority: 3, frames: { uniform: [64, frame] } }] } });
+          expect(s.drops.lossless).toBe(0);
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+});
+
+describe('lossy tail drop', () => {
+  it('counts every dropped frame: sent = delivered + dropped once the queues drain', () => {
+    // 4 senders x 300 frames of 1500 B into a 200 KB lossy queue; all done well before 200 us.
+    const doc = star(5, { duration: '200us' });
+    doc.defaults!.buffer = { size: '1MB', headroom: 'auto', lossy_queue: '200KB' };
+    const s = run({ ...doc, traffic: { incast: [{ senders: ['h1', 'h2', 'h3', 'h4'], dst: 'h0', priority: 0, size: 450_000 }] } });
+    const sent = s.flows.reduce((a, f) => a + f.bytes_sent, 0) / 1500;
+    const delivered = s.flows.reduce((a, f) => a + f.bytes_delivered, 0) / 1500;
+    expect(s.drops.lossy).toBeGreaterThan(0);
+    expect(s.drops.lossless).toBe(0);
+    expect(sent).toBe(1200);
+    expect(delivered + s.drops.lossy).toBe(sent);
+    expect(s.drops.by_priority[0]).toBe(s.drops.lossy);
+  });
+});
+
+describe('ETS', () => {
+  it('40/40/20 under saturation: measured shares within 1 pp', () => {
+    // Priorities 0, 2, 4 map to TCs 0, 1, 2 (ets 40/40/20); three greedy senders to h0.
+    const s = run({
+      ...star(4, { duration: '200us', sample: '10us' }),
+      traffic: { flows: [
+        { src: 'h1', dst: 'h0', priority: 0 }, { src: 'h2', dst: 'h0', priority: 2 }, { src: 'h3', dst: 'h0', priority: 4 },
+      ] },
+    });
+    expect(s.ets.max_share_error_pp).not.toBeNull();
+    expect(s.ets.max_share_error_pp!).toBeLessThanOrEqual(1);
+    const swH0 = s.ets.per_tc.filter((r) => r.port === 'sw>h0');
+    expect(swH0.map((r) => r.configured_pct)).toEqual([40, 40, 20]);
+  });
+});
+
+describe('determinism and memory', () => {
+  const strip = (s: SimSummary) => JSON.stringify({ ...s, sim: { ...s.sim, wall_s: 0, packet_hops_per_s: 0 } });
+  it('same seed gives a byte-identical summary (wall-clock fields aside)', () => {
+    const doc = star(5, { duration: '50us', seed: 7 });
+    const traffic = { incast: [{ senders: ['h1', 'h2', 'h3', 'h4'], dst: 'h0', priority: 3, frames: { uniform: [64, 9000] as [number, number] } }] };
+    const a = strip(run({ ...doc, traffic }));
+    const b = strip(run({ ...doc, traffic }));
+    expect(a).toBe(b);
+    const c = strip(run({ ...doc, seed: 8, traffic }));
+    expect(c).not.toBe(a);
+  });
+
+  it('linear memory does not grow during a run', () => {
+    const fab = buildFabric(checkScenario({ ...star(5), traffic: { incast: [{ senders: ['h1', 'h2', 'h3', 'h4'], dst: 'h0', priority: 3 }] } }));
+    const before = fab.core.memoryBytes;
+    for (let t = 10e6; t <= 100e6; t += 10e6) fab.runUntil(t);
+    expect(fab.core.memoryBytes).toBe(before);
+  });
+});
