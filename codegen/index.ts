@@ -10,8 +10,9 @@ import type { CodegenTarget } from './target.js';
 import { sonicTarget } from './sonic.js';
 import { linuxTarget } from './linux.js';
 import { cHeaderTarget } from './c-header.js';
+import { p4Target } from './p4.js';
 
-export const TARGETS: CodegenTarget[] = [sonicTarget, linuxTarget, cHeaderTarget];
+export const TARGETS: CodegenTarget[] = [sonicTarget, p4Target, linuxTarget, cHeaderTarget];
 export const TARGET_NAMES = (): string[] => TARGETS.map((t) => t.name);
 
 export interface GenerateOptions {

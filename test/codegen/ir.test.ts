@@ -128,6 +128,7 @@ describe('what a target cannot express: exit-2 problems as target: path: rule', 
     expect(expectProblems(c, defaultDevice, ['all'])).toEqual([
       'sonic: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
       'sonic: ets.bw[0]: SAI scheduler weight must be 1..100; an ETS TC with 0 % cannot be expressed',
+      'p4: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
       'linux: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
       'c-header: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
     ]);
