@@ -6,6 +6,8 @@ import { vectorsCommand } from './vectors.js';
 import { versionCommand } from './version.js';
 import { framesCommand } from './frames.js';
 import { runCommandModule } from './run.js';
+import { validateCommand } from './validate.js';
+import { schemaCommand } from './schema.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -15,4 +17,6 @@ export const commands: CommandModule<any, any>[] = [
   framesCommand,
   headroomCommand,
   runCommandModule,
+  validateCommand,
+  schemaCommand,
 ];

@@ -1,0 +1,24 @@
+// `dcbkit schema config [--out FILE]`: the JSON Schema (draft 2020-12) of the config input, for
+// editors (YAML language server, VS Code) and external tools. Written atomically with --out.
+import type { CommandModule } from 'yargs';
+import { InputError } from '../errors.js';
+import { configJsonSchema } from '../config/schema.js';
+import { writeFileAtomic } from '../io.js';
+
+const schemas: Record<string, () => Record<string, unknown>> = { config: configJsonSchema };
+
+export const schemaCommand: CommandModule<object, { kind: string; out?: string }> = {
+  command: 'schema <kind>',
+  describe: 'print (or write with --out) the JSON Schema of a document kind: config',
+  builder: (y) =>
+    y
+      .positional('kind', { type: 'string', demandOption: true, describe: Object.keys(schemas).join(' | ') })
+      .option('out', { type: 'string', describe: 'write the schema to FILE instead of stdout' }) as never,
+  handler: (args) => {
+    const make = schemas[args.kind];
+    if (!make) throw new InputError({ path: 'kind', rule: `unknown schema "${args.kind}"; one of ${Object.keys(schemas).join(', ')}` });
+    const text = JSON.stringify(make(), null, 2) + '\n';
+    if (args.out) writeFileAtomic(args.out, text);
+    else process.stdout.write(text);
+  },
+};

@@ -1,0 +1,178 @@
+// Field-level building blocks of the DCB config schema: integers with a range, 8-entry tables,
+// priority lists, speeds, cable lengths, MAC addresses and OUIs. Every message names the rule and the
+// value it got, so a `path: rule` line is enough to fix the input (DESIGN.md §5).
+import { z } from 'zod';
+
+/** Shows a rejected value the way the user wrote it (strings quoted, the rest as JSON). */
+export function show(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v === undefined) return 'nothing';
+  try {
+    const s = JSON.stringify(v);
+    return s === undefined ? String(v) : s.length > 40 ? s.slice(0, 37) + '...' : s;
+  } catch {
+    return String(v);
+  }
+}
+
+type IssueLike = { input?: unknown };
+
+/** The message for a value of the wrong kind: `is required` when absent, else what it must be. */
+export function mustBe(what: string) {
+  return (iss: IssueLike) => (iss.input === undefined ? 'is required' : `must be ${what}, got ${show(iss.input)}`);
+}
+
+/** An integer in [min, max]; one message for every way of missing it. */
+export function intIn(min: number, max: number, what = 'an integer') {
+  const error = mustBe(`${what} ${min}..${max}`);
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
+export const bool = () => z.boolean({ error: mustBe('true or false') });
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: mustBe(`one of ${values.join(', ')}`) });
+}
+
+export function strictObject<S extends z.core.$ZodLooseShape>(shape: S) {
+  // Only the type error is worded here; unknown keys are worded by parseConfig (one line per key).
+  return z.strictObject(shape, {
+    error: (iss: IssueLike & { code?: string }) =>
+      iss.code === 'invalid_type' ? `must be a mapping of keys to values, got ${show(iss.input)}` : undefined,
+  });
+}
+
+/** A table of exactly 8 entries, indexed by priority or by TC (`per` says which). */
+export function table8<T extends z.ZodType>(entry: T, per: 'priority' | 'TC' | 'PGID') {
+  return z
+    .array(entry, { error: mustBe(`a list of 8 entries (one per ${per} 0..7)`) })
+    .refine((a) => a.length === 8, {
+      error: (iss: IssueLike) =>
+        `must have 8 entries (one per ${per} 0..7), got ${Array.isArray(iss.input) ? iss.input.length : show(iss.input)}`,
+      abort: true,
+    });
+}
+
+export const priority = () => intIn(0, 7, 'a priority');
+
+/** A set of priorities written as a list; duplicates are rejected, the output is sorted. */
+export function prioritySet() {
+  return z
+    .array(priority(), { error: mustBe('a list of priorities 0..7') })
+    .superRefine((list, ctx) => {
+      const seen = new Set<number>();
+      list.forEach((p, i) => {
+        if (seen.has(p)) ctx.addIssue({ code: 'custom', path: [i], message: `priority ${p} is listed twice` });
+        seen.add(p);
+      });
+    })
+    .transform((list) => [...list].sort((a, b) => a - b));
+}
+
+/** Named port speeds (Ethernet rates of the DCB era); any other rate may be given in bit/s. */
+export const SPEED_NAMES = ['1G', '10G', '25G', '40G', '50G', '100G', '200G', '400G', '800G'] as const;
+const SPEED_RE = /^(\d+(?:\.\d+)?)\s*([MGT])$/i;
+const UNIT_BPS: Record<string, number> = { M: 1e6, G: 1e9, T: 1e12 };
+/** 8 bits take 8e12/speed ps; the core counts whole picoseconds, so that must be an integer. */
+const PS_PER_BYTE_NUMERATOR = 8e12;
+
+export function speedToBps(v: number | string): number | undefined {
+  if (typeof v === 'number') return v;
+  const m = SPEED_RE.exec(v.trim());
+  if (!m) return undefined;
+  return Math.round(Number(m[1]) * UNIT_BPS[m[2].toUpperCase()]);
+}
+
+/** Port speed: "100G", "2.5G", "100000M" or a number of bit/s; normalised to bit/s. */
+export const speed = () =>
+  z
+    .union([z.number(), z.string()], {
+      error: mustBe('a speed like "100G" or a number of bit/s'),
+    })
+    .transform((v, ctx) => {
+      const bps = speedToBps(v);
+      if (bps === undefined || !Number.isSafeInteger(bps)) {
+        ctx.addIssue({ code: 'custom', message: `must be a speed like "100G" (${SPEED_NAMES.join(', ')}) or a whole number of bit/s, got ${show(v)}` });
+        return z.NEVER;
+      }
+      if (bps < 1e6 || bps > 1.6e12) {
+        ctx.addIssue({ code: 'custom', message: `must be between 1 Mb/s and 1.6 Tb/s, got ${bps} bit/s` });
+        return z.NEVER;
+      }
+      if (PS_PER_BYTE_NUMERATOR % bps !== 0) {
+        ctx.addIssue({ code: 'custom', message: `must give a whole number of picoseconds per byte (8e12 / speed), got ${bps} bit/s` });
+        return z.NEVER;
+      }
+      return bps;
+    });
+
+const CABLE_RE = /^(\d+(?:\.\d+)?)\s*(m|km)$/i;
+export const MAX_CABLE_M = 100_000;
+
+/** Cable length: "300m", "2km" or a number of metres; normalised to metres (1 mm resolution). */
+export const cable = () =>
+  z
+    .union([z.number(), z.string()], { error: mustBe('a length like "300m" or a number of metres') })
+    .transform((v, ctx) => {
+      let metres: number | undefined;
+      if (typeof v === 'number') metres = v;
+      else {
+        const m = CABLE_RE.exec(v.trim());
+        if (m) metres = Number(m[1]) * (m[2].toLowerCase() === 'km' ? 1000 : 1);
+      }
+      if (metres === undefined || !Number.isFinite(metres) || metres < 0 || metres > MAX_CABLE_M) {
+        ctx.addIssue({ code: 'custom', message: `must be a length 0..${MAX_CABLE_M} m like "300m" or "2km", got ${show(v)}` });
+        return z.NEVER;
+      }
+      return Math.round(metres * 1000) / 1000;
+    });
+
+const MAC_RE = /^[0-9a-f]{2}([:-])[0-9a-f]{2}(\1[0-9a-f]{2}){4}$/i;
+
+/** A unicast MAC address, "02:00:00:00:00:01" or with hyphens; normalised to lower case with colons. */
+export const mac = () =>
+  z
+    .string({ error: mustBe('a MAC address like "02:00:00:00:00:01"') })
+    .transform((v, ctx) => {
+      if (!MAC_RE.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `must be a MAC address of 6 hex octets like "02:00:00:00:00:01", got ${show(v)}` });
+        return z.NEVER;
+      }
+      const norm = v.toLowerCase().replace(/-/g, ':');
+      if (parseInt(norm.slice(0, 2), 16) & 1) {
+        ctx.addIssue({ code: 'custom', message: `must be a unicast address (I/G bit of the first octet 0), got ${show(v)}` });
+        return z.NEVER;
+      }
+      if (norm === '00:00:00:00:00:00') {
+        ctx.addIssue({ code: 'custom', message: 'must not be all zeros' });
+        return z.NEVER;
+      }
+      return norm;
+    });
+
+const OUI_RE = /^[0-9a-f]{2}([:-])[0-9a-f]{2}\1[0-9a-f]{2}$/i;
+
+/** An OUI or CID, "0A-DC-B0"; normalised to upper case with hyphens (IEEE style). */
+export const oui = () =>
+  z
+    .string({ error: mustBe('an OUI like "0A-DC-B0"') })
+    .transform((v, ctx) => {
+      if (!OUI_RE.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `must be an OUI of 3 hex octets like "0A-DC-B0", got ${show(v)}` });
+        return z.NEVER;
+      }
+      return v.toUpperCase().replace(/:/g, '-');
+    });
+
+/** A 16-bit protocol number: an integer or a hex string "0x8906" (JSON has no hex literals). */
+export const protocolId = () =>
+  z
+    .union([z.number(), z.string()], { error: mustBe('an integer 0..65535 or a hex string like "0x8906"') })
+    .transform((v, ctx) => {
+      const n = typeof v === 'number' ? v : /^0x[0-9a-f]{1,4}$/i.test(v.trim()) ? parseInt(v.trim(), 16) : /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
+      if (!Number.isInteger(n) || n < 0 || n > 0xffff) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer 0..65535 or a hex string like "0x8906", got ${show(v)}` });
+        return z.NEVER;
+      }
+      return n;
+    });

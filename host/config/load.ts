@@ -1,0 +1,56 @@
+// Reading config-like documents (YAML 1.2 or JSON) from a file or stdin. Parse errors become
+// InputError problems that name the line, so nothing about a bad file ever reaches stdout.
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parseDocument } from 'yaml';
+import { InputError } from '../errors.js';
+import { parseConfig, type ParsedConfig } from './schema.js';
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** Parses YAML or JSON text (JSON when `format` says so or the text starts with `{`/`[`). */
+export function parseDocumentText(text: string, source: string, format?: 'json' | 'yaml'): unknown {
+  const asJson = format === 'json' || (format === undefined && /^\s*[{[]/.test(text));
+  if (asJson) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      const msg = (e as Error).message;
+      const pos = /position (\d+)/.exec(msg);
+      const line = pos ? `line ${lineOf(text, Number(pos[1]))}: ` : '';
+      throw new InputError({ path: source, rule: `${line}not valid JSON: ${msg}` });
+    }
+  }
+  // YAML 1.2 core schema: 0x8906 is a number, `on`/`off` are strings, duplicate keys are errors.
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length) {
+    throw new InputError(
+      doc.errors.map((err) => ({
+        path: source,
+        rule: `line ${err.linePos?.[0]?.line ?? lineOf(text, err.pos[0])}: not valid YAML: ${err.message.split('\n')[0]}`,
+      })),
+    );
+  }
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
+/** Reads a document from `path` (`-` = stdin); the format follows the extension (.json, else YAML). */
+export function readDocument(path: string): unknown {
+  let text: string;
+  try {
+    text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError({ path, rule: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+  }
+  const ext = extname(path).toLowerCase();
+  return parseDocumentText(text, path, ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined);
+}
+
+/** Reads and validates a DCB config file (YAML or JSON). Throws InputError on any problem. */
+export function loadConfig(path: string): ParsedConfig {
+  return parseConfig(readDocument(path));
+}
