@@ -19,10 +19,12 @@ export function parseDocumentText(text: string, source: string, format?: 'json' 
     try {
       return JSON.parse(text);
     } catch (e) {
-      const msg = (e as Error).message;
+      // V8's message has no line; the YAML parser (JSON is YAML 1.2 flow syntax) locates it.
+      const msg = (e as Error).message.split('\n')[0];
       const pos = /position (\d+)/.exec(msg);
-      const line = pos ? `line ${lineOf(text, Number(pos[1]))}: ` : '';
-      throw new InputError({ path: source, rule: `${line}not valid JSON: ${msg}` });
+      const yamlErr = parseDocument(text).errors[0];
+      const line = pos ? lineOf(text, Number(pos[1])) : yamlErr?.linePos?.[0]?.line;
+      throw new InputError({ path: source, rule: `${line !== undefined ? `line ${line}: ` : ''}not valid JSON: ${msg}` });
     }
   }
   // YAML 1.2 core schema: 0x8906 is a number, `on`/`off` are strings, duplicate keys are errors.

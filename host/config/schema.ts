@@ -427,11 +427,14 @@ export function etsFromPg(pg: Pick<PgConfig, 'prio_pgid' | 'pg_bw'>): EtsTables 
 
 /**
  * The CEE PG view of ETS tables: a priority in an ETS TC t gets PGID t with PG% = bw[t]; a priority in
- * a strict, CBS or vendor TC gets PGID 15 (CEE has no other non-bandwidth class).
+ * a strict, CBS or vendor TC gets PGID 15 (CEE has no other non-bandwidth class). The result passes
+ * the consistency rule when given next to `ets`.
  */
 export function pgFromEts(ets: EtsTables): Pick<PgConfig, 'prio_pgid' | 'pg_bw'> {
   const prio_pgid = ets.prio_tc.map((t) => (ets.tsa[t] === 'ets' ? t : 15));
-  const pg_bw = ets.bw.map((b, t) => (ets.tsa[t] === 'ets' ? b : 0));
+  // With every priority strict, CEE wants no PG% at all (the ETS shares would serve nobody).
+  const anyLimited = prio_pgid.some((g) => g !== 15);
+  const pg_bw = ets.bw.map((b, t) => (anyLimited && ets.tsa[t] === 'ets' ? b : 0));
   return { prio_pgid, pg_bw };
 }
 
@@ -516,38 +519,46 @@ function checkPg(ctx: Ctx, pg: PgConfig): void {
   }
 }
 
-/** ets and pg given together must describe the same scheduler (docs/config.md "ets and pg"). */
+/**
+ * ets and pg given together must describe the same scheduler (docs/config.md "ets and pg"): the same
+ * strict priorities, the same grouping of the others and the same shares. Reports the first
+ * difference only: one disagreement usually shows up on every priority of the group.
+ */
 function checkPgMatchesEts(ctx: Ctx, pg: PgConfig, ets: EtsTables): void {
   const isEts = (p: number) => ets.tsa[ets.prio_tc[p]] === 'ets';
   for (let p = 0; p < 8; p++) {
     const g = pg.prio_pgid[p];
     const t = ets.prio_tc[p];
     if ((g === 15) !== !isEts(p)) {
-      issue(ctx, ['pg', 'prio_pgid', p], g === 15
+      return issue(ctx, ['pg', 'prio_pgid', p], g === 15
         ? `priority ${p} is in PGID 15 (strict) but ets puts it in TC ${t} with TSA ets`
         : `priority ${p} is in PGID ${g} (bandwidth-limited) but ets puts it in TC ${t} with TSA ${ets.tsa[t]}`);
-      continue;
     }
     if (g === 15) continue;
     if (pg.pg_bw[g] !== ets.bw[t]) {
-      issue(ctx, ['pg', 'pg_bw', g], `PGID ${g} has ${pg.pg_bw[g]} % but ets gives TC ${t} of priority ${p} ${ets.bw[t]} %`);
+      return issue(ctx, ['pg', 'pg_bw', g], `PGID ${g} has ${pg.pg_bw[g]} % but ets gives TC ${t} of priority ${p} ${ets.bw[t]} %`);
     }
     for (let q = 0; q < p; q++) {
-      if (!isEts(q) || pg.prio_pgid[q] === 15) continue;
+      if (!isEts(q)) continue;
       const samePg = pg.prio_pgid[q] === g;
       const sameTc = ets.prio_tc[q] === t;
       if (samePg !== sameTc) {
-        issue(ctx, ['pg', 'prio_pgid', p], samePg
+        return issue(ctx, ['pg', 'prio_pgid', p], samePg
           ? `priorities ${q} and ${p} share PGID ${g} but ets puts them in TCs ${ets.prio_tc[q]} and ${t}`
           : `priorities ${q} and ${p} share TC ${t} in ets but are in PGIDs ${pg.prio_pgid[q]} and ${g}`);
-        break;
       }
     }
   }
 }
 
+function sameTables(a: EtsTables, b: EtsTables | undefined): boolean {
+  return b !== undefined && JSON.stringify([a.prio_tc, a.tsa, a.bw]) === JSON.stringify([b.prio_tc, b.tsa, b.bw]);
+}
+
 function crossRules(c: DcbConfig, ctx: Ctx): void {
-  checkEtsTables(ctx, c.ets, ['ets'], c.ets.max_tcs);
+  // An ets derived from pg repeats the pg's problems; those are reported once, on pg.
+  const etsIsPg = c.pg !== undefined && sameTables(c.ets, etsFromPg(c.pg));
+  if (!etsIsPg) checkEtsTables(ctx, c.ets, ['ets'], c.ets.max_tcs);
   if (c.ets.recommendation) checkEtsTables(ctx, c.ets.recommendation, ['ets', 'recommendation'], c.ets.max_tcs);
   if (c.ets.tsa.includes('cbs') && !c.ets.cbs) {
     issue(ctx, ['ets', 'cbs'], `TC ${c.ets.tsa.indexOf('cbs')} uses TSA cbs, so cbs (credit-based shaper supported) must be true`);
