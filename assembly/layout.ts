@@ -165,8 +165,9 @@ export const SN_LOSSY_Q: i32 = 24;
 export const SN_WATCHDOG: i32 = 28;   // 1 when the PFC watchdog runs on this switch's ports
 export const SN_SIZE: i32 = 32;
 
-// Port record: one per link end; egress queues per TC, ingress PG accounting, pause timers,
-// credit counters, watchdog state, an ETS record and one QCN CP record per TC.
+// Port record: one per link end; egress queues per TC, credit counters, watchdog state, and the
+// records of the kernels it runs: ETS (transmission selection), PFC (both sides of the port:
+// ingress accounting of frames received here, pause timers of this transmitter), one QCN CP per TC.
 export const SP_NODE: i32 = 0;
 export const SP_PEER: i32 = 4;
 export const SP_PPB: i32 = 8;          // ps per byte
@@ -181,36 +182,31 @@ export const SP_HEADWIRE: i32 = 128;   // i32[8] wire bytes of each TC's head fr
 export const SP_CTRL_HEAD: i32 = 160;  // control frames (PFC, PAUSE, CNM, grants) go first
 export const SP_CTRL_TAIL: i32 = 164;
 export const SP_QTOTAL: i32 = 168;
-export const SP_XOFF_MASK: i32 = 172;  // ingress PGs (0..7 PFC, 8 PAUSE) in XOFF
-export const SP_PG_SHARED: i32 = 176;  // i32[9] PG bytes held in the shared pool
-export const SP_PG_HDRM: i32 = 212;    // i32[9] PG bytes held in headroom
-export const SP_UNSAT: i32 = 248;      // set when a weighted ETS TC was not eligible at a selection
-export const SP_WD_IGNORE: i32 = 252;  // priorities whose pause the watchdog ignores (storm, forward/drop)
-export const SP_PAUSED_UNTIL: i32 = 256; // i64[8]
-export const SP_PAUSE_START: i32 = 320;  // i64[8]
-export const SP_PAUSE_ACC: i32 = 384;    // i64[8] paused ps of finished episodes
-export const SP_TX_BYTES_TC: i32 = 448;  // i64[8] wire bytes sent per TC
-export const SP_TX_PKTS: i32 = 512;      // i64[8] data frames sent per priority
-export const SP_PFC_RX: i32 = 576;       // i64[8] PFC frames received per priority
-export const SP_REFRESH_AT: i32 = 640;   // i64[9] next XOFF refresh per PG
-export const SP_WD_DROP: i32 = 712;      // priorities the watchdog drops
-export const SP_WD_STORM: i32 = 716;     // priorities in storm state
-export const SP_WD_LEFT: i32 = 720;      // i64[8] detection / restoration countdown
-export const SP_WD_LAST_TX: i32 = 784;   // i64[8]
-export const SP_WD_LAST_RX: i32 = 848;   // i64[8]
-export const SP_CR_TBS: i32 = 912;       // i32[8] credit sender: total blocks sent mod 2^16
-export const SP_CR_CL: i32 = 944;        // i32[8] credit sender: limit of the last grant
-export const SP_CR_ABR: i32 = 976;       // i32[8] credit receiver: blocks received mod 2^16
-export const SP_CR_USED: i32 = 1008;     // i32[8] credit receiver: blocks held
-export const SP_CR_LASTCL: i32 = 1040;   // i32[8] credit receiver: last limit granted
-export const SP_CR_CAP: i32 = 1072;      // credit receiver buffer, blocks
-export const SP_WAIT_HEAD: i32 = 1076;   // host port: first flow waiting for room in its NIC queue
-export const SP_WAKE_AT: i32 = 1080;     // i64 pending pause-expiry wake-up
-export const SP_ETS: i32 = 1088;         // ETS record (128 bytes)
-export const SP_REFRESH_PEND: i32 = 1216; // PGs with a refresh event in the queue
-export const SP_CP: i32 = 1232;          // 8 x QCN CP record (SIM_CP_SIZE)
-export const SIM_CP_SIZE: i32 = 16;      // q, qOld, ttm, rng
-export const SP_SIZE: i32 = 1360;
+export const SP_PRIO_TC: i32 = 172;    // TC of priority n in bits 3n..3n+2 (pfcBlockedTcs)
+export const SP_UNSAT: i32 = 176;      // set when a weighted ETS TC was not eligible at a selection
+export const SP_WD_IGNORE: i32 = 180;  // priorities whose pause the watchdog ignores (storm, forward/drop)
+export const SP_WD_DROP: i32 = 184;    // priorities the watchdog drops
+export const SP_WD_STORM: i32 = 188;   // priorities in storm state
+export const SP_TX_BYTES_TC: i32 = 192;  // i64[8] wire bytes sent per TC
+export const SP_TX_PKTS: i32 = 256;      // i64[8] data frames sent per priority
+export const SP_PFC_RX: i32 = 320;       // i64[8] PFC/PAUSE frames received per priority
+export const SP_WD_LEFT: i32 = 384;      // i64[8] detection / restoration countdown
+export const SP_WD_LAST_TX: i32 = 448;   // i64[8]
+export const SP_WD_LAST_RX: i32 = 512;   // i64[8]
+export const SP_CR_TBS: i32 = 576;       // i32[8] credit sender: total blocks sent mod 2^16
+export const SP_CR_CL: i32 = 608;        // i32[8] credit sender: limit of the last grant
+export const SP_CR_ABR: i32 = 640;       // i32[8] credit receiver: blocks received mod 2^16
+export const SP_CR_USED: i32 = 672;      // i32[8] credit receiver: blocks held
+export const SP_CR_LASTCL: i32 = 704;    // i32[8] credit receiver: last limit granted
+export const SP_CR_CAP: i32 = 736;       // credit receiver buffer, blocks
+export const SP_WAIT_HEAD: i32 = 740;    // host port: first flow waiting for room in its NIC queue
+export const SP_WAKE_AT: i32 = 744;      // i64 pending pause-expiry wake-up
+export const SP_REFRESH_EV: i32 = 752;   // i64 time of the queued XOFF-refresh event (max = none)
+export const SP_ETS: i32 = 768;          // ETS record (ETS_BYTES = 128)
+export const SP_CP: i32 = 896;           // 8 x QCN CP record (SIM_CP_SIZE)
+export const SIM_CP_SIZE: i32 = 16;
+export const SP_PFC: i32 = 1024;         // PFC record (PFC_SIZE = 976)
+export const SP_SIZE: i32 = 2000;
 
 // Packet record (pool entry).
 export const SK_NEXT: i32 = 0;
@@ -269,8 +265,8 @@ export const SC_EVENTS: i32 = 8;
 export const SC_DROP_LOSSLESS: i32 = 16;
 export const SC_DROP_LOSSY: i32 = 24;
 export const SC_DROP_PRIO: i32 = 32;   // i64[8]
-export const SC_XOFF: i32 = 96;
-export const SC_XON: i32 = 104;
+export const SC_STORM_XOFF: i32 = 96;   // XOFF frames sent by pfc_storm sources (kernel ports count their own)
+export const SC_UNUSED: i32 = 104;
 export const SC_PAUSE_FRAMES: i32 = 112;
 export const SC_CNMS: i32 = 120;
 export const SC_POOL_EXHAUSTED: i32 = 128;

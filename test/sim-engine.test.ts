@@ -147,3 +147,60 @@ describe('determinism and memory', () => {
     expect(fab.core.memoryBytes).toBe(before);
   });
 });
+
+describe('PAUSE vs PFC (seed 000, Figure 1)', () => {
+  // h1..h4 send a 4:1 incast on priority 3 to h0; h1 also sends priority 0 to h5 (a victim that
+  // shares h1's link). PAUSE stops the whole link, so the victim stalls with the incast (Fig. 1a);
+  // PFC stops priority 3 only, so the victim keeps most of h1's link (Fig. 1b).
+  const scenario = (mode: 'pfc' | 'pause'): ScenarioInput => ({
+    ...star(6, { duration: '200us' }),
+    flow_control: ['lossy', 'lossy', 'lossy', mode, 'lossy', 'lossy', 'lossy', 'lossy'],
+    defaults: { ...star(6).defaults, dcb: { ...ETS_403020, pfc: { enable: mode === 'pfc' ? [3] : [] } } },
+    traffic: {
+      incast: [{ senders: ['h1', 'h2', 'h3', 'h4'], dst: 'h0', priority: 3 }],
+      flows: [{ src: 'h1', dst: 'h5', priority: 0, victim: true }],
+    },
+  });
+  it('the victim flow keeps its bandwidth under PFC and loses it under PAUSE', () => {
+    const pfc = run(scenario('pfc'));
+    const pause = run(scenario('pause'));
+    const victim = (s: SimSummary) => s.flows.find((f) => f.victim)!.throughput_bps;
+    expect(pfc.drops.lossless).toBe(0);
+    expect(pause.drops.lossless).toBe(0);
+    expect(pause.pfc.xoff_sent).toBeGreaterThan(0);
+    expect(victim(pfc)).toBeGreaterThan(60e9);
+    expect(victim(pause)).toBeLessThan(victim(pfc) / 2);
+  });
+});
+
+describe('credit-based flow control', () => {
+  it('a 4:1 incast on a credit priority drops nothing, sends no PFC and keeps the bottleneck busy', () => {
+    const s = run({
+      ...star(5, { duration: '200us' }),
+      flow_control: ['lossy', 'lossy', 'lossy', 'credit', 'lossy', 'lossy', 'lossy', 'lossy'],
+      defaults: { ...star(5).defaults, dcb: { ...ETS_403020, pfc: { enable: [] }, credit: { priorities: [3], unit: 64 } } },
+      traffic: { incast: [{ senders: ['h1', 'h2', 'h3', 'h4'], dst: 'h0', priority: 3 }] },
+    });
+    expect(s.drops.lossless).toBe(0);
+    expect(s.pfc.xoff_sent).toBe(0);
+    const total = s.flows.reduce((a, f) => a + f.throughput_bps, 0);
+    expect(total).toBeGreaterThan(90e9);
+  });
+});
+
+describe('PFC watchdog', () => {
+  it('detects a storm on a paused, non-draining lossless queue and acts (drop), then restores', () => {
+    const s = run({
+      ...star(3, { duration: '300us' }),
+      watchdog: { detection_time: '20us', restoration_time: '40us', poll_interval: '5us', action: 'drop' },
+      traffic: { flows: [{ src: 'h0', dst: 'h1', priority: 3 }], pfc_storm: [{ host: 'h1', priority: 3, stop: '1us' }] },
+    });
+    const first = s.watchdog[0];
+    expect(first).toMatchObject({ port: 'sw>h1', priority: 3, event: 'storm_detected', action: 'drop' });
+    // Condition holds from the first poll that sees a queue (5 us); detection after 20 us of polls.
+    expect(first.t_ps).toBeGreaterThanOrEqual(20e6);
+    expect(first.t_ps).toBeLessThanOrEqual(30e6);
+    expect(s.watchdog.some((e) => e.event === 'storm_restored')).toBe(true);
+    expect(s.drops.lossless).toBeGreaterThan(0);
+  });
+});

@@ -24,22 +24,28 @@ import {
   SH_PAUSE_TIME, SH_RP_TIMER, SH_WD_DETECT, SH_WD_RESTORE, SH_WD_POLL,
   SN_KIND, SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED, SN_XOFF, SN_XON, SN_LOSSY_Q, SN_WATCHDOG, SN_SIZE,
   SP_NODE, SP_PEER, SP_PPB, SP_FLAGS, SP_DELAY, SP_HEADROOM, SP_BACKLOG, SP_QHEAD, SP_QTAIL, SP_QBYTES,
-  SP_HEADWIRE, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_QTOTAL, SP_XOFF_MASK, SP_PG_SHARED, SP_PG_HDRM, SP_UNSAT,
-  SP_WD_IGNORE, SP_PAUSED_UNTIL, SP_PAUSE_START, SP_PAUSE_ACC, SP_TX_BYTES_TC, SP_TX_PKTS, SP_PFC_RX,
-  SP_REFRESH_AT, SP_WD_DROP, SP_WD_STORM, SP_WD_LEFT, SP_WD_LAST_TX, SP_WD_LAST_RX, SP_CR_TBS, SP_CR_CL,
-  SP_CR_ABR, SP_CR_USED, SP_CR_LASTCL, SP_CR_CAP, SP_WAIT_HEAD, SP_WAKE_AT, SP_REFRESH_PEND, SP_ETS, SP_CP, SIM_CP_SIZE, SP_SIZE,
+  SP_HEADWIRE, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_QTOTAL, SP_PRIO_TC, SP_UNSAT,
+  SP_WD_IGNORE, SP_TX_BYTES_TC, SP_TX_PKTS, SP_PFC_RX,
+  SP_WD_DROP, SP_WD_STORM, SP_WD_LEFT, SP_WD_LAST_TX, SP_WD_LAST_RX, SP_CR_TBS, SP_CR_CL,
+  SP_CR_ABR, SP_CR_USED, SP_CR_LASTCL, SP_CR_CAP, SP_WAIT_HEAD, SP_WAKE_AT, SP_REFRESH_EV, SP_ETS, SP_CP, SIM_CP_SIZE,
+  SP_PFC, SP_SIZE, PFC_PAUSED_UNTIL, PFC_TX_TIME, PFC_PORT_UNIT,
   SK_NEXT, SK_FLOW, SK_BYTES, SK_PRIO, SK_PORT, SK_KIND, SK_A, SK_B, SK_SIZE,
   SF_SRC, SF_DST, SF_PRIO, SF_PORT, SF_FKIND, SF_FA, SF_FB, SF_MIXOFF, SF_MIXN, SF_MIXTOT, SF_RNG,
   SF_STATE, SF_NEXT_WAIT, SF_DST_ORD, SF_SRC_ORD, SF_TC, SF_START, SF_STOP, SF_LEFT, SF_RATE, SF_ON,
   SF_OFF, SF_NEXT_AT, SF_SENT, SF_DELIV, SF_LAST_DELIV, SF_RP_EV_AT, SF_RP_ACTIVE, SF_SIZE,
-  SC_HOPS, SC_EVENTS, SC_DROP_LOSSLESS, SC_DROP_LOSSY, SC_DROP_PRIO, SC_XOFF, SC_XON, SC_PAUSE_FRAMES,
+  SC_HOPS, SC_EVENTS, SC_DROP_LOSSLESS, SC_DROP_LOSSY, SC_DROP_PRIO, SC_STORM_XOFF, SC_PAUSE_FRAMES,
   SC_CNMS, SC_POOL_EXHAUSTED, SC_WD_EVENTS, SC_GRANTS, SC_NOW, SW_SIZE,
   SS_PORT, SS_PRIO, SS_START, SS_STOP, SS_INTERVAL, SS_SIZE,
 } from '../layout';
 import { evReset, evPush, evPop, evTopTime, evCount, evOverflow } from './events';
-import { schedConfigure, schedSelect, schedEmptied, schedWeightedMask } from './sched';
+import { etsConfigure, etsSelect, etsEmptied } from '../ets';
+import { ETS_WEIGHTED_MASK, ETS_MAX_WIRE, ETS_PRIO_TC } from '../layout';
 import { cpInit, cpEnqueue, cpDequeue, setCpParams, rpInit, rpOnCnm, rpOnTx, rpOnTimer, rpRate, rpDeadline } from './qcn';
 import { rngNext } from '../rng';
+import {
+  pfcArrive, pfcDepart, pfcNextRefresh, pfcRefreshDue, pfcTakePending, pfcReceivePfc, pfcReceivePause,
+  pfcBlockedMask, pfcBlockedTcs, pfcInit, pfcSetThresholds, PFC_MODE_OFF, PFC_MODE_PFC, PFC_MODE_PAUSE,
+} from '../pfc';
 
 // Event types.
 const EV_TX_DONE: u32 = 1;
@@ -61,8 +67,7 @@ const K_GRANT: i32 = 4;
 // Buffer account of a queued packet (kind bits 8..15).
 const A_NONE: i32 = 0;
 const A_LOSSY: i32 = 1;
-const A_SHARED: i32 = 2;
-const A_HDRM: i32 = 3;
+const A_LOSSLESS: i32 = 2;
 const A_CREDIT: i32 = 4;
 // Flow-control modes.
 const M_LOSSY: i32 = 0;
@@ -71,7 +76,6 @@ const M_PAUSE: i32 = 2;
 const M_CREDIT: i32 = 3;
 
 const CONTROL_FRAME: i32 = 64;
-const PG_PORT: i32 = 8; // PG index of 802.3x PAUSE accounting (whole port)
 const CREDIT_HALF: i32 = 0x8000;
 const CREDIT_MASK: i32 = 0xffff;
 const FOREVER: i64 = 0x7fffffffffffffff;
@@ -105,6 +109,10 @@ let wdRestore: i64 = 0;
 let modeWord: i32 = 0; // 4 bits per priority
 let losslessMask: i32 = 0;
 let creditMask: i32 = 0;
+let pfcMode: i32 = 0;
+let pfcEnable: i32 = 0;
+/** Eight u16 PFC time fields handed to pfcReceivePfc (static, 16 bytes). */
+const PFC_TIMES: usize = memory.data(16, 8);
 
 @inline function portAt(p: i32): usize { return ports + <usize>p * SP_SIZE; }
 @inline function nodeAt(n: i32): usize { return nodes + <usize>n * SN_SIZE; }
@@ -147,6 +155,13 @@ export function simInit(base: i32): i32 {
     if (m != M_LOSSY) losslessMask |= 1 << p;
     if (m == M_CREDIT) creditMask |= 1 << p;
   }
+  pfcEnable = 0;
+  pfcMode = PFC_MODE_OFF;
+  for (let pr = 0; pr < 8; pr++) {
+    const m = modeOf(pr);
+    if (m == M_PFC) { pfcEnable |= 1 << pr; pfcMode = PFC_MODE_PFC; }
+  }
+  for (let pr = 0; pr < 8; pr++) if (modeOf(pr) == M_PAUSE) pfcMode = PFC_MODE_PAUSE;
   now = 0;
   // Packet pool: a free list threaded through SK_NEXT.
   const poolCap = load<i32>(hdr + SH_POOL_CAP);
@@ -162,8 +177,23 @@ export function simInit(base: i32): i32 {
     store<i32>(pa + SP_CTRL_HEAD, -1);
     store<i32>(pa + SP_CTRL_TAIL, -1);
     store<i32>(pa + SP_WAIT_HEAD, -1);
+    store<i64>(pa + SP_REFRESH_EV, FOREVER);
+    for (let pr = 0; pr < 8; pr++) store<i64>(pa + SP_WD_LEFT + (<usize>pr << 3), wdDetect);
+    let packed = 0;
+    for (let pr = 0; pr < 8; pr++) packed |= (<i32>load<u8>(pa + SP_ETS + ETS_PRIO_TC + pr) & 7) << (3 * pr);
+    store<i32>(pa + SP_PRIO_TC, packed);
+    // PFC kernel record: mode and thresholds from the node (xoff, xon) and this port's headroom.
+    const rec = pa + SP_PFC;
+    const speed = <i64>8_000_000_000_000 / <i64>load<i32>(pa + SP_PPB);
+    pfcInit(rec, pfcMode, pfcEnable, pauseTime, speed);
+    const na = nodeAt(load<i32>(pa + SP_NODE));
+    const xoff = load<i32>(na + SN_XOFF);
+    const xon = load<i32>(na + SN_XON);
+    const hdrm = load<i32>(pa + SP_HEADROOM);
+    if (pfcMode == PFC_MODE_PAUSE) pfcSetThresholds(rec, PFC_PORT_UNIT, xoff, xon, hdrm);
+    else for (let m = pfcEnable; m != 0; m &= m - 1) pfcSetThresholds(rec, ctz(m), xoff, xon, hdrm);
     // The host wrote the largest frame (MTU) into the ETS record's max-wire field; derive quanta.
-    schedConfigure(pa + SP_ETS, load<i32>(pa + SP_ETS + 40));
+    etsConfigure(pa + SP_ETS, load<i32>(pa + SP_ETS + ETS_MAX_WIRE));
     for (let tc = 0; tc < 8; tc++) cpInit(pa + SP_CP + <usize>(tc * SIM_CP_SIZE), seed, <u32>(p * 8 + tc));
     // Credit: at link-up every sender holds the receiver's whole buffer (the initial grant).
     const cap = load<i32>(portAt(load<i32>(pa + SP_PEER)) + SP_CR_CAP);
@@ -242,7 +272,7 @@ function dequeue(pa: usize, tc: i32): i32 {
   if (next < 0) {
     store<i32>(pa + SP_QTAIL + (<usize>tc << 2), -1);
     store<i32>(pa + SP_BACKLOG, load<i32>(pa + SP_BACKLOG) & ~(1 << tc));
-    schedEmptied(pa + SP_ETS, tc);
+    etsEmptied(pa + SP_ETS, tc);
   } else {
     store<i32>(pa + SP_HEADWIRE + (<usize>tc << 2), wireBytes(load<i32>(pktAt(next) + SK_BYTES)));
   }
@@ -288,16 +318,19 @@ function startFrame(p: i32, pa: usize, k: i32): void {
   count(SC_HOPS, 1);
 }
 
-/** TCs that may not start a frame now: paused priorities, and credit heads without credit. */
+/** TCs that may not start a frame now: paused priorities (PFC kernel), and credit heads without credit. */
 function blockedTcs(p: i32, pa: usize, backlog: i32): i32 {
-  let blocked = 0;
-  const ignore = load<i32>(pa + SP_WD_IGNORE);
+  const rec = pa + SP_PFC;
+  const pausedPrios = pfcBlockedMask(rec, now) & ~load<i32>(pa + SP_WD_IGNORE);
+  let blocked = pausedPrios != 0 ? pfcBlockedTcs(pausedPrios, load<i32>(pa + SP_PRIO_TC)) : 0;
   let earliest: i64 = FOREVER;
-  for (let pr = 0; pr < 8; pr++) {
-    const until = load<i64>(pa + SP_PAUSED_UNTIL + (<usize>pr << 3));
-    if (until > now && ((ignore >> pr) & 1) == 0) {
-      blocked |= 1 << <i32>load<u8>(pa + SP_ETS + pr);
-      if (until < earliest) earliest = until;
+  if (pausedPrios != 0) {
+    // Earliest expiry among the pausing timers (unit 8 in PAUSE mode, else the priorities).
+    const pu = load<i64>(rec + PFC_PAUSED_UNTIL + (<usize>PFC_PORT_UNIT << 3));
+    if (pu > now) earliest = pu;
+    for (let m = pausedPrios; m != 0; m &= m - 1) {
+      const u = load<i64>(rec + PFC_PAUSED_UNTIL + (<usize>ctz(m) << 3));
+      if (u > now && u < earliest) earliest = u;
     }
   }
   if (creditMask != 0) {
@@ -337,8 +370,8 @@ function tryTransmit(p: i32): void {
   if (backlog == 0) return;
   const blocked = blockedTcs(p, pa, backlog);
   const ets = pa + SP_ETS;
-  if ((schedWeightedMask(ets) & ~(backlog & ~blocked)) != 0) store<i32>(pa + SP_UNSAT, 1);
-  const tc = schedSelect(ets, backlog, blocked, pa + SP_HEADWIRE);
+  if ((load<i32>(ets + ETS_WEIGHTED_MASK) & ~(backlog & ~blocked)) != 0) store<i32>(pa + SP_UNSAT, 1);
+  const tc = etsSelect(ets, backlog, blocked, pa + SP_HEADWIRE);
   if (tc < 0) return;
   const k = dequeue(pa, tc);
   const ka = pktAt(k);
@@ -379,42 +412,44 @@ function release(node: i32, k: i32, tc: i32, outPa: usize): void {
   if (((qcnMask >> pr) & 1) != 0) cpDequeue(outPa + SP_CP + <usize>(tc * SIM_CP_SIZE), bytes);
   if (acct == A_LOSSY) {
     store<i32>(na + SN_SHARED_USED, load<i32>(na + SN_SHARED_USED) - bytes);
-  } else if (acct == A_SHARED || acct == A_HDRM) {
-    const pg = modeOf(pr) == M_PAUSE ? PG_PORT : pr;
-    if (acct == A_SHARED) {
-      store<i32>(na + SN_SHARED_USED, load<i32>(na + SN_SHARED_USED) - bytes);
-      const s = ia + SP_PG_SHARED + (<usize>pg << 2);
-      store<i32>(s, load<i32>(s) - bytes);
-    } else {
-      const h = ia + SP_PG_HDRM + (<usize>pg << 2);
-      store<i32>(h, load<i32>(h) - bytes);
-    }
-    const occ = load<i32>(ia + SP_PG_SHARED + (<usize>pg << 2)) + load<i32>(ia + SP_PG_HDRM + (<usize>pg << 2));
-    const xm = load<i32>(ia + SP_XOFF_MASK);
-    if (((xm >> pg) & 1) != 0 && occ <= load<i32>(na + SN_XON)) {
-      store<i32>(ia + SP_XOFF_MASK, xm & ~(1 << pg));
-      store<i64>(ia + SP_REFRESH_AT + (<usize>pg << 3), FOREVER);
-      count(SC_XON, 1);
-      sendControl(inP, pg == PG_PORT ? K_PAUSE : K_PFC, pg, 0, -1);
-    }
+  } else if (acct == A_LOSSLESS) {
+    store<i32>(na + SN_SHARED_USED, load<i32>(na + SN_SHARED_USED) - bytes);
+    const rec = ia + SP_PFC;
+    pfcDepart(rec, pr, bytes);
+    sendPendingPause(inP, rec);
   } else if (acct == A_CREDIT) {
     creditFreed(inP, pr, bytes);
   }
 }
 
-/** Sends XOFF for PG pg of ingress port p and arms its refresh (every pause_time / 2 quanta). */
-function sendXoff(p: i32, pa: usize, pg: i32): void {
-  store<i32>(pa + SP_XOFF_MASK, load<i32>(pa + SP_XOFF_MASK) | (1 << pg));
-  count(SC_XOFF, 1);
-  sendControl(p, pg == PG_PORT ? K_PAUSE : K_PFC, pg, pauseTime, -1);
-  const quantum = <i64>load<i32>(pa + SP_PPB) * 64;
-  const at = now + <i64>(pauseTime >> 1) * quantum;
-  store<i64>(pa + SP_REFRESH_AT + (<usize>pg << 3), at);
-  // One queued refresh event per PG: a pending earlier one re-arms itself when it fires.
-  const pend = load<i32>(pa + SP_REFRESH_PEND);
-  if (((pend >> pg) & 1) == 0) {
-    store<i32>(pa + SP_REFRESH_PEND, pend | (1 << pg));
-    evPush(at, (EV_REFRESH << 28) | <u32>(p * 16 + pg));
+/**
+ * Turns what the PFC kernel queued on ingress port p (XOFF, refresh, XON) into one PFC frame (bits
+ * 0..7) and/or one PAUSE frame (bit 8) on that port's transmitter, and keeps one refresh event queued.
+ * A frame's times are pause_time (XOFF) or 0 (XON): A = enable vector | XOFF vector << 8, B = pause_time.
+ */
+function sendPendingPause(p: i32, rec: usize): void {
+  const pending = pfcTakePending(rec);
+  if (pending == 0) return;
+  const prios = pending & 0xff;
+  if (prios != 0) {
+    let xoffs = 0;
+    for (let m = prios; m != 0; m &= m - 1) {
+      const n = ctz(m);
+      if (load<i32>(rec + PFC_TX_TIME + (<usize>n << 2)) != 0) xoffs |= 1 << n;
+    }
+    sendControl(p, K_PFC, prios | (xoffs << 8), pauseTime, -1);
+  }
+  if ((pending & 0x100) != 0) sendControl(p, K_PAUSE, 0, load<i32>(rec + PFC_TX_TIME + (<usize>PFC_PORT_UNIT << 2)), -1);
+  armRefresh(p, portAt(p), rec);
+}
+
+/** One queued refresh event per port, at the kernel's earliest refresh deadline. */
+@inline
+function armRefresh(p: i32, pa: usize, rec: usize): void {
+  const next = pfcNextRefresh(rec);
+  if (next < load<i64>(pa + SP_REFRESH_EV)) {
+    store<i64>(pa + SP_REFRESH_EV, next);
+    evPush(next, (EV_REFRESH << 28) | <u32>p);
   }
 }
 
@@ -502,27 +537,12 @@ function switchReceive(inP: i32, k: i32): void {
     store<i32>(usedAt, load<i32>(usedAt) + units);
     acct = A_CREDIT;
   } else {
-    const pg = mode == M_PAUSE ? PG_PORT : pr;
-    const sAt = ia + SP_PG_SHARED + (<usize>pg << 2);
-    const hAt = ia + SP_PG_HDRM + (<usize>pg << 2);
-    const shared = load<i32>(sAt);
-    const hdrm = load<i32>(hAt);
-    const xoff = load<i32>(na + SN_XOFF);
-    const used = load<i32>(na + SN_SHARED_USED);
-    if (shared + bytes <= xoff && used + bytes <= load<i32>(na + SN_SHARED_SIZE)) {
-      store<i32>(sAt, shared + bytes);
-      store<i32>(na + SN_SHARED_USED, used + bytes);
-      acct = A_SHARED;
-    } else if (hdrm + bytes <= load<i32>(ia + SP_HEADROOM)) {
-      store<i32>(hAt, hdrm + bytes);
-      acct = A_HDRM;
-    } else {
-      dropPacket(k, pr);
-      return;
-    }
-    if (((load<i32>(ia + SP_XOFF_MASK) >> pg) & 1) == 0 && (acct == A_HDRM || shared + bytes >= xoff)) {
-      sendXoff(inP, ia, pg);
-    }
+    // PFC / PAUSE: the kernel admits up to xoff + headroom per unit and queues XOFF at xoff.
+    const rec = ia + SP_PFC;
+    if (pfcArrive(rec, pr, bytes, now) == 0) { dropPacket(k, pr); return; }
+    store<i32>(na + SN_SHARED_USED, load<i32>(na + SN_SHARED_USED) + bytes);
+    acct = A_LOSSLESS;
+    sendPendingPause(inP, rec);
   }
   store<i32>(ka + SK_KIND, K_DATA | (acct << 8));
   store<i32>(ka + SK_PORT, inP);
@@ -543,29 +563,24 @@ function switchReceive(inP: i32, k: i32): void {
 // Arrivals of frames
 // ----------------------------------------------------------------------------------------------
 
-/** A PFC (one priority) or PAUSE frame acts on the transmitter of the port that received it. */
-function receivePause(p: i32, pa: usize, prio: i32, quanta: i32): void {
-  const until = now + <i64>quanta * (<i64>load<i32>(pa + SP_PPB) * 64);
-  const lo = prio == PG_PORT ? 0 : prio;
-  const hi = prio == PG_PORT ? 7 : prio;
-  for (let pr = lo; pr <= hi; pr++) {
-    const uAt = pa + SP_PAUSED_UNTIL + (<usize>pr << 3);
-    const sAt = pa + SP_PAUSE_START + (<usize>pr << 3);
-    const old = load<i64>(uAt);
-    const start = load<i64>(sAt);
-    // Close the running episode at min(now, old expiry); a new one starts now.
-    const end = old < now ? old : now;
-    if (end > start) {
-      const acc = pa + SP_PAUSE_ACC + (<usize>pr << 3);
-      store<i64>(acc, load<i64>(acc) + (end - start));
-    }
-    store<i64>(sAt, now);
-    store<i64>(uAt, until);
-    const rx = pa + SP_PFC_RX + (<usize>pr << 3);
+/** A PFC or PAUSE frame acts on the transmitter of the port that received it (PFC kernel, egress side). */
+function receivePause(p: i32, pa: usize, kind: i32, a: i32, b: i32): void {
+  const rec = pa + SP_PFC;
+  let enable = a & 0xff;
+  if (kind == K_PFC) {
+    for (let n = 0; n < 8; n++) store<u16>(PFC_TIMES + (<usize>n << 1), <u16>(((a >> (8 + n)) & 1) != 0 ? b : 0));
+    pfcReceivePfc(rec, enable, PFC_TIMES, now);
+  } else {
+    enable = 0xff;
+    pfcReceivePause(rec, b, now);
+  }
+  for (let m = enable; m != 0; m &= m - 1) {
+    const rx = pa + SP_PFC_RX + (<usize>ctz(m) << 3);
     store<i64>(rx, load<i64>(rx) + 1);
   }
   count(SC_PAUSE_FRAMES, 1);
-  if (quanta == 0) tryTransmit(p);
+  // An XON (or a shorter pause) may unblock the transmitter now.
+  tryTransmit(p);
 }
 
 function arrive(k: i32): void {
@@ -582,7 +597,7 @@ function arrive(k: i32): void {
     return;
   }
   if (kind == K_PFC || kind == K_PAUSE) {
-    receivePause(p, pa, load<i32>(ka + SK_A), load<i32>(ka + SK_B));
+    receivePause(p, pa, kind, load<i32>(ka + SK_A), load<i32>(ka + SK_B));
   } else if (kind == K_GRANT) {
     store<i32>(pa + SP_CR_CL + (<usize>load<i32>(ka + SK_A) << 2), load<i32>(ka + SK_B));
     tryTransmit(p);
@@ -755,7 +770,7 @@ function watchdogPoll(): void {
       if (stormed == 0) {
         const tc = <i32>load<u8>(pa + SP_ETS + pr);
         const cond = load<i32>(pa + SP_QBYTES + (<usize>tc << 2)) > 0
-          && load<i64>(pa + SP_PAUSED_UNTIL + o) > now && tx == load<i64>(pa + SP_WD_LAST_TX + o);
+          && ((pfcBlockedMask(pa + SP_PFC, now) >> pr) & 1) != 0 && tx == load<i64>(pa + SP_WD_LAST_TX + o);
         left = cond ? left - wdPoll : wdDetect;
         if (cond && left <= 0) {
           store<i32>(pa + SP_WD_STORM, load<i32>(pa + SP_WD_STORM) | (1 << pr));
@@ -827,19 +842,13 @@ export function simRunUntil(until: i64): i32 {
       store<i64>(portAt(idx) + SP_WAKE_AT, 0);
       tryTransmit(idx);
     } else if (type == EV_REFRESH) {
-      const p = idx >> 4;
-      const pg = idx & 15;
-      const pa = portAt(p);
-      store<i32>(pa + SP_REFRESH_PEND, load<i32>(pa + SP_REFRESH_PEND) & ~(1 << pg));
-      if (((load<i32>(pa + SP_XOFF_MASK) >> pg) & 1) != 0) {
-        const due = load<i64>(pa + SP_REFRESH_AT + (<usize>pg << 3));
-        if (due <= t) {
-          store<i32>(pa + SP_XOFF_MASK, load<i32>(pa + SP_XOFF_MASK) & ~(1 << pg));
-          sendXoff(p, pa, pg);
-        } else {
-          store<i32>(pa + SP_REFRESH_PEND, load<i32>(pa + SP_REFRESH_PEND) | (1 << pg));
-          evPush(due, (EV_REFRESH << 28) | <u32>idx);
-        }
+      const pa = portAt(idx);
+      if (load<i64>(pa + SP_REFRESH_EV) == t) {
+        store<i64>(pa + SP_REFRESH_EV, FOREVER);
+        const rec = pa + SP_PFC;
+        pfcRefreshDue(rec, t);
+        sendPendingPause(idx, rec);
+        armRefresh(idx, pa, rec);
       }
     } else if (type == EV_RP_TIMER) {
       const fa = flowAt(idx);
@@ -852,8 +861,9 @@ export function simRunUntil(until: i64): i32 {
       const sa = storms + <usize>idx * SS_SIZE;
       if (now < load<i64>(sa + SS_STOP)) {
         const p = load<i32>(sa + SS_PORT);
-        count(SC_XOFF, 1);
-        sendControl(p, K_PFC, load<i32>(sa + SS_PRIO), pauseTime, -1);
+        count(SC_STORM_XOFF, 1);
+        const bit = 1 << load<i32>(sa + SS_PRIO);
+        sendControl(p, K_PFC, bit | (bit << 8), pauseTime, -1);
         evPush(now + load<i64>(sa + SS_INTERVAL), (EV_STORM << 28) | <u32>idx);
       }
     } else if (type == EV_WATCHDOG) {

@@ -255,7 +255,9 @@ export function checkScenario(doc: unknown): Scenario {
       }
     });
   }
-  const lossless = (p: number) => modes[p] !== 'lossy';
+  if (modes.includes('pfc') && modes.includes('pause')) {
+    bad('flow_control', 'PFC and 802.3x PAUSE are mutually exclusive on a port (802.3 Annex 31D): use one of them');
+  }
   const maxFrame = Math.max(...nodes.map((n) => n.dcb.mtu));
 
   // Traffic: expand the generators into flows.
