@@ -11,3 +11,7 @@ export {
   pfcBlockedMaskAt, pfcBlockedTcsOf, pfcBenchRunItems, pfcBenchSetup, pfcBenchRun,
 } from './pfc';
 export { simInit, simRunUntil, simReserve, simFreePackets } from './sim/engine';
+export {
+  creditInit, creditOnGrant, creditSyncValue, creditAvailable, creditGrantValue, creditOnSync, creditTrySendOne,
+  creditReceiveOne, creditDrainOne, creditAgeOne,
+} from './credit';

@@ -71,6 +71,28 @@ export const PFC_SIZE: i32 = 976;
 // credit (assembly/credit.ts)
 // ---------------------------------------------------------------------------------------------
 
+// Credit-based link-level flow control with InfiniBand counters (DESIGN.md §4.2). One record per
+// (link direction, priority, channel): the sender half (TBS, FCCL, grant time) lives at the
+// transmitting port, the receiver half (ABR, buffer) at the receiving one; only frames link them.
+export const CREDIT_K: i32 = 0;             // i32 counter width k (counters are mod 2^k), 2..30
+export const CREDIT_UNIT: i32 = 4;          // i32 credit unit U, bytes
+export const CREDIT_CAPACITY: i32 = 8;      // i32 receiver buffer for this flow, units
+export const CREDIT_TBS: i32 = 12;          // i32 sender: total blocks sent, mod 2^k
+export const CREDIT_FCCL: i32 = 16;         // i32 sender: credit limit from the last grant, mod 2^k
+export const CREDIT_ABR: i32 = 20;          // i32 receiver: adjusted blocks received, mod 2^k
+export const CREDIT_USED: i32 = 24;         // i32 receiver: buffer occupancy, units
+export const CREDIT_LAST_CL: i32 = 28;      // i32 receiver: limit carried by its last grant
+export const CREDIT_AGING_PS: i32 = 32;     // i64 credits expire this long after their grant (0 = never)
+export const CREDIT_GRANT_AT: i32 = 40;     // i64 sender: time FCCL was last set by a grant, ps
+export const CREDIT_SENT_UNITS: i32 = 48;   // i64 sender: units sent
+export const CREDIT_BLOCKED: i32 = 56;      // i64 sender: send attempts refused for lack of credit
+export const CREDIT_EXPIRED_UNITS: i32 = 64; // i64 sender: unused credit dropped by aging
+export const CREDIT_GRANTS_RX: i32 = 72;    // i64 sender: grants received
+export const CREDIT_RECV_UNITS: i32 = 80;   // i64 receiver: units received into the buffer
+export const CREDIT_OVERRUN_UNITS: i32 = 88; // i64 receiver: units that found no room (dropped; must stay 0)
+export const CREDIT_SYNCS_RX: i32 = 96;     // i64 receiver: syncs received
+export const CREDIT_SIZE: i32 = 112;
+
 // ---------------------------------------------------------------------------------------------
 // ets (assembly/ets.ts)
 // ---------------------------------------------------------------------------------------------
