@@ -2,8 +2,68 @@
 // the top-level keys wins, and the DCB config (last) is the fallback. Add a kind by importing it and
 // listing it before configKind.
 import { configKind, type DocumentKind } from './documents.js';
+import { InputError, type Problem } from './errors.js';
+import { parseConfig } from './config/schema.js';
+import { checkScenario } from './sim/scenario.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The DCB configs written out in a scenario (profiles, defaults, per node), with their paths. */
+function embeddedConfigs(doc: Obj): [string, Obj][] {
+  const out: [string, Obj][] = [];
+  if (isObj(doc.dcb_profiles)) for (const [k, v] of Object.entries(doc.dcb_profiles)) if (isObj(v)) out.push([`dcb_profiles.${k}`, v]);
+  if (isObj(doc.defaults) && isObj(doc.defaults.dcb)) out.push(['defaults.dcb', doc.defaults.dcb]);
+  for (const list of ['hosts', 'switches']) {
+    const nodes = doc[list];
+    if (Array.isArray(nodes)) nodes.forEach((n, i) => isObj(n) && isObj(n.dcb) && out.push([`${list}[${i}].dcb`, n.dcb]));
+  }
+  return out;
+}
+
+/**
+ * Checks every embedded DCB config with the full config rules (the simulator itself reads only the
+ * fields it needs), so `validate` reports config problems and warnings inside scenarios too.
+ */
+function checkEmbeddedConfigs(doc: unknown): Problem[] {
+  const warnings: Problem[] = [];
+  const problems: Problem[] = [];
+  if (!isObj(doc)) return warnings;
+  const at = (prefix: string, p: Problem): Problem => ({ path: p.path === 'config' ? prefix : `${prefix}.${p.path}`, rule: p.rule });
+  for (const [prefix, cfg] of embeddedConfigs(doc)) {
+    try {
+      warnings.push(...parseConfig(cfg).warnings.map((w) => at(prefix, w)));
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems.map((p) => at(prefix, p)));
+    }
+  }
+  if (problems.length) throw new InputError(problems);
+  return warnings;
+}
+
+/** Simulator scenarios (host/sim/scenario.ts, docs/sim.md): hosts, links and traffic. */
+export const scenarioKind: DocumentKind = {
+  name: 'scenario',
+  describe: 'simulator scenario (hosts, switches, links, traffic)',
+  detect: (d) => d.kind === 'scenario' || ('hosts' in d && 'links' in d),
+  validate: (doc) => {
+    const warnings = checkEmbeddedConfigs(doc);
+    const s = checkScenario(doc);
+    const hosts = s.nodes.filter((n) => n.isHost).length;
+    return {
+      value: s,
+      warnings,
+      summary: [
+        `scenario ${s.name}: ${hosts} hosts, ${s.nodes.length - hosts} switches, ${s.ports.length / 2} links, ${s.flows.length} flows`,
+        `duration ${s.duration_ps / 1e9} ms, seed ${s.seed}, flow control per priority: ${s.modes.join(' ')}`,
+      ],
+    };
+  },
+};
 
 export const documentKinds: DocumentKind[] = [
+  scenarioKind,
   configKind,
 ];
 

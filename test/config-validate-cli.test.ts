@@ -234,6 +234,35 @@ describe('dcbkit validate: examples', () => {
   });
 });
 
+describe('dcbkit validate: document kinds', () => {
+  it('dispatches a scenario (hosts + links) to the scenario kind and checks its embedded DCB configs', () => {
+    const r = runCli(['validate', 'examples/sim-tiny/scenario.yaml']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^ok: examples\/sim-tiny\/scenario\.yaml is a valid scenario \(1 warning\)\n/);
+    // defaults.dcb puts priorities 2 and 3 in TC 1 with PFC on 3 only
+    expect(r.stderr).toBe('warning: defaults.dcb.ets.prio_tc: TC 1 mixes PFC priorities (3) with non-PFC priorities (2): a pause of 3 also stops 2\n');
+    const j = JSON.parse(runCli(['validate', 'examples/sim-tiny/scenario.yaml', '--json']).stdout);
+    expect([j.ok, j.kind, j.document.name]).toEqual([true, 'scenario', 'sim-tiny']);
+  });
+
+  it('reports a broken embedded config with the scenario path in front', () => {
+    const text = readFileSync('examples/sim-tiny/scenario.yaml', 'utf8').replace('bw: [40, 40, 20,', 'bw: [40, 40, 10,');
+    const r = runCli(['validate', '-'], { input: text });
+    expect(r.stderr).toBe('defaults.dcb.ets.bw: bandwidths of ETS TCs sum to 90, must be 100\n');
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--kind forces a kind; an unknown kind is bad input', () => {
+    const r = runCli(['validate', 'examples/configs/roce.yaml', '--kind', 'scenario']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('duration: ');
+    const u = runCli(['validate', 'examples/configs/roce.yaml', '--kind', 'device']);
+    expect(u.stderr).toBe('kind: unknown document kind "device"; one of scenario, config\n');
+    expect(u.status).toBe(2);
+  });
+});
+
 describe('dcbkit schema config', () => {
   it('prints the JSON Schema and writes it atomically with --out', () => {
     const r = runCli(['schema', 'config']);
@@ -256,7 +285,7 @@ describe('dcbkit schema config', () => {
   it('rejects an unknown schema kind with exit 2', () => {
     const r = runCli(['schema', 'scenery']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('kind: unknown schema "scenery"; one of config\n');
+    expect(r.stderr).toBe('kind: unknown schema "scenery"; one of config, scenario\n');
     expect(r.stdout).toBe('');
   });
 });

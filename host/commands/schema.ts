@@ -1,15 +1,16 @@
-// `dcbkit schema config [--out FILE]`: the JSON Schema (draft 2020-12) of the config input, for
+// `dcbkit schema config|scenario [--out FILE]`: the JSON Schema (draft 2020-12) of a document's input, for
 // editors (YAML language server, VS Code) and external tools. Written atomically with --out.
 import type { CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
 import { configJsonSchema } from '../config/schema.js';
 import { writeFileAtomic } from '../io.js';
+import { scenarioJsonSchema } from '../sim/scenario.js';
 
-const schemas: Record<string, () => Record<string, unknown>> = { config: configJsonSchema };
+const schemas: Record<string, () => unknown> = { config: configJsonSchema, scenario: scenarioJsonSchema };
 
 export const schemaCommand: CommandModule<object, { kind: string; out?: string }> = {
   command: 'schema <kind>',
-  describe: 'print (or write with --out) the JSON Schema of a document kind: config',
+  describe: 'print (or write with --out) the JSON Schema of a document kind: config | scenario',
   builder: (y) =>
     y
       .positional('kind', { type: 'string', demandOption: true, describe: Object.keys(schemas).join(' | ') })
