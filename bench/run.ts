@@ -5,6 +5,7 @@
 // would stay in Liftoff). Variants run interleaved: R rounds, each round one tinybench 6 Bench
 // (hrtimeNow) over all Wasm variants followed by one timed run of the C reference, and the samples
 // of all rounds are pooled. The Wasm/C ratio is the median of per-round ratios of p50s.
+import { benchFabric, type FabricBench } from '../host/sim/bench.js';
 import { Bench } from 'tinybench';
 import { Core } from '../host/loader.js';
 import { toolVersions } from '../host/versions.js';
@@ -44,6 +45,8 @@ export interface BenchReport {
   kernels: Record<string, KernelFigure>;
   method: { rounds: number; time_ms_per_task_round: number; batch: number; warmup_calls: number; timer: string; quick: boolean; caveat: string };
   versions: Record<string, string | null>;
+  /** Fabric simulator: packet-hops per second of wall time (host/sim/bench.ts). */
+  fabric?: FabricBench;
 }
 
 function cpuModel(): string | null {
@@ -163,6 +166,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
     },
     versions: { ...toolVersions(), gcc: gccVersion(), cpu: cpuModel(), cores: String((await import('node:os')).cpus().length) },
   };
+  report.fabric = benchFabric({ quick });
   if (reasons) report.pipeline.reason = reasons;
   const perfReasons = ['reason' in wasmPerf ? wasmPerf.reason : '', 'reason' in cPerf ? `C: ${cPerf.reason}` : ''].filter(Boolean);
   if (perfReasons.length) report.pipeline.instructions_reason = perfReasons.join('; ');
@@ -183,6 +187,7 @@ export function formatBench(r: BenchReport): string {
   for (const [name, k] of Object.entries(r.kernels)) {
     lines.push(k.ns_per_op === null ? `${name}: n/a (${k.reason})` : `${name}: ${k.ns_per_op} ns/op p50 (rme ${k.rme_pct} %, p99 ${k.p99_ns} ns) — ${k.op}`);
   }
+  if (r.fabric) lines.push(`fabric (${r.fabric.scenario}): ${(r.fabric.packet_hops_per_s / 1e6).toFixed(2)} M packet-hops/s, ${(r.fabric.events_per_s / 1e6).toFixed(2)} M events/s`);
   lines.push(`method: ${r.method.rounds} interleaved rounds x ${r.method.time_ms_per_task_round} ms per variant, ${r.method.batch} ops per sample, ${r.method.warmup_calls} warm-up calls; ${r.method.caveat}`);
   lines.push(`versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   return lines.join('\n') + '\n';

@@ -180,14 +180,24 @@ function rngSeed(seed: number, id: number): number {
   return s === 0 ? 0x6d2b79f5 : s;
 }
 
-/** Shortest-path ECMP next-hop sets: route[sw * nHosts + host] = word offset of [count, ports...]. */
+/**
+ * Shortest-path ECMP next-hop sets: route[sw * nHosts + host] = word offset of [count, ports...] in
+ * nhWords. One BFS per host (hosts never forward); a switch's set is every port one hop closer.
+ * Equal sets are stored once (hashed on their ports), which keeps a fat tree's table small.
+ */
 function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd: Map<number, number>) {
   const nHosts = hostOrd.size;
   const route = new Int32Array(swOrd.size * nHosts);
-  const words: number[] = [0];
+  let words = new Int32Array(1024);
+  let used = 1;
   const dist = new Int32Array(scn.nodes.length);
   const queue = new Int32Array(scn.nodes.length);
-  const setIndex = new Map<string, number>();
+  const buckets = new Map<number, number[]>();
+  const cand = new Int32Array(Math.max(1, ...scn.nodes.map((n) => n.ports.length)));
+  const peer = Int32Array.from(scn.ports.map((p) => p.peerNode));
+  const isHost = Uint8Array.from(scn.nodes.map((n) => (n.isHost ? 1 : 0)));
+  const nodePorts = scn.nodes.map((n) => Int32Array.from(n.ports));
+  const switches = [...swOrd.entries()];
   for (const [host, ho] of hostOrd) {
     dist.fill(-1);
     dist[host] = 0;
@@ -195,26 +205,45 @@ function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd: Map<n
     queue[qt++] = host;
     while (qh < qt) {
       const n = queue[qh++];
-      if (n !== host && scn.nodes[n].isHost) continue; // hosts do not forward
-      for (const pi of scn.nodes[n].ports) {
-        const m = scn.ports[pi].peerNode;
+      if (n !== host && isHost[n]) continue;
+      const ps = nodePorts[n];
+      for (let i = 0; i < ps.length; i++) {
+        const m = peer[ps[i]];
         if (dist[m] < 0) { dist[m] = dist[n] + 1; queue[qt++] = m; }
       }
     }
-    for (const [sw, so] of swOrd) {
+    for (const [sw, so] of switches) {
       const d = dist[sw];
-      const set = d > 0 ? scn.nodes[sw].ports.filter((pi) => dist[scn.ports[pi].peerNode] === d - 1) : [];
-      const key = set.join(',');
-      let at = setIndex.get(key);
-      if (at === undefined) {
-        at = words.length;
-        words.push(set.length, ...set);
-        setIndex.set(key, at);
+      const ps = nodePorts[sw];
+      let c = 0;
+      let h = 0x811c9dc5;
+      if (d > 0) {
+        for (let i = 0; i < ps.length; i++) {
+          if (dist[peer[ps[i]]] === d - 1) { cand[c++] = ps[i]; h = Math.imul(h ^ ps[i], 0x01000193); }
+        }
+      }
+      h = Math.imul(h ^ c, 0x01000193);
+      let at = -1;
+      const list = buckets.get(h);
+      if (list) {
+        for (const o of list) {
+          if (words[o] !== c) continue;
+          let same = true;
+          for (let i = 0; i < c && same; i++) same = words[o + 1 + i] === cand[i];
+          if (same) { at = o; break; }
+        }
+      }
+      if (at < 0) {
+        if (used + c + 1 > words.length) { const w = new Int32Array(words.length * 2 + c + 1); w.set(words); words = w; }
+        at = used;
+        words[used++] = c;
+        for (let i = 0; i < c; i++) words[used++] = cand[i];
+        if (list) list.push(at); else buckets.set(h, [at]);
       }
       route[so * nHosts + ho] = at;
     }
   }
-  return { route, nhWords: Int32Array.from(words) };
+  return { route, nhWords: words.subarray(0, used) };
 }
 
 export interface RunOptions {

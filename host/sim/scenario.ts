@@ -13,7 +13,7 @@ import { InputError, type Problem } from '../errors.js';
 import { parseOrThrow } from '../problems.js';
 import { metres, psPerByte, sizeBytes, speedBps, timePs } from './units.js';
 import { dcbView, validateDcb, type DcbView } from './dcb.js';
-import { headroomBytes } from './headroom-adapter.js';
+import { computeHeadroom } from '../headroom.js';
 
 export const FLOW_CONTROL_MODES = ['lossy', 'pfc', 'pause', 'credit'] as const;
 export type FlowControlMode = (typeof FLOW_CONTROL_MODES)[number];
@@ -324,7 +324,15 @@ export function checkScenario(doc: unknown): Scenario {
     const mtu = n.dcb.mtu;
     const headroom = n.ports.map((pi) => {
       const p = ports[pi];
-      return b.headroom === 'auto' ? headroomBytes(p.bps, p.cable_m, mtu) : b.headroom;
+      if (b.headroom !== 'auto') return b.headroom;
+      // The headroom calculator of host/headroom.ts (802.1Qbb component model, DESIGN.md §4.1).
+      try {
+        return computeHeadroom({ speedBps: p.bps, cableM: Math.round(p.cable_m * 1000) / 1000, mtu }).headroom_bytes;
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        bad(w.buffer ? `switches[${i}].buffer.headroom` : 'defaults.buffer.headroom', `auto headroom for ${p.name}: ${e.problems.map((x) => x.rule).join('; ')}`);
+        return 0;
+      }
     });
     const pgs = modes.filter((m) => m === 'pfc' || m === 'credit').length + (modes.includes('pause') ? 1 : 0);
     const reserved = hasLossless ? headroom.reduce((x, y) => x + y, 0) * pgs : 0;
