@@ -1,7 +1,11 @@
 // The registered golden-vector kernels. Add a kernel by importing its module and listing it here.
 import { etsVectors } from './ets.js';
+import { pfcVectors } from './pfc.js';
+import { creditVectors } from './credit.js';
 import type { VectorKernel } from './registry.js';
 
 export const vectorKernels: VectorKernel[] = [
   etsVectors as VectorKernel,
+  pfcVectors as VectorKernel,
+  creditVectors as VectorKernel,
 ];
