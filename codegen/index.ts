@@ -30,10 +30,12 @@ export interface Generated {
 
 export interface Manifest {
   generator: string;
-  device: string;
+  /** sha256 of the config and device as given (canonical JSON), so a manifest names its inputs. */
+  inputs: { config_sha256: string; device: string; device_sha256: string };
   targets: string[];
   files: { path: string; bytes: number; sha256: string }[];
   quantisation: Quantisation[];
+  omitted: { path: string; reason: string }[];
   versions: Record<string, string>;
 }
 
@@ -68,10 +70,11 @@ export function generate(config: CodegenConfig, device: Device, targetNames: str
   }
   const manifest: Manifest = {
     generator: 'dcbkit codegen',
-    device: device.name,
+    inputs: { config_sha256: sha256(JSON.stringify(config)), device: device.name, device_sha256: sha256(JSON.stringify(device)) },
     targets: targets.map((t) => t.name),
     files: [...files].map(([path, data]) => ({ path, bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.length, sha256: sha256(data) })),
     quantisation,
+    omitted: ir.omitted,
     versions: opts.versions ?? {},
   };
   files.set('manifest.json', JSON.stringify(manifest, null, 2) + '\n');

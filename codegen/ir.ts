@@ -46,6 +46,8 @@ export interface CodegenConfig {
     cp?: { priorities?: number[]; q_eq?: number; w?: number; kmin?: number; kmax?: number; pmax?: number };
     rp?: { profile?: string };
   };
+  pause?: { enable?: boolean };
+  credit?: { priorities?: number[] };
 }
 
 export interface HeadroomArgs {
@@ -150,6 +152,8 @@ export interface Ir {
   ports: IrPort[];
   quantisation: Quantisation[];
   problems: IrProblem[];
+  /** Config settings no target represents (reported in the manifest, never silently dropped). */
+  omitted: { path: string; reason: string }[];
 }
 
 // Defaults chosen where the config is silent; each is documented in docs/codegen.md.
@@ -395,6 +399,10 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
   const dscpTc = Array.from({ length: 64 }, () => view.prioTc[0]);
   for (const a of app) if (a.selector === 'dscp' && a.protocol < 64) dscpTc[a.protocol] = view.prioTc[a.priority];
 
+  const omitted: Ir['omitted'] = [];
+  if (cfg.pause?.enable) omitted.push({ path: 'pause.enable', reason: '802.3x PAUSE is a MAC setting outside the QoS tables of these targets' });
+  if (cfg.credit?.priorities?.length) omitted.push({ path: 'credit.priorities', reason: 'credit-based flow control has no representation in SONiC, P4Runtime, Linux dcb or the register map' });
+  if (cfg.qcn?.rp && cfg.qcn.cp?.priorities?.length) omitted.push({ path: 'qcn.rp', reason: 'reaction-point parameters belong to the NIC rate limiter, not to these switch/host tables' });
   const wd = cfg.pfc?.watchdog ?? {};
   const rec = cfg.ets?.recommendation;
   return {
@@ -430,6 +438,7 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
     ports,
     quantisation,
     problems,
+    omitted,
   };
 }
 

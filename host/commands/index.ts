@@ -8,6 +8,7 @@ import { framesCommand } from './frames.js';
 import { runCommandModule } from './run.js';
 import { validateCommand } from './validate.js';
 import { schemaCommand } from './schema.js';
+import { codegenCommand } from './codegen.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -19,4 +20,5 @@ export const commands: CommandModule<any, any>[] = [
   runCommandModule,
   validateCommand,
   schemaCommand,
+  codegenCommand,
 ];

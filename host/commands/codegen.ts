@@ -1,0 +1,54 @@
+// `dcbkit codegen <config> [--device D] --target sonic|p4|linux|c-header|all --out DIR [--json]`:
+// emits the tables and registers of every requested target from one IR (codegen/), plus
+// manifest.json. Every problem of every requested target is reported (exit 2, `target: path:
+// rule`) before anything is written; the output tree appears all at once or not at all.
+import type { CommandModule } from 'yargs';
+import { loadConfig } from '../config/index.js';
+import { computeHeadroom } from '../headroom.js';
+import { writeTreeAtomic } from '../io.js';
+import { toolVersions } from '../versions.js';
+import { formatProblem } from '../errors.js';
+import { defaultDevice, loadDevice, type Device } from '../../codegen/device.js';
+import { generate, TARGET_NAMES, type Generated } from '../../codegen/index.js';
+import type { HeadroomFn } from '../../codegen/ir.js';
+
+/** Headroom per lossless PG from host/headroom.ts (the model the simulator uses too). */
+export const headroomFromModel: HeadroomFn = (a) => computeHeadroom({ speedBps: a.speedBps, cableM: a.cableM, mtu: a.mtu, profile: a.profile }).headroom_bytes;
+
+/** Library form: config file (+ device file) -> generated files; throws InputError on any problem. */
+export function codegenFiles(configPath: string, targets: string[], devicePath?: string): Generated & { warnings: string[] } {
+  const { config, warnings } = loadConfig(configPath);
+  const device: Device = devicePath ? loadDevice(devicePath) : defaultDevice;
+  const out = generate(config, device, targets, { headroom: headroomFromModel, versions: toolVersions() });
+  return { ...out, warnings: warnings.map(formatProblem) };
+}
+
+interface Args {
+  config: string;
+  device?: string;
+  target: string[];
+  out: string;
+  json?: boolean;
+}
+
+export const codegenCommand: CommandModule<object, Args> = {
+  command: 'codegen <config>',
+  describe: 'emit SONiC, P4, Linux and C register-map artefacts (and manifest.json) for a DCB config',
+  builder: (y) =>
+    y
+      .positional('config', { type: 'string', demandOption: true, describe: 'DCB config (YAML or JSON)' })
+      .option('device', { type: 'string', describe: 'device description (YAML or JSON); default: one port, 8 queues, 32 MiB, 256-B cells' })
+      .option('target', { type: 'string', array: true, demandOption: true, choices: [...TARGET_NAMES(), 'all'], describe: 'target(s) to emit' })
+      .option('out', { type: 'string', demandOption: true, describe: 'output directory' })
+      .option('json', { type: 'boolean', describe: 'print the manifest as JSON' }) as never,
+  handler: (args) => {
+    const { files, manifest, warnings } = codegenFiles(args.config, args.target, args.device);
+    writeTreeAtomic(args.out, files);
+    for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
+    if (args.json) process.stdout.write(JSON.stringify(manifest) + '\n');
+    else {
+      for (const f of manifest.files) process.stdout.write(`${f.path}  ${f.bytes} B  sha256 ${f.sha256.slice(0, 16)}\n`);
+      process.stdout.write(`manifest.json  (${manifest.quantisation.length} quantisation entries, ${manifest.omitted.length} omitted settings)\n`);
+    }
+  },
+};
