@@ -325,8 +325,8 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
       kmaxBytes: cp.kmax ?? DCQCN_DEFAULTS.kmaxBytes,
     };
     const got = { kminBytes: roundUpTo(want.kminBytes, cell), kmaxBytes: roundUpTo(want.kmaxBytes, cell) };
-    for (const k of ['kminBytes', 'kmaxBytes'] as const) {
-      if (got[k] !== want[k]) quantisation.push({ target: 'ir', path: `tc[${t}].ecn.${k}`, quantity: `ECN ${k} to whole cells of ${cell} B`, wanted: want[k], got: got[k], unit: 'B', error: got[k] - want[k] });
+    for (const [k, key] of [['kminBytes', 'kmin'], ['kmaxBytes', 'kmax']] as const) {
+      if (got[k] !== want[k]) quantisation.push({ target: 'ir', path: `qcn.cp.${key}`, quantity: `ECN ${key} of TC ${t} to whole cells of ${cell} B`, wanted: want[k], got: got[k], unit: 'B', error: got[k] - want[k] });
     }
     return { ...got, pmaxPercent: cp.pmax ?? DCQCN_DEFAULTS.pmaxPercent, qEqBytes: cp.q_eq ?? QCN_DEFAULTS.qEqBytes, w: cp.w ?? QCN_DEFAULTS.w };
   };

@@ -62,6 +62,18 @@ describe('dcbkit codegen', () => {
     expect(db.PFC_WD.GLOBAL.POLL_INTERVAL).toBe('100');
   });
 
+  test('every example config that can be generated gives SONiC tables yanglint accepts', () => {
+    requireTool('yanglint');
+    for (const cfg of ['examples/configs/converged.yaml', 'examples/configs/cee-pg.yaml', 'examples/codegen/eight-tc.yaml']) {
+      const out = join(tmp, cfg.replace(/\W/g, '_'));
+      const r = runCli(['codegen', cfg, '--target', 'sonic', '--out', out]);
+      expect(r.status, r.stderr).toBe(0);
+      const y = yanglint(JSON.parse(readFileSync(join(out, 'sonic/config_db.json'), 'utf8')));
+      expect(y.output, cfg).toBe('');
+      expect(y.status).toBe(0);
+    }
+  });
+
   test('a lossless priority sharing a PG with lossy ones: exit 2, one line per target, nothing written', () => {
     const out = join(tmp, 'mixed');
     const r = runCli(['codegen', 'examples/configs/mixed-tc.yaml', '--target', 'all', '--out', out]);
