@@ -4,6 +4,7 @@
 // The output is a pure function of config + device: no timestamps, stable key order.
 import { createHash } from 'node:crypto';
 import { InputError, type Problem } from '../host/errors.js';
+import { computeHeadroom } from '../host/headroom.js';
 import type { Device } from './device.js';
 import { buildIr, type CodegenConfig, type HeadroomFn, type Ir, type Quantisation } from './ir.js';
 import type { CodegenTarget } from './target.js';
@@ -15,8 +16,12 @@ import { p4Target } from './p4.js';
 export const TARGETS: CodegenTarget[] = [sonicTarget, p4Target, linuxTarget, cHeaderTarget];
 export const TARGET_NAMES = (): string[] => TARGETS.map((t) => t.name);
 
+/** Headroom per lossless PG from host/headroom.ts (the model the simulator uses too). */
+export const headroomFromModel: HeadroomFn = (a) => computeHeadroom({ speedBps: a.speedBps, cableM: a.cableM, mtu: a.mtu, profile: a.profile }).headroom_bytes;
+
 export interface GenerateOptions {
-  headroom: HeadroomFn;
+  /** Default: headroomFromModel. */
+  headroom?: HeadroomFn;
   /** Extra manifest entries (tool versions etc.), merged in as given. */
   versions?: Record<string, string>;
 }
@@ -56,9 +61,9 @@ export function resolveTargets(names: string[]): CodegenTarget[] {
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /** Generates every requested target or throws one InputError listing all `target: path: rule` problems. */
-export function generate(config: CodegenConfig, device: Device, targetNames: string[], opts: GenerateOptions): Generated {
+export function generate(config: CodegenConfig, device: Device, targetNames: string[], opts: GenerateOptions = {}): Generated {
   const targets = resolveTargets(targetNames);
-  const ir = buildIr(config, device, opts);
+  const ir = buildIr(config, device, { headroom: opts.headroom ?? headroomFromModel });
   const problems = targets.flatMap((t) => t.check(ir));
   if (problems.length) throw new InputError(problems);
   const files = new Map<string, string | Uint8Array>();

@@ -4,22 +4,17 @@
 // rule`) before anything is written; the output tree appears all at once or not at all.
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../config/index.js';
-import { computeHeadroom } from '../headroom.js';
 import { writeTreeAtomic } from '../io.js';
 import { toolVersions } from '../versions.js';
 import { formatProblem } from '../errors.js';
 import { defaultDevice, loadDevice, type Device } from '../../codegen/device.js';
 import { generate, TARGET_NAMES, type Generated } from '../../codegen/index.js';
-import type { HeadroomFn } from '../../codegen/ir.js';
-
-/** Headroom per lossless PG from host/headroom.ts (the model the simulator uses too). */
-export const headroomFromModel: HeadroomFn = (a) => computeHeadroom({ speedBps: a.speedBps, cableM: a.cableM, mtu: a.mtu, profile: a.profile }).headroom_bytes;
 
 /** Library form: config file (+ device file) -> generated files; throws InputError on any problem. */
 export function codegenFiles(configPath: string, targets: string[], devicePath?: string): Generated & { warnings: string[] } {
   const { config, warnings } = loadConfig(configPath);
   const device: Device = devicePath ? loadDevice(devicePath) : defaultDevice;
-  const out = generate(config, device, targets, { headroom: headroomFromModel, versions: toolVersions() });
+  const out = generate(config, device, targets, { versions: toolVersions() });
   return { ...out, warnings: warnings.map(formatProblem) };
 }
 

@@ -1,5 +1,6 @@
 // Configs used by the codegen tests: the DESIGN.md §5 example port, and variants.
 import type { CodegenConfig } from '../../codegen/ir.js';
+import { headroomFromModel } from '../../codegen/index.js';
 
 /** DESIGN.md §5 example: 100G, 300 m, MTU 9216; TCs 0..2 ETS 40/40/20, TC 3..7 strict; PFC on priority 3. */
 export function exampleConfig(): CodegenConfig {
@@ -33,5 +34,5 @@ export function losslessConfig(): CodegenConfig {
   return c;
 }
 
-/** Stand-in headroom for IR tests: the DESIGN.md §4.1 vector (100G, 300 m, MTU 9216 -> 111,992 B). */
-export const testHeadroom = () => 111992;
+/** The project's headroom model (host/headroom.ts); DESIGN.md §4.1: 100G, 300 m, MTU 9216 -> 111,992 B. */
+export const testHeadroom = headroomFromModel;
