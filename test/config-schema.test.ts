@@ -268,7 +268,9 @@ function accepts(schema: Schema, v: unknown): boolean {
     if (typeof schema.maximum === 'number' && v > schema.maximum) return false;
   }
   if (typeof v === 'string' && typeof schema.minLength === 'number' && v.length < schema.minLength) return false;
+  if (typeof v === 'string' && typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(v)) return false;
   if (Array.isArray(v)) {
+    if (typeof schema.minItems === 'number' && v.length < schema.minItems) return false;
     if (typeof schema.maxItems === 'number' && v.length > schema.maxItems) return false;
     if (schema.items && !v.every((x) => accepts(schema.items as Schema, x))) return false;
   }
@@ -298,6 +300,14 @@ describe('configJsonSchema', () => {
     expect(pfcEnable.type).toBe('array');
     expect(pfcEnable.items).toMatchObject({ type: 'integer', minimum: 0, maximum: 7 });
     expect((props.app as Schema).maxItems).toBe(168);
+    const prioTc = (props.ets.properties as Record<string, Schema>).prio_tc;
+    expect([prioTc.minItems, prioTc.maxItems]).toEqual([8, 8]);
+    // the rp union spelled out: one variant per profile, each closed
+    const rp = (props.qcn.properties as Record<string, Schema>).rp.anyOf as Schema[];
+    expect(rp.map((v) => ((v.properties as Record<string, Schema>).profile as Schema).const)).toEqual(['qau-pc', 'dcqcn']);
+    expect(rp.every((v) => v.additionalProperties === false)).toBe(true);
+    expect(((props.pg.properties as Record<string, Schema>).prio_pgid.items as Schema).enum).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 15]);
+    expect((props.port.properties as Record<string, Schema>).speed.description).toMatch(/Default 100G/);
   });
 
   it('accepts every valid example and rejects structural mistakes', () => {
@@ -308,5 +318,9 @@ describe('configJsonSchema', () => {
     expect(accepts(schema, { pfc: { enabled: [3] } })).toBe(false);
     expect(accepts(schema, { pfc: { enable: [8] } })).toBe(false);
     expect(accepts(schema, { ets: { prio_tc: [0, 0, 0, 0, 0, 0, 0, 0] } })).toBe(false);
+    expect(accepts(schema, { port: { speed: 'fast' } })).toBe(false);
+    expect(accepts(schema, { port: { mac: '02:00:00:00:00' } })).toBe(false);
+    expect(accepts(schema, { qcn: { rp: { profile: 'qau-pc', g_shift: 8 } } })).toBe(false);
+    expect(accepts(schema, { pg: { prio_pgid: [0, 0, 0, 0, 0, 0, 0, 9], pg_bw: [100, 0, 0, 0, 0, 0, 0, 0] } })).toBe(false);
   });
 });

@@ -2,7 +2,7 @@
 // editors (YAML language server, VS Code) and external tools. Written atomically with --out.
 import type { CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
-import { configJsonSchema } from '../config/schema.js';
+import { configJsonSchema } from '../config/json-schema.js';
 import { writeFileAtomic } from '../io.js';
 import { scenarioJsonSchema } from '../sim/scenario.js';
 

@@ -46,10 +46,9 @@ export function strictObject<S extends z.core.$ZodLooseShape>(shape: S) {
 export function table8<T extends z.ZodType>(entry: T, per: 'priority' | 'TC' | 'PGID') {
   return z
     .array(entry, { error: mustBe(`a list of 8 entries (one per ${per} 0..7)`) })
-    .refine((a) => a.length === 8, {
+    .length(8, {
       error: (iss: IssueLike) =>
         `must have 8 entries (one per ${per} 0..7), got ${Array.isArray(iss.input) ? iss.input.length : show(iss.input)}`,
-      abort: true,
     });
 }
 

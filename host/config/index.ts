@@ -13,4 +13,5 @@
  */
 export * from './schema.js';
 export { configWarnings } from './warnings.js';
+export { configJsonSchema } from './json-schema.js';
 export { loadConfig, readDocument, parseDocumentText } from './load.js';

@@ -8,7 +8,7 @@
  *   and name, every default filled, `ets` always present) plus warnings (`Problem[]`). Throws
  *   `InputError` with one `path: rule` problem per broken rule.
  * - `loadConfig(path)` reads YAML or JSON from a file (or `-` for stdin) and calls parseConfig.
- * - `configSchema` (zod) and `configJsonSchema()` (JSON Schema 2020-12 of the input, for editors).
+ * - `configSchema` (zod); `configJsonSchema()` in json-schema.ts (JSON Schema 2020-12 of the input).
  * - `etsFromPg(pg)`, `pgFromEts(ets)`: the two views of the scheduler (docs/config.md "ets and pg").
  * - `flowControlOf(config, prio)`: 'pfc' | 'credit' | 'pause' | 'none' for a priority.
  * - Types: DcbConfig, PortConfig, EtsConfig, EtsTables, PgConfig, PfcConfig, PfcWatchdogConfig,
@@ -327,7 +327,7 @@ const bps = () => z.number({ error: mustBe('a rate in bit/s') }).pipe(intIn(1, 1
 const ps = () => z.number({ error: mustBe('a time in ps') }).pipe(intIn(1, Number.MAX_SAFE_INTEGER, 'a time in ps'));
 
 // Defaults: qau-pc from the 802.1Q MIB (DESIGN.md §4.5); dcqcn from Zhu et al. 2015 (reference §3).
-const rpQauPcSchema = strictObject({
+export const rpQauPcSchema = strictObject({
   profile: z.literal('qau-pc'),
   line_bps: bps().optional(),
   bc_bytes: intIn(1, I32_MAX, 'a number of bytes').default(150000),
@@ -341,7 +341,7 @@ const rpQauPcSchema = strictObject({
   extra_fast_recovery: bool().default(true),
 });
 
-const rpDcqcnSchema = strictObject({
+export const rpDcqcnSchema = strictObject({
   profile: z.literal('dcqcn'),
   line_bps: bps().optional(),
   bc_bytes: intIn(1, I32_MAX, 'a number of bytes').default(10_000_000),
@@ -606,23 +606,11 @@ function crossRules(c: DcbConfig, ctx: Ctx): void {
 
 /**
  * The full config schema: input shape -> normalised DcbConfig (defaults filled) -> cross-field rules.
- * Its JSON Schema (input side) is `configJsonSchema()`.
+ * Its JSON Schema (input side) is `configJsonSchema()` (json-schema.ts).
  */
 export const configSchema = configShapeSchema
   .transform(normalise)
   .pipe(z.custom<DcbConfig>(() => true).superRefine(crossRules));
-
-/** JSON Schema (draft 2020-12) of the config input, for editors and external tools. */
-export function configJsonSchema(): Record<string, unknown> {
-  const s = z.toJSONSchema(configShapeSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return {
-    $schema: s.$schema,
-    $id: 'https://dcbkit.invalid/schemas/dcb-config.json',
-    title: 'dcbkit DCB port configuration',
-    description: 'One port: port, ets or pg, pfc, pause, app, qcn, credit. See docs/config.md for units, defaults and cross-field rules.',
-    ...Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$schema')),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Parsing with `path: rule` problems.
