@@ -174,7 +174,8 @@ export const SH_RP_TIMER: i32 = 144;  // i64 ps
 export const SH_WD_DETECT: i32 = 152; // i64 ps
 export const SH_WD_RESTORE: i32 = 160;// i64 ps
 export const SH_WD_POLL: i32 = 168;   // i64 ps (0 = no watchdog)
-export const SH_SIZE: i32 = 176;
+export const SH_CREDIT_AGING: i32 = 176; // i64 ps (0 = credits never age)
+export const SH_SIZE: i32 = 184;
 
 // Node record (i32): kind, shared pool, PG thresholds.
 export const SN_KIND: i32 = 0;        // 0 host, 1 switch
@@ -215,12 +216,8 @@ export const SP_PFC_RX: i32 = 320;       // i64[8] PFC/PAUSE frames received per
 export const SP_WD_LEFT: i32 = 384;      // i64[8] detection / restoration countdown
 export const SP_WD_LAST_TX: i32 = 448;   // i64[8]
 export const SP_WD_LAST_RX: i32 = 512;   // i64[8]
-export const SP_CR_TBS: i32 = 576;       // i32[8] credit sender: total blocks sent mod 2^16
-export const SP_CR_CL: i32 = 608;        // i32[8] credit sender: limit of the last grant
-export const SP_CR_ABR: i32 = 640;       // i32[8] credit receiver: blocks received mod 2^16
-export const SP_CR_USED: i32 = 672;      // i32[8] credit receiver: blocks held
-export const SP_CR_LASTCL: i32 = 704;    // i32[8] credit receiver: last limit granted
-export const SP_CR_CAP: i32 = 736;       // credit receiver buffer, blocks
+export const SP_CR_LASTCL: i32 = 704;    // i32[8] credit receiver: limit of the last grant sent
+export const SP_CR_CAP: i32 = 736;       // credit receiver buffer, units (written by the host)
 export const SP_WAIT_HEAD: i32 = 740;    // host port: first flow waiting for room in its NIC queue
 export const SP_WAKE_AT: i32 = 744;      // i64 pending pause-expiry wake-up
 export const SP_REFRESH_EV: i32 = 752;   // i64 time of the queued XOFF-refresh event (max = none)
@@ -228,7 +225,8 @@ export const SP_ETS: i32 = 768;          // ETS record (ETS_BYTES = 128)
 export const SP_CP: i32 = 896;           // 8 x QCN CP record (SIM_CP_SIZE)
 export const SIM_CP_SIZE: i32 = 16;
 export const SP_PFC: i32 = 1024;         // PFC record (PFC_SIZE = 976)
-export const SP_SIZE: i32 = 2000;
+export const SP_CREDIT: i32 = 2000;      // 8 x credit record (CREDIT_SIZE = 112), one per priority
+export const SP_SIZE: i32 = 2896;
 
 // Packet record (pool entry).
 export const SK_NEXT: i32 = 0;

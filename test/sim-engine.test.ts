@@ -183,6 +183,7 @@ describe('credit-based flow control', () => {
     });
     expect(s.drops.lossless).toBe(0);
     expect(s.pfc.xoff_sent).toBe(0);
+    expect((s as SimSummary & { credit: { grants: number } }).credit.grants).toBeGreaterThan(0);
     const total = s.flows.reduce((a, f) => a + f.throughput_bps, 0);
     expect(total).toBeGreaterThan(90e9);
   });

@@ -26,8 +26,8 @@ import {
   SP_NODE, SP_PEER, SP_PPB, SP_FLAGS, SP_DELAY, SP_HEADROOM, SP_BACKLOG, SP_QHEAD, SP_QTAIL, SP_QBYTES,
   SP_HEADWIRE, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_QTOTAL, SP_PRIO_TC, SP_UNSAT,
   SP_WD_IGNORE, SP_TX_BYTES_TC, SP_TX_PKTS, SP_PFC_RX,
-  SP_WD_DROP, SP_WD_STORM, SP_WD_LEFT, SP_WD_LAST_TX, SP_WD_LAST_RX, SP_CR_TBS, SP_CR_CL,
-  SP_CR_ABR, SP_CR_USED, SP_CR_LASTCL, SP_CR_CAP, SP_WAIT_HEAD, SP_WAKE_AT, SP_REFRESH_EV, SP_ETS, SP_CP, SIM_CP_SIZE,
+  SP_WD_DROP, SP_WD_STORM, SP_WD_LEFT, SP_WD_LAST_TX, SP_WD_LAST_RX, 
+  SP_CR_LASTCL, SP_CREDIT, SH_CREDIT_AGING, SP_CR_CAP, SP_WAIT_HEAD, SP_WAKE_AT, SP_REFRESH_EV, SP_ETS, SP_CP, SIM_CP_SIZE,
   SP_PFC, SP_SIZE, PFC_PAUSED_UNTIL, PFC_TX_TIME, PFC_PORT_UNIT,
   SK_NEXT, SK_FLOW, SK_BYTES, SK_PRIO, SK_PORT, SK_KIND, SK_A, SK_B, SK_SIZE,
   SF_SRC, SF_DST, SF_PRIO, SF_PORT, SF_FKIND, SF_FA, SF_FB, SF_MIXOFF, SF_MIXN, SF_MIXTOT, SF_RNG,
@@ -46,6 +46,8 @@ import {
   pfcArrive, pfcDepart, pfcNextRefresh, pfcRefreshDue, pfcTakePending, pfcReceivePfc, pfcReceivePause,
   pfcBlockedMask, pfcBlockedTcs, pfcInit, pfcSetThresholds, PFC_MODE_OFF, PFC_MODE_PFC, PFC_MODE_PAUSE,
 } from '../pfc';
+import { creditInit, creditUnits, creditTrySend, creditOnGrant, creditAvailable, creditReceive, creditDrain, creditGrantValue } from '../credit';
+import { CREDIT_SIZE } from '../layout';
 
 // Event types.
 const EV_TX_DONE: u32 = 1;
@@ -56,6 +58,7 @@ const EV_REFRESH: u32 = 5;
 const EV_RP_TIMER: u32 = 6;
 const EV_STORM: u32 = 7;
 const EV_WATCHDOG: u32 = 8;
+const EV_CREDIT_REFRESH: u32 = 9;
 const INDEX_MASK: u32 = 0x0fffffff;
 
 // Packet kinds.
@@ -76,8 +79,9 @@ const M_PAUSE: i32 = 2;
 const M_CREDIT: i32 = 3;
 
 const CONTROL_FRAME: i32 = 64;
-const CREDIT_HALF: i32 = 0x8000;
-const CREDIT_MASK: i32 = 0xffff;
+const CREDIT_K: i32 = 16;
+const CREDIT_HALF: i32 = 1 << (CREDIT_K - 1);
+const CREDIT_MASK: i32 = (1 << CREDIT_K) - 1;
 const FOREVER: i64 = 0x7fffffffffffffff;
 
 let hdr: usize = 0;
@@ -100,6 +104,7 @@ let freeList: i32 = -1;
 let now: i64 = 0;
 let qcnMask: i32 = 0;
 let creditUnit: i32 = 64;
+let creditAging: i64 = 0;
 let hostQueue: i32 = 0;
 let pauseTime: i32 = 65535;
 let wdAction: i32 = 0;
@@ -118,6 +123,7 @@ const PFC_TIMES: usize = memory.data(16, 8);
 @inline function nodeAt(n: i32): usize { return nodes + <usize>n * SN_SIZE; }
 @inline function flowAt(f: i32): usize { return flows + <usize>f * SF_SIZE; }
 @inline function pktAt(k: i32): usize { return pool + <usize>k * SK_SIZE; }
+@inline function creditRec(pa: usize, pr: i32): usize { return pa + SP_CREDIT + <usize>(pr * CREDIT_SIZE); }
 @inline function modeOf(prio: i32): i32 { return (modeWord >> (prio << 2)) & 15; }
 @inline function count(field: i32, by: i64): void { store<i64>(ctr + field, load<i64>(ctr + field) + by); }
 
@@ -141,6 +147,7 @@ export function simInit(base: i32): i32 {
   nStorms = load<i32>(hdr + SH_NSTORMS);
   qcnMask = load<i32>(hdr + SH_QCN_MASK);
   creditUnit = load<i32>(hdr + SH_CREDIT_UNIT);
+  creditAging = load<i64>(hdr + SH_CREDIT_AGING);
   hostQueue = load<i32>(hdr + SH_HOSTQ);
   pauseTime = load<i32>(hdr + SH_PAUSE_TIME);
   wdAction = load<i32>(hdr + SH_WD_ACTION);
@@ -195,11 +202,16 @@ export function simInit(base: i32): i32 {
     // The host wrote the largest frame (MTU) into the ETS record's max-wire field; derive quanta.
     etsConfigure(pa + SP_ETS, load<i32>(pa + SP_ETS + ETS_MAX_WIRE));
     for (let tc = 0; tc < 8; tc++) cpInit(pa + SP_CP + <usize>(tc * SIM_CP_SIZE), seed, <u32>(p * 8 + tc));
-    // Credit: at link-up every sender holds the receiver's whole buffer (the initial grant).
-    const cap = load<i32>(portAt(load<i32>(pa + SP_PEER)) + SP_CR_CAP);
-    for (let pr = 0; pr < 8; pr++) {
-      store<i32>(pa + SP_CR_CL + (pr << 2), cap < CREDIT_HALF ? cap : CREDIT_HALF);
-      store<i32>(pa + SP_CR_LASTCL + (pr << 2), load<i32>(pa + SP_CR_CAP) < CREDIT_HALF ? load<i32>(pa + SP_CR_CAP) : CREDIT_HALF);
+    // Credit kernel records, one per credit priority: this port's receiver half (its buffer) and
+    // sender half. At link-up every sender holds one grant of the peer's whole buffer (CL at ABR 0).
+    const peerCap = load<i32>(portAt(load<i32>(pa + SP_PEER)) + SP_CR_CAP);
+    const ownCap = load<i32>(pa + SP_CR_CAP);
+    for (let m = creditMask; m != 0; m &= m - 1) {
+      const pr = ctz(m);
+      const cr = creditRec(pa, pr);
+      creditInit(cr, CREDIT_K, creditUnit, ownCap, creditAging);
+      creditOnGrant(cr, peerCap < CREDIT_HALF ? peerCap : CREDIT_HALF, 0);
+      store<i32>(pa + SP_CR_LASTCL + (pr << 2), ownCap < CREDIT_HALF ? ownCap : CREDIT_HALF);
     }
   }
   const qEq = load<i32>(hdr + SH_Q_EQ);
@@ -215,6 +227,7 @@ export function simInit(base: i32): i32 {
   setCpParams(qEq, w);
   for (let s = 0; s < nStorms; s++) evPush(load<i64>(storms + <usize>s * SS_SIZE + SS_START), (EV_STORM << 28) | <u32>s);
   if (wdPoll > 0) evPush(wdPoll, EV_WATCHDOG << 28);
+  if (creditMask != 0 && creditAging > 0) evPush(creditAging >> 1, EV_CREDIT_REFRESH << 28);
   return evOverflow;
 }
 
@@ -341,10 +354,8 @@ function blockedTcs(p: i32, pa: usize, backlog: i32): i32 {
       const head = pktAt(load<i32>(pa + SP_QHEAD + (<usize>tc << 2)));
       const pr = load<i32>(head + SK_PRIO);
       if (((creditMask >> pr) & 1) != 0) {
-        const units = (load<i32>(head + SK_BYTES) + creditUnit - 1) / creditUnit;
-        const tbs = load<i32>(pa + SP_CR_TBS + (<usize>pr << 2));
-        const cl = load<i32>(pa + SP_CR_CL + (<usize>pr << 2));
-        if (((cl - (tbs + units)) & CREDIT_MASK) > CREDIT_HALF) blocked |= 1 << tc;
+        const cr = creditRec(pa, pr);
+        if (creditAvailable(cr, now) < creditUnits(cr, load<i32>(head + SK_BYTES))) blocked |= 1 << tc;
       }
     }
   }
@@ -381,10 +392,7 @@ function tryTransmit(p: i32): void {
   store<i64>(tb, load<i64>(tb) + <i64>wireBytes(bytes));
   const tp = pa + SP_TX_PKTS + (<usize>pr << 3);
   store<i64>(tp, load<i64>(tp) + 1);
-  if (((creditMask >> pr) & 1) != 0) {
-    const tbsAt = pa + SP_CR_TBS + (<usize>pr << 2);
-    store<i32>(tbsAt, (load<i32>(tbsAt) + (bytes + creditUnit - 1) / creditUnit) & CREDIT_MASK);
-  }
+  if (((creditMask >> pr) & 1) != 0) creditTrySend(creditRec(pa, pr), bytes, now); // checked in blockedTcs
   const node = load<i32>(pa + SP_NODE);
   store<i32>(pa + SP_FLAGS, load<i32>(pa + SP_FLAGS) | 2); // busy before release may queue control frames
   if ((load<i32>(pa + SP_FLAGS) & 1) != 0) {
@@ -466,20 +474,32 @@ function armRp(f: i32, fa: usize): void {
 /** Credit receiver: bytes left the buffer of (port p, priority pr); grant more when worthwhile. */
 function creditFreed(p: i32, pr: i32, bytes: i32): void {
   const pa = portAt(p);
-  const units = (bytes + creditUnit - 1) / creditUnit;
-  const usedAt = pa + SP_CR_USED + (<usize>pr << 2);
-  const used = load<i32>(usedAt) - units;
-  store<i32>(usedAt, used);
-  const cap = load<i32>(pa + SP_CR_CAP);
-  const free = cap - used;
-  const abr = load<i32>(pa + SP_CR_ABR + (<usize>pr << 2));
-  const cl = (abr + (free < CREDIT_HALF ? free : CREDIT_HALF)) & CREDIT_MASK;
+  const cr = creditRec(pa, pr);
+  creditDrain(cr, bytes);
+  const cl = creditGrantValue(cr);
   const lastAt = pa + SP_CR_LASTCL + (<usize>pr << 2);
   // Grant once an eighth of the buffer has been freed since the last grant (limits grant traffic).
-  if (((cl - load<i32>(lastAt)) & CREDIT_MASK) >= (cap >> 3)) {
+  if (((cl - load<i32>(lastAt)) & CREDIT_MASK) >= (load<i32>(pa + SP_CR_CAP) >> 3)) {
     store<i32>(lastAt, cl);
     count(SC_GRANTS, 1);
     sendControl(p, K_GRANT, pr, cl, -1);
+  }
+}
+
+/**
+ * Every half aging time each receiver re-grants its current limit, so a sender's credit never ages
+ * out while the receiver has room (grants are otherwise sent only as the buffer drains).
+ */
+function creditRefresh(): void {
+  for (let p = 0; p < nPorts; p++) {
+    const pa = portAt(p);
+    for (let m = creditMask; m != 0; m &= m - 1) {
+      const pr = ctz(m);
+      const cl = creditGrantValue(creditRec(pa, pr));
+      store<i32>(pa + SP_CR_LASTCL + (<usize>pr << 2), cl);
+      count(SC_GRANTS, 1);
+      sendControl(p, K_GRANT, pr, cl, -1);
+    }
   }
 }
 
@@ -530,11 +550,7 @@ function switchReceive(inP: i32, k: i32): void {
     store<i32>(na + SN_SHARED_USED, used + bytes);
     acct = A_LOSSY;
   } else if (mode == M_CREDIT) {
-    const units = (bytes + creditUnit - 1) / creditUnit;
-    const abrAt = ia + SP_CR_ABR + (<usize>pr << 2);
-    store<i32>(abrAt, (load<i32>(abrAt) + units) & CREDIT_MASK);
-    const usedAt = ia + SP_CR_USED + (<usize>pr << 2);
-    store<i32>(usedAt, load<i32>(usedAt) + units);
+    if (creditReceive(creditRec(ia, pr), bytes) == 0) { dropPacket(k, pr); return; } // overrun: never while senders obey
     acct = A_CREDIT;
   } else {
     // PFC / PAUSE: the kernel admits up to xoff + headroom per unit and queues XOFF at xoff.
@@ -599,7 +615,7 @@ function arrive(k: i32): void {
   if (kind == K_PFC || kind == K_PAUSE) {
     receivePause(p, pa, kind, load<i32>(ka + SK_A), load<i32>(ka + SK_B));
   } else if (kind == K_GRANT) {
-    store<i32>(pa + SP_CR_CL + (<usize>load<i32>(ka + SK_A) << 2), load<i32>(ka + SK_B));
+    creditOnGrant(creditRec(pa, load<i32>(ka + SK_A)), load<i32>(ka + SK_B), now);
     tryTransmit(p);
   } else if (kind == K_CNM) {
     const f = load<i32>(ka + SK_A);
@@ -628,11 +644,7 @@ function hostReceive(p: i32, pa: usize, k: i32): void {
   const pr = load<i32>(ka + SK_PRIO);
   if (((creditMask >> pr) & 1) != 0) {
     // The NIC consumes on arrival: the blocks are received and freed at once.
-    const units = (bytes + creditUnit - 1) / creditUnit;
-    const abrAt = pa + SP_CR_ABR + (<usize>pr << 2);
-    store<i32>(abrAt, (load<i32>(abrAt) + units) & CREDIT_MASK);
-    const usedAt = pa + SP_CR_USED + (<usize>pr << 2);
-    store<i32>(usedAt, load<i32>(usedAt) + units);
+    creditReceive(creditRec(pa, pr), bytes);
     creditFreed(p, pr, bytes);
   }
   freePacket(k);
@@ -866,6 +878,9 @@ export function simRunUntil(until: i64): i32 {
         sendControl(p, K_PFC, bit | (bit << 8), pauseTime, -1);
         evPush(now + load<i64>(sa + SS_INTERVAL), (EV_STORM << 28) | <u32>idx);
       }
+    } else if (type == EV_CREDIT_REFRESH) {
+      creditRefresh();
+      evPush(now + (creditAging >> 1), EV_CREDIT_REFRESH << 28);
     } else if (type == EV_WATCHDOG) {
       watchdogPoll();
       evPush(now + wdPoll, EV_WATCHDOG << 28);

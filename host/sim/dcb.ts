@@ -1,80 +1,60 @@
-// The simulator's read-only view of a port's DCB config (the config format of DESIGN.md §5, key
-// names pinned there). The config schema itself belongs to host/config; validateDcb checks the
-// fields the engine reads so that a scenario never runs on a config it would misread.
-import type { Problem } from '../errors.js';
+// The simulator's read-only view of a port's DCB config. The config itself is the core config
+// format (host/config: parseConfig, every rule and default of docs/config.md); a scenario embeds
+// one per node, per profile or as the default, and this module keeps only what the engine reads.
+import { InputError, type Problem } from '../errors.js';
+import { parseConfig, type DcbConfig } from '../config/index.js';
 
 export interface DcbView {
   mtu: number;
   prioTc: number[];
-  /** Per TC: 0 strict, 2 ets (802.1Qaz TSA codes; cbs and vendor are treated as strict / ets). */
+  /** Per TC, the 802.1Qaz TSA codes the ETS kernel reads: 0 strict, 1 cbs, 2 ets, 255 vendor. */
   tsa: number[];
   bw: number[];
   pfcEnable: number[];
+  pauseEnable: boolean;
   pauseTime: number;
   qcnPriorities: number[];
-  qcnQeq?: number;
-  qcnW?: number;
+  qcnQeq: number;
+  qcnW: number;
   creditPriorities: number[];
   creditUnit: number;
+  creditAgingPs: number;
+  /** pfc.watchdog of the config, in ps; null when not enabled. */
+  watchdog: { detection_time: number; restoration_time: number; poll_interval: number; action: 'drop' | 'forward' | 'alert' } | null;
 }
 
-const TSA: Record<string, number> = { strict: 0, cbs: 0, ets: 2, vendor: 2 };
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const ints = (v: unknown): number[] | undefined => (Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : undefined);
+const TSA_CODE: Record<string, number> = { strict: 0, cbs: 1, ets: 2, vendor: 255 };
+const MS = 1e9;
 
-/** Problems with the DCB fields the simulator uses, as `path: rule`. */
-export function validateDcb(cfg: unknown, path: string): Problem[] {
-  const out: Problem[] = [];
-  const c = obj(cfg);
-  const ets = obj(c.ets);
-  if (c.ets !== undefined) {
-    const pt = ints(ets.prio_tc);
-    if (ets.prio_tc !== undefined && (!pt || pt.length !== 8 || pt.some((t) => t < 0 || t > 7))) {
-      out.push({ path: `${path}.ets.prio_tc`, rule: 'lists the TC (0..7) of each of the 8 priorities' });
-    }
-    const tsa = ets.tsa;
-    if (tsa !== undefined && (!Array.isArray(tsa) || tsa.length !== 8 || tsa.some((t) => !(String(t) in TSA)))) {
-      out.push({ path: `${path}.ets.tsa`, rule: 'lists 8 TSAs (strict, ets, cbs or vendor)' });
-    }
-    const bw = ints(ets.bw);
-    if (ets.bw !== undefined && (!bw || bw.length !== 8 || bw.some((b) => b < 0 || b > 100))) {
-      out.push({ path: `${path}.ets.bw`, rule: 'lists 8 bandwidth percentages 0..100' });
-    } else if (bw && Array.isArray(tsa)) {
-      const sum = bw.reduce((s, b, i) => s + (tsa[i] === 'ets' ? b : 0), 0);
-      if (tsa.includes('ets') && sum !== 100) out.push({ path: `${path}.ets.bw`, rule: `the ETS TCs' bandwidths sum to 100 (they sum to ${sum})` });
-    }
+/** Parses one embedded config; problems carry the scenario path (`defaults.dcb.ets.bw`). */
+export function parseDcb(cfg: unknown, path: string): { view: DcbView; problems: Problem[] } {
+  try {
+    return { view: dcbView(parseConfig(cfg ?? {}).config), problems: [] };
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    const problems = e.problems.map((p) => ({ path: p.path === 'config' || p.path === '' ? path : `${path}.${p.path}`, rule: p.rule }));
+    return { view: dcbView(parseConfig({}).config), problems };
   }
-  const pfc = obj(c.pfc);
-  const en = ints(pfc.enable);
-  if (pfc.enable !== undefined && (!en || en.some((p) => p < 0 || p > 7))) out.push({ path: `${path}.pfc.enable`, rule: 'lists priorities 0..7' });
-  const mtu = obj(c.port).mtu;
-  if (mtu !== undefined && (!Number.isInteger(mtu) || (mtu as number) < 64 || (mtu as number) > 16384)) {
-    out.push({ path: `${path}.port.mtu`, rule: 'is a frame size in bytes, 64..16384' });
-  }
-  return out;
 }
 
-/** The fields the engine uses, with the defaults of DESIGN.md §5 (one TC per priority, strict, no PFC). */
-export function dcbView(cfg: unknown): DcbView {
-  const c = obj(cfg);
-  const ets = obj(c.ets);
-  const tsa = Array.isArray(ets.tsa) ? (ets.tsa as string[]).map((t) => TSA[t] ?? 0) : [2, 0, 0, 0, 0, 0, 0, 0];
-  const bw = ints(ets.bw) ?? (Array.isArray(ets.tsa) ? [0, 0, 0, 0, 0, 0, 0, 0] : [100, 0, 0, 0, 0, 0, 0, 0]);
-  const prioTc = ints(ets.prio_tc) ?? (Array.isArray(ets.tsa) ? [0, 1, 2, 3, 4, 5, 6, 7] : [0, 0, 0, 0, 0, 0, 0, 0]);
-  const pfc = obj(c.pfc);
-  const qcn = obj(c.qcn);
-  const cp = obj(qcn.cp);
-  const credit = obj(c.credit);
+export function dcbView(c: DcbConfig): DcbView {
+  const wd = c.pfc.watchdog;
   return {
-    mtu: (obj(c.port).mtu as number | undefined) ?? 9216,
-    prioTc, tsa, bw,
-    pfcEnable: ints(pfc.enable) ?? [],
-    pauseTime: (pfc.pause_time as number | undefined) ?? 65535,
-    qcnPriorities: ints(cp.priorities) ?? [],
-    qcnQeq: cp.q_eq as number | undefined,
-    qcnW: cp.w as number | undefined,
-    creditPriorities: ints(credit.priorities) ?? [],
-    creditUnit: (credit.unit as number | undefined) ?? 64,
+    mtu: c.port.mtu,
+    prioTc: [...c.ets.prio_tc],
+    tsa: c.ets.tsa.map((t) => TSA_CODE[t] ?? 0),
+    bw: [...c.ets.bw],
+    pfcEnable: [...c.pfc.enable],
+    pauseEnable: c.pause.enable,
+    pauseTime: c.pause.enable ? c.pause.pause_time : c.pfc.pause_time,
+    qcnPriorities: [...c.qcn.cp.priorities],
+    qcnQeq: c.qcn.cp.q_eq,
+    qcnW: c.qcn.cp.w,
+    creditPriorities: [...c.credit.priorities],
+    creditUnit: c.credit.unit,
+    creditAgingPs: c.credit.aging_us * 1e6,
+    watchdog: wd.enable
+      ? { detection_time: wd.detection_ms * MS, restoration_time: wd.restoration_ms * MS, poll_interval: wd.poll_ms * MS, action: wd.action }
+      : null,
   };
 }

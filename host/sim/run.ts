@@ -83,6 +83,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   w32(h + L.SH_QCN_MASK, qcnMask); w32(h + L.SH_Q_EQ, scn.qcn.q_eq); w32(h + L.SH_W, scn.qcn.w); w32(h + L.SH_BC, scn.qcn.bc_bytes);
   w32(h + L.SH_SEED, scn.seed >>> 0); w32(h + L.SH_HOSTQ, scn.hostQueue);
   w32(h + L.SH_CREDIT_UNIT, scn.nodes[0]?.dcb.creditUnit ?? 64);
+  w64(h + L.SH_CREDIT_AGING, scn.nodes[0]?.dcb.creditAgingPs ?? 0);
   const wd = scn.nodes.find((n) => n.watchdog)?.watchdog ?? null;
   w32(h + L.SH_WD_ACTION, wd ? WD_ACTION[wd.action] : 0);
   scn.modes.forEach((m, p) => w32(h + L.SH_MODES + 4 * p, MODE_CODE[m]));
@@ -408,12 +409,13 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
     });
   }
 
-  const summary: SimSummary & { drops: SimSummary['drops'] & { pool_exhausted: number } } = {
+  const summary: SimSummary & { drops: SimSummary['drops'] & { pool_exhausted: number }; credit: { grants: number } } = {
     scenario: { name: scn.name, seed: scn.seed, duration_ps: scn.duration_ps, sample_ps: scn.sample_ps },
     sim: { packet_hops: hops, events, wall_s: round3(wall), packet_hops_per_s: wall > 0 ? Math.round(hops / wall) : 0 },
     drops: { lossless: c(L.SC_DROP_LOSSLESS), lossy: c(L.SC_DROP_LOSSY), by_priority: byPrio, pool_exhausted: c(L.SC_POOL_EXHAUSTED) },
     pfc: { xoff_sent: xoffSent + c(L.SC_STORM_XOFF), xon_sent: xonSent, paused_ps_by_priority: pausedByPrio, pause_frames: c(L.SC_PAUSE_FRAMES) },
     qcn: { cnms: c(L.SC_CNMS) },
+    credit: { grants: c(L.SC_GRANTS) },
     ets: { max_share_error_pp: maxErr === null ? null : round3(maxErr), per_tc: perTc },
     fairness: { jain },
     flows,

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { InputError, type Problem } from '../errors.js';
 import { parseOrThrow } from '../problems.js';
 import { metres, psPerByte, sizeBytes, speedBps, timePs } from './units.js';
-import { dcbView, validateDcb, type DcbView } from './dcb.js';
+import { parseDcb, type DcbView } from './dcb.js';
 import { computeHeadroom } from '../headroom.js';
 
 export const FLOW_CONTROL_MODES = ['lossy', 'pfc', 'pause', 'credit'] as const;
@@ -192,8 +192,9 @@ export function checkScenario(doc: unknown): Scenario {
         cfg = s.dcb_profiles[cfg];
       }
     }
-    for (const pr of validateDcb(cfg, p)) problems.push(pr);
-    return dcbView(cfg);
+    const { view, problems: found } = parseDcb(cfg, p);
+    problems.push(...found);
+    return view;
   };
   const addNode = (n: { name: string; dcb?: unknown }, isHost: boolean, path: string) => {
     if (nodeIdx.has(n.name)) bad(`${path}.name`, `duplicate node name "${n.name}"`);
@@ -247,7 +248,8 @@ export function checkScenario(doc: unknown): Scenario {
   const d0 = nodes[0]?.dcb;
   const modes: FlowControlMode[] = s.flow_control
     ? [...s.flow_control]
-    : Array.from({ length: 8 }, (_, p) => (d0?.pfcEnable.includes(p) ? 'pfc' : d0?.creditPriorities.includes(p) ? 'credit' : 'lossy'));
+    : Array.from({ length: 8 }, (_, p) =>
+      d0?.pauseEnable ? 'pause' : d0?.pfcEnable.includes(p) ? 'pfc' : d0?.creditPriorities.includes(p) ? 'credit' : 'lossy');
   if (s.flow_control) {
     nodes.forEach((n) => {
       for (const p of n.dcb.pfcEnable) {
@@ -345,15 +347,15 @@ export function checkScenario(doc: unknown): Scenario {
     const xoff = b.xoff ?? Math.max(2 * mtu, Math.floor(shared / lpgs));
     const xon = Math.max(0, xoff - (b.xon_offset ?? 2 * mtu));
     n.buffer = { size: b.size, headroom, xoff, xon, lossyQueue: b.lossy_queue ?? shared };
-    n.watchdog = w.watchdog ?? s.watchdog ?? null;
+    n.watchdog = w.watchdog ?? s.watchdog ?? n.dcb.watchdog;
   });
 
   const q = s.qcn;
   const qcnPrios = [...new Set(nodes.flatMap((n) => n.dcb.qcnPriorities))].sort();
   const qcn = {
     enable: q ? q.enable : qcnPrios.length > 0,
-    q_eq: q?.q_eq ?? nodes.find((n) => n.dcb.qcnQeq)?.dcb.qcnQeq ?? 26000,
-    w: q?.w ?? nodes.find((n) => n.dcb.qcnW)?.dcb.qcnW ?? 2,
+    q_eq: q?.q_eq ?? nodes[0]?.dcb.qcnQeq ?? 26000,
+    w: q?.w ?? nodes[0]?.dcb.qcnW ?? 2,
     bc_bytes: q?.bc_bytes ?? 150000,
     timer_ps: q?.timer ?? 15e9,
     priorities: qcnPrios.length > 0 ? qcnPrios : q?.enable ? [...new Set(flows.map((f) => f.priority))].sort() : [],
