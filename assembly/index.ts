@@ -15,3 +15,4 @@ export {
   creditInit, creditOnGrant, creditSyncValue, creditAvailable, creditGrantValue, creditOnSync, creditTrySendOne,
   creditReceiveOne, creditDrainOne, creditAgeOne,
 } from './credit';
+export * from './qcn_exports';

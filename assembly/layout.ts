@@ -27,9 +27,78 @@ export function scratchPtr(): i32 {
 // qcn_cp (assembly/qcn_cp.ts)
 // ---------------------------------------------------------------------------------------------
 
+// 802.1Qau congestion point, profile qau-pc (DESIGN.md §4.4). One record per CP queue.
+export const QCN_CP_Q: i32 = 0;          // i32 queue occupancy, bytes
+export const QCN_CP_Q_OLD: i32 = 4;      // i32 occupancy at the previous sample
+export const QCN_CP_TTM: i32 = 8;        // i32 bytes to the next sample (fires when < 0)
+export const QCN_CP_RNG: i32 = 12;       // u32 xorshift32 state (never 0)
+export const QCN_CP_Q_EQ: i32 = 16;      // i32 set point Qeq, bytes
+export const QCN_CP_W: i32 = 20;         // i32 weight w (integer >= 1)
+export const QCN_CP_FB_MAX: i32 = 24;    // i32 Qeq * (2w + 1)
+export const QCN_CP_QUANT: i32 = 28;     // i32 quantiser: 0 linear, 1 msb
+export const QCN_CP_MSB_SHIFT: i32 = 32; // i32 bitlen(Fbmax) - 6, floored at 0 (msb quantiser)
+export const QCN_CP_FB: i32 = 36;        // i32 out: Fb of the last computed sample, in [-Fbmax, 0]
+export const QCN_CP_QF: i32 = 40;        // i32 out: quantised |Fb|, 0..63
+export const QCN_CP_Q_OFF: i32 = 44;     // i32 out: q - Qeq at the last CNM
+export const QCN_CP_Q_DELTA: i32 = 48;   // i32 out: q - qOld at the last CNM
+export const QCN_CP_SAMPLES: i32 = 56;   // i64 counter: samples taken
+export const QCN_CP_CNMS: i32 = 64;      // i64 counter: CNMs generated
+export const QCN_CP_SIZE: i32 = 72;
+
+// DCQCN congestion point (ECN marking, Zhu et al. 2015), profile dcqcn. One record per queue.
+export const DCQCN_CP_Q: i32 = 0;        // i32 queue occupancy, bytes
+export const DCQCN_CP_RNG: i32 = 4;      // u32 xorshift32 state
+export const DCQCN_CP_KMIN: i32 = 8;     // i32 bytes: no marking at or below
+export const DCQCN_CP_KMAX: i32 = 12;    // i32 bytes: always mark above
+export const DCQCN_CP_PMAX: i32 = 16;    // i32 marking probability at Kmax, Q16 (65536 = 1)
+export const DCQCN_CP_P: i32 = 20;       // i32 out: probability used by the last enqueue, Q16
+export const DCQCN_CP_MARKS: i32 = 24;   // i64 counter: frames marked
+export const DCQCN_CP_SIZE: i32 = 32;
+
 // ---------------------------------------------------------------------------------------------
 // qcn_rp (assembly/qcn_rp.ts)
 // ---------------------------------------------------------------------------------------------
+
+// 802.1Qau reaction point (profile qau-pc, DESIGN.md §4.5) and the DCQCN RP (profile dcqcn) share
+// one record; the dcqcn-only fields are ignored by qau-pc. One record per rate limiter.
+export const QCN_RP_CR: i32 = 0;             // i64 current rate, bit/s
+export const QCN_RP_TR: i32 = 8;             // i64 target rate, bit/s
+export const QCN_RP_DEADLINE: i32 = 16;      // i64 ps: next rate-increase timer expiry
+export const QCN_RP_LINE_BPS: i32 = 24;      // i64 C, line rate, bit/s
+export const QCN_RP_AI_BPS: i32 = 32;        // i64 R_AI, bit/s
+export const QCN_RP_HAI_BPS: i32 = 40;       // i64 R_HAI, bit/s
+export const QCN_RP_MIN_BPS: i32 = 48;       // i64 min rate, bit/s
+export const QCN_RP_TIMER_PS: i32 = 56;      // i64 T, ps
+export const QCN_RP_BC_LEFT: i32 = 64;       // i32 bytes to the next byte-counter event (fires when < 0)
+export const QCN_RP_BC_BYTES: i32 = 68;      // i32 BC, bytes
+export const QCN_RP_SI: i32 = 72;            // i32 byte-counter stage
+export const QCN_RP_TI: i32 = 76;            // i32 timer stage
+export const QCN_RP_ACTIVE: i32 = 80;        // i32 1 while the rate limiter is engaged
+export const QCN_RP_RNG: i32 = 84;           // u32 xorshift32 state
+export const QCN_RP_TH: i32 = 88;            // i32 fast-recovery threshold
+export const QCN_RP_GD_SHIFT: i32 = 92;      // i32 Gd = 2^-gd_shift
+export const QCN_RP_MIN_DEC_NUM: i32 = 96;   // i32 min decrease factor numerator over 2^gd_shift
+export const QCN_RP_FLAGS: i32 = 100;        // i32 bit 0 extra fast recovery, 1 jittered reloads, 2 halving
+export const QCN_RP_PROFILE: i32 = 104;      // i32 0 qau-pc, 1 dcqcn
+export const QCN_RP_ALPHA: i32 = 108;        // i32 dcqcn: alpha, Q10 (1024 = 1)
+export const QCN_RP_ALPHA_DEADLINE: i32 = 112; // i64 ps dcqcn: next alpha decay
+export const QCN_RP_ALPHA_PS: i32 = 120;     // i64 ps dcqcn: alpha decay period tau'
+export const QCN_RP_G_Q10: i32 = 128;        // i32 dcqcn: EWMA gain g, Q10 (4 = 1/256)
+export const QCN_RP_ALPHA_INIT: i32 = 132;   // i32 dcqcn: alpha when the rate limiter engages, Q10
+export const QCN_RP_CUTS: i32 = 136;         // i64 counter: CNMs/CNPs that cut the rate
+export const QCN_RP_BC_EVENTS: i32 = 144;    // i64 counter: byte-counter expiries
+export const QCN_RP_TIMER_EVENTS: i32 = 152; // i64 counter: timer expiries
+export const QCN_RP_SIZE: i32 = 160;
+
+/** Flag bits in QCN_RP_FLAGS. */
+export const QCN_RP_F_EXTRA_FR: i32 = 1;
+export const QCN_RP_F_JITTER: i32 = 2;
+export const QCN_RP_F_HALVING: i32 = 4;
+
+// DCQCN notification point (the receiver's CNP generator): one record per flow.
+export const DCQCN_NP_LAST_CNP: i32 = 0;     // i64 ps: time of the last CNP sent, -1 = none
+export const DCQCN_NP_SPACING_PS: i32 = 8;   // i64 ps: minimum CNP spacing (50 us)
+export const DCQCN_NP_SIZE: i32 = 16;
 
 // ---------------------------------------------------------------------------------------------
 // pfc (assembly/pfc.ts)

@@ -1,0 +1,174 @@
+// `dcbkit vectors qcn-rp`: golden vectors of the QCN reaction point (DESIGN.md §4.5, §5), profile
+// qau-pc (default) or dcqcn. One output line per input event with the rate limiter's state after
+// it; every timer that expires at or before an event gets its own line first (type `timer`, or
+// `alpha_timer` for the dcqcn alpha decay), stamped with the deadline that fired.
+import { z } from 'zod';
+import { Core } from '../loader.js';
+import { checkTimeOrder, exact, intIn, profileParams, seedField, tPsField } from './qcn-common.js';
+import type { VectorKernel } from './registry.js';
+
+const RATE_MAX = 2 ** 43; // 8.8 Tb/s: keeps CR * 2^gd_shift inside i64
+
+/** Fields both profiles share (rate limiter, byte counter, timer, stages), with per-profile defaults. */
+function recoveryFields(d: { line_bps: number; bc_bytes: number; timer_ps: number; ai_bps: number; hai_bps: number }) {
+  return {
+    line_bps: intIn(1_000_000, RATE_MAX).default(d.line_bps),
+    bc_bytes: intIn(1, 2 ** 30).default(d.bc_bytes),
+    timer_ps: intIn(1, 2 ** 48).default(d.timer_ps),
+    th: intIn(1, 1000).default(5),
+    ai_bps: intIn(0, 2 ** 40).default(d.ai_bps),
+    hai_bps: intIn(0, 2 ** 40).default(d.hai_bps),
+    min_bps: intIn(1, RATE_MAX).default(5_000_000),
+  };
+}
+
+/** qau-pc parameters: names and defaults pinned by DESIGN.md §4.5 / §5 (802.1Q MIB defaults, C = 10 Gb/s). */
+const qauParams = z.strictObject({
+  profile: z.literal('qau-pc'),
+  ...recoveryFields({ line_bps: 10_000_000_000, bc_bytes: 150_000, timer_ps: 15_000_000_000, ai_bps: 5_000_000, hai_bps: 50_000_000 }),
+  gd_shift: intIn(1, 16).default(7),
+  min_dec_num: intIn(1, 2 ** 16).default(64),
+  extra_fast_recovery: z.boolean({ error: 'must be true or false' }).default(true),
+});
+
+/**
+ * dcqcn parameters (Zhu et al. 2015 defaults at 40 Gb/s as in the authors' fluid model: T = tau' = 55 us,
+ * B = 10 MB, F = 5, R_AI = 40 Mb/s; R_HAI = 200 Mb/s as in ns3-rdma; g = 1/256 = 4 in Q10; CNPs at
+ * most every 50 us). Reloads are neither jittered nor halved, and there is no extra fast recovery.
+ */
+const dcqcnParams = z.strictObject({
+  profile: z.literal('dcqcn'),
+  ...recoveryFields({ line_bps: 40_000_000_000, bc_bytes: 10_000_000, timer_ps: 55_000_000, ai_bps: 40_000_000, hai_bps: 200_000_000 }),
+  alpha_timer_ps: intIn(1, 2 ** 48).default(55_000_000),
+  g_q10: intIn(0, 1024).default(4),
+  alpha_init_q10: intIn(0, 1024).default(1024),
+  cnp_spacing_ps: intIn(0, 2 ** 48).default(50_000_000),
+});
+
+const params = profileParams(qauParams, dcqcnParams);
+
+const event = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ t_ps: tPsField, type: z.literal('cnm'), qf: intIn(0, 63) }),
+    z.strictObject({ t_ps: tPsField, type: z.literal('cnp') }),
+    z.strictObject({ t_ps: tPsField, type: z.literal('ce') }),
+    z.strictObject({ t_ps: tPsField, type: z.literal('tx'), bytes: intIn(1, 65535), backlog: intIn(0, 2 ** 31 - 1).default(0) }),
+    z.strictObject({ t_ps: tPsField, type: z.literal('tick') }),
+  ],
+  { error: 'must be one of cnm, cnp, ce, tx, tick' },
+);
+
+const QAU_ONLY = new Set(['cnm']);
+const DCQCN_ONLY = new Set(['cnp', 'ce']);
+
+export const qcnRpStimulus = z
+  .strictObject({
+    seed: seedField,
+    params,
+    events: z.array(event, { error: 'must be a list of events' }),
+  })
+  .superRefine((s, ctx) => {
+    checkTimeOrder(s.events, ctx);
+    const p = s.params;
+    if (p.min_bps > p.line_bps) ctx.addIssue({ code: 'custom', path: ['params', 'min_bps'], message: `must not exceed line_bps (${p.line_bps})` });
+    if (p.profile === 'qau-pc' && p.min_dec_num > 2 ** p.gd_shift) {
+      ctx.addIssue({ code: 'custom', path: ['params', 'min_dec_num'], message: `must be 1..${2 ** p.gd_shift} (2^gd_shift)` });
+    }
+    s.events.forEach((e, i) => {
+      const wrong = p.profile === 'qau-pc' ? DCQCN_ONLY.has(e.type) : QAU_ONLY.has(e.type);
+      if (wrong) ctx.addIssue({ code: 'custom', path: ['events', i, 'type'], message: `"${e.type}" is not an event of profile ${p.profile}` });
+    });
+  });
+
+export type QcnRpStimulus = z.output<typeof qcnRpStimulus>;
+
+const ENTITY_ID = 0;
+const FIRED_RATE_TIMER = 1;
+
+/** Runs the stimulus through the core's reaction point and returns the output lines. */
+export function runQcnRp(s: QcnRpStimulus): object[] {
+  const core = new Core('release');
+  const c = (n: string) => core.constant(n);
+  const rec = c('SCRATCH');
+  const np = rec + c('QCN_RP_SIZE');
+  const p = s.params;
+  const big = BigInt;
+  const dcqcn = p.profile === 'dcqcn';
+  const flags = dcqcn
+    ? 0
+    : c('QCN_RP_F_JITTER') | c('QCN_RP_F_HALVING') | (p.extra_fast_recovery ? c('QCN_RP_F_EXTRA_FR') : 0);
+  core.fn<(...a: unknown[]) => void>('qcnRpInit')(
+    rec, big(p.line_bps), p.bc_bytes, big(p.timer_ps), p.th, big(p.ai_bps), big(p.hai_bps),
+    dcqcn ? 0 : p.gd_shift, dcqcn ? 0 : p.min_dec_num, big(p.min_bps), flags, s.seed | 0, ENTITY_ID,
+  );
+  if (dcqcn) {
+    core.fn<(...a: unknown[]) => void>('dcqcnRpConfigure')(rec, big(p.alpha_timer_ps), p.g_q10, p.alpha_init_q10);
+    core.fn<(...a: unknown[]) => void>('dcqcnNpInit')(np, big(p.cnp_spacing_ps));
+  }
+  const fireDue = core.fn<(r: number, now: bigint) => number>('qcnRpFireDueVec');
+  const onCnm = core.fn<(r: number, now: bigint, qf: number) => void>('qcnRpOnCnmVec');
+  const onSent = core.fn<(r: number, now: bigint, len: number, backlog: number) => void>('qcnRpOnFrameSentVec');
+  const onCnp = core.fn<(r: number, now: bigint) => void>('dcqcnRpOnCnpVec');
+  const onCe = core.fn<(r: number, now: bigint) => number>('dcqcnNpOnCeVec');
+
+  const out: object[] = [];
+  const state = (t: number, type: string, where: string, extra: object = {}) => {
+    const line: Record<string, unknown> = {
+      t_ps: t,
+      type,
+      active: core.getI32(rec + c('QCN_RP_ACTIVE')),
+      cr_bps: exact(core.getI64(rec + c('QCN_RP_CR')), where),
+      tr_bps: exact(core.getI64(rec + c('QCN_RP_TR')), where),
+      si: core.getI32(rec + c('QCN_RP_SI')),
+      ti: core.getI32(rec + c('QCN_RP_TI')),
+      bc_left: core.getI32(rec + c('QCN_RP_BC_LEFT')),
+      deadline_ps: exact(core.getI64(rec + c('QCN_RP_DEADLINE')), where),
+    };
+    if (dcqcn) {
+      line.alpha_q10 = core.getI32(rec + c('QCN_RP_ALPHA'));
+      line.alpha_deadline_ps = exact(core.getI64(rec + c('QCN_RP_ALPHA_DEADLINE')), where);
+    }
+    out.push({ ...line, ...extra });
+  };
+
+  s.events.forEach((e, i) => {
+    const where = `events[${i}]`;
+    const now = big(e.t_ps);
+    for (;;) {
+      const rateDeadline = core.getI64(rec + c('QCN_RP_DEADLINE'));
+      const alphaDeadline = core.getI64(rec + c('QCN_RP_ALPHA_DEADLINE'));
+      const fired = fireDue(rec, now);
+      if (fired === 0) break;
+      state(exact(fired === FIRED_RATE_TIMER ? rateDeadline : alphaDeadline, where), fired === FIRED_RATE_TIMER ? 'timer' : 'alpha_timer', where);
+    }
+    switch (e.type) {
+      case 'cnm':
+        onCnm(rec, now, e.qf);
+        break;
+      case 'cnp':
+        onCnp(rec, now);
+        break;
+      case 'ce': {
+        const cnp = onCe(np, now);
+        if (cnp) onCnp(rec, now);
+        state(e.t_ps, e.type, where, { cnp });
+        return;
+      }
+      case 'tx':
+        onSent(rec, now, e.bytes, e.backlog);
+        break;
+      case 'tick':
+        break;
+    }
+    state(e.t_ps, e.type, where);
+  });
+  return out;
+}
+
+export const qcnRpKernel: VectorKernel<typeof qcnRpStimulus> = {
+  name: 'qcn-rp',
+  describe: 'QCN reaction point (profile qau-pc, or dcqcn): rate limiter state per event',
+  stimulus: qcnRpStimulus,
+  run: runQcnRp,
+};
