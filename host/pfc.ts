@@ -115,6 +115,16 @@ export class PfcPort {
     return this.core.fn<(r: number, u: number, t: bigint) => bigint>('pfcPausedPs')(this.rec, unit, nowPs);
   }
 
+  /** Pending mask (not taken): bits 0..7 PFC priorities, bit 8 PAUSE. */
+  pendingMask(): number {
+    return this.core.getI32(this.rec + this.c('PFC_PENDING'));
+  }
+
+  /** Egress: the time unit u's pause ends, ps. */
+  pausedUntil(unit: number): bigint {
+    return this.core.getI64(this.rec + this.c('PFC_PAUSED_UNTIL') + 8 * unit);
+  }
+
   occupancy(unit: number): number {
     return this.core.getI32(this.rec + this.c('PFC_OCC') + 4 * unit);
   }
