@@ -46,6 +46,9 @@ describe('normalisation', () => {
       ets: { prio_tc: [0, 0, 0, 0, 0, 0, 0, 0], tsa: [2, 0, 0, 0, 0, 0, 0, 255], bw: [100, 0, 0, 0, 0, 0, 0, 0] },
     });
     expect(config.port.speed).toBe(2_500_000_000); // 8e12 / 2.5e9 = 3200 ps per byte
+    expect(['100G', '100g', '100 G', '100Gbps', '100Gb/s', '100GbE', '100000M', 100e9].map((v) => parseConfig({ port: { speed: v } }).config.port.speed))
+      .toEqual(Array(8).fill(100e9));
+    expect(['300m', '300 m', '0.3km', 300].map((v) => parseConfig({ port: { cable: v } }).config.port.cable)).toEqual([300, 300, 300, 300]);
     expect(config.port.cable).toBe(1500);
     expect(config.port.mac).toBe('02:ab:cd:ef:00:01');
     expect(config.pfc.enable).toEqual([1, 3, 6]);
@@ -77,7 +80,7 @@ describe('normalisation', () => {
 
   it('flowControlOf tells which mechanism keeps a priority lossless', () => {
     const { config } = parseConfig({ pfc: { enable: [3] }, credit: { priorities: [5] } });
-    expect([0, 3, 5].map((p) => flowControlOf(config, p))).toEqual(['none', 'pfc', 'credit']);
+    expect([0, 3, 5].map((p) => flowControlOf(config, p))).toEqual(['lossy', 'pfc', 'credit']);
     expect(flowControlOf(parseConfig({ pause: { enable: true } }).config, 0)).toBe('pause');
   });
 
@@ -308,6 +311,16 @@ describe('configJsonSchema', () => {
     expect(rp.every((v) => v.additionalProperties === false)).toBe(true);
     expect(((props.pg.properties as Record<string, Schema>).prio_pgid.items as Schema).enum).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 15]);
     expect((props.port.properties as Record<string, Schema>).speed.description).toMatch(/Default 100G/);
+  });
+
+  it('accepts every random valid config and every normalised config', () => {
+    fc.assert(
+      fc.property(configArb, (raw) => {
+        expect(accepts(schema, raw)).toBe(true);
+        expect(accepts(schema, JSON.parse(JSON.stringify(parseConfig(raw).config)))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('accepts every valid example and rejects structural mistakes', () => {

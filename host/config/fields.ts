@@ -70,7 +70,8 @@ export function prioritySet() {
 
 /** Named port speeds (Ethernet rates of the DCB era); any other rate may be given in bit/s. */
 export const SPEED_NAMES = ['1G', '10G', '25G', '40G', '50G', '100G', '200G', '400G', '800G'] as const;
-const SPEED_RE = /^(\d+(?:\.\d+)?)\s*([MGT])$/i;
+// "100G", "100 G", "100Gbps", "100Gb/s", "100GbE" (case-insensitive).
+const SPEED_RE = /^(\d+(?:\.\d+)?)\s*([MGT])(?:b(?:ps|\/s|it\/s|E)?)?$/i;
 const UNIT_BPS: Record<string, number> = { M: 1e6, G: 1e9, T: 1e12 };
 /** 8 bits take 8e12/speed ps; the core counts whole picoseconds, so that must be an integer. */
 const PS_PER_BYTE_NUMERATOR = 8e12;

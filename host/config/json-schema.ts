@@ -12,7 +12,7 @@ const int = (minimum: number, maximum: number): Json => ({ type: 'integer', mini
 
 /** Input forms that the zod transforms accept, by path (`[]` = array items). */
 const FORMS: Record<string, Json> = {
-  'port.speed': { anyOf: [{ type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?\\s*[MGTmgt]$', examples: ['10G', '25G', '100G', '400G'] }, int(1e6, 1.6e12)] },
+  'port.speed': { anyOf: [{ type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?\\s*[MGTmgt]([bB]([pP][sS]|/[sS]|[iI][tT]/[sS]|[eE])?)?$', examples: ['10G', '25G', '100G', '400G'] }, int(1e6, 1.6e12)] },
   'port.cable': { anyOf: [{ type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?\\s*([mM]|[kK][mM])$', examples: ['3m', '300m', '2km'] }, { type: 'number', minimum: 0, maximum: 100000 }] },
   'port.mac': { type: 'string', pattern: '^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\\1[0-9A-Fa-f]{2}){4}$' },
   'ets.tsa.[]': { anyOf: [{ enum: ['strict', 'ets', 'cbs', 'vendor'] }, { enum: [0, 1, 2, 255] }] },

@@ -10,7 +10,8 @@
  * - `loadConfig(path)` reads YAML or JSON from a file (or `-` for stdin) and calls parseConfig.
  * - `configSchema` (zod); `configJsonSchema()` in json-schema.ts (JSON Schema 2020-12 of the input).
  * - `etsFromPg(pg)`, `pgFromEts(ets)`: the two views of the scheduler (docs/config.md "ets and pg").
- * - `flowControlOf(config, prio)`: 'pfc' | 'credit' | 'pause' | 'none' for a priority.
+ * - `flowControlOf(config, prio)`: 'pfc' | 'credit' | 'pause' | 'lossy' for a priority (the
+ *   simulator's flow-control mode names).
  * - Types: DcbConfig, PortConfig, EtsConfig, EtsTables, PgConfig, PfcConfig, PfcWatchdogConfig,
  *   PauseConfig, AppEntry, QcnConfig, QcnCpConfig, QcnRpConfig, CreditConfig.
  *
@@ -438,12 +439,12 @@ export function pgFromEts(ets: EtsTables): Pick<PgConfig, 'prio_pgid' | 'pg_bw'>
   return { prio_pgid, pg_bw };
 }
 
-/** The flow control that keeps a priority lossless, if any. */
-export function flowControlOf(config: DcbConfig, prio: number): 'pfc' | 'credit' | 'pause' | 'none' {
+/** The flow control that keeps a priority lossless, or 'lossy' (names as in the scenario's flow_control). */
+export function flowControlOf(config: DcbConfig, prio: number): 'pfc' | 'credit' | 'pause' | 'lossy' {
   if (config.pause.enable) return 'pause';
   if (config.pfc.enable.includes(prio)) return 'pfc';
   if (config.credit.priorities.includes(prio)) return 'credit';
-  return 'none';
+  return 'lossy';
 }
 
 // ---------------------------------------------------------------------------------------------
