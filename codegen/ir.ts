@@ -23,6 +23,8 @@ export interface CodegenConfig {
   port: { name: string; speed: string | number; mtu?: number; cable?: string | number; mac?: string };
   ets?: {
     willing?: boolean;
+    cbs?: boolean;
+    max_tcs?: number;
     prio_tc: number[];
     tsa: string[];
     bw: number[];
@@ -47,7 +49,7 @@ export interface CodegenConfig {
     rp?: { profile?: string };
   };
   pause?: { enable?: boolean };
-  credit?: { priorities?: number[] };
+  credit?: { priorities?: number[]; unit?: number; aging_us?: number; counter_bits?: number; oui?: string };
 }
 
 export interface HeadroomArgs {
@@ -142,7 +144,9 @@ export interface Ir {
   prioTc: number[];
   tcs: IrTc[];
   tcPg: number[];
-  ets: { willing: boolean; recommendation: { prioTc: number[]; tsa: Tsa[]; bwPercent: number[] } | null };
+  ets: { willing: boolean; cbs: boolean; maxTcs: number; recommendation: { prioTc: number[]; tsa: Tsa[]; bwPercent: number[] } | null };
+  /** Credit-based flow control as advertised in the DCBX CET TLV (only the lldp target uses it). */
+  credit: { priorities: number[]; unit: number; aging_us: number; counter_bits?: number; oui?: string } | null;
   quantumUnitBytes: number;
   pfc: { enabled: boolean[]; cap: number; mbc: boolean; willing: boolean; pauseTime: number };
   app: IrApp[];
@@ -401,7 +405,7 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
 
   const omitted: Ir['omitted'] = [];
   if (cfg.pause?.enable) omitted.push({ path: 'pause.enable', reason: '802.3x PAUSE is a MAC setting outside the QoS tables of these targets' });
-  if (cfg.credit?.priorities?.length) omitted.push({ path: 'credit.priorities', reason: 'credit-based flow control has no representation in SONiC, P4Runtime, Linux dcb or the register map' });
+  if (cfg.credit?.priorities?.length) omitted.push({ path: 'credit.priorities', reason: 'credit-based flow control has no representation in SONiC, P4Runtime, Linux dcb or the register map (only the lldp target advertises it, in the CET TLV)' });
   if (cfg.qcn?.rp && cfg.qcn.cp?.priorities?.length) omitted.push({ path: 'qcn.rp', reason: 'reaction-point parameters belong to the NIC rate limiter, not to these switch/host tables' });
   const wd = cfg.pfc?.watchdog ?? {};
   const rec = cfg.ets?.recommendation;
@@ -416,8 +420,13 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
     tcPg,
     ets: {
       willing: cfg.ets?.willing ?? false,
+      cbs: cfg.ets?.cbs ?? false,
+      maxTcs: cfg.ets?.max_tcs ?? 8,
       recommendation: rec ? { prioTc: [...rec.prio_tc], tsa: rec.tsa.map(tsaOf), bwPercent: [...rec.bw] } : null,
     },
+    credit: cfg.credit?.priorities?.length
+      ? { priorities: [...cfg.credit.priorities], unit: cfg.credit.unit ?? 64, aging_us: cfg.credit.aging_us ?? 100, counter_bits: cfg.credit.counter_bits, oui: cfg.credit.oui }
+      : null,
     quantumUnitBytes,
     pfc: {
       enabled: pfcEnabled,
