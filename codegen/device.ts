@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { InputError } from '../host/errors.js';
 import { parseOrThrow } from '../host/problems.js';
 import YAML from 'yaml';
+import { cableToMetres, speedToBps } from './ir.js';
 
 const portName = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,14}$/, 'an interface name: a letter, then up to 14 of A-Z a-z 0-9 _ . -');
 
@@ -56,6 +57,16 @@ export function parseDevice(value: unknown): Device {
   d.ports.forEach((p, i) => {
     if (seenNames.has(p.name)) problems.push({ path: `device.ports[${i}].name`, rule: `duplicate port name ${p.name}` });
     if (seenIndex.has(p.index)) problems.push({ path: `device.ports[${i}].index`, rule: `duplicate port index ${p.index}` });
+    try {
+      speedToBps(p.speed);
+    } catch {
+      problems.push({ path: `device.ports[${i}].speed`, rule: 'a speed like 100G or a number of bit/s' });
+    }
+    try {
+      cableToMetres(p.cable);
+    } catch {
+      problems.push({ path: `device.ports[${i}].cable`, rule: 'a length like 300m or 2km, or a number of metres' });
+    }
     seenNames.add(p.name);
     seenIndex.add(p.index);
   });

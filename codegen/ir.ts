@@ -14,6 +14,7 @@
 //  - a used TC has a queue in 0..queues-1 when the device has enough queues (else a problem);
 //  - thresholds and headroom are whole buffer cells; each rounding is listed in `quantisation`.
 import type { Device } from './device.js';
+import { InputError } from '../host/errors.js';
 
 export type Tsa = 'strict' | 'ets' | 'vendor' | 'cbs';
 export type WatchdogAction = 'drop' | 'forward' | 'alert';
@@ -352,6 +353,15 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
   const devicePorts = device.ports.length
     ? device.ports.map((p) => ({ name: p.name, index: p.index, speed: p.speed, cable: p.cable, lanes: p.lanes }))
     : [{ name: cfg.port.name, index: 0, speed: cfg.port.speed, cable: cfg.port.cable ?? 0, lanes: undefined as string | undefined }];
+  // The headroom model's input errors (a speed it has no constants for) name the port.
+  const headroomOf = (port: string, args: HeadroomArgs): number => {
+    try {
+      return opts.headroom(args);
+    } catch (e) {
+      if (e instanceof InputError) throw new InputError(e.problems.map((q) => ({ path: `ports.${port}.${q.path}`, rule: `headroom: ${q.rule}` })));
+      throw e;
+    }
+  };
   const xonWanted = cfg.pfc?.xon ?? 2 * mtu;
   const xoffWanted = cfg.pfc?.xoff ?? 4 * mtu;
   const xon = roundUpTo(xonWanted, cell);
@@ -368,7 +378,7 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
       let headroomBytes = 0;
       if (lossless) {
         const fixed = typeof cfg.pfc?.headroom === 'number' ? cfg.pfc.headroom : undefined;
-        const raw = fixed ?? opts.headroom({ speedBps, cableM, mtu, profile: device.headroom_profile });
+        const raw = fixed ?? headroomOf(p.name, { speedBps, cableM, mtu, profile: device.headroom_profile });
         headroomBytes = roundUpTo(raw, cell);
         if (headroomBytes !== raw) quantisation.push({ target: 'ir', path: `ports[${pi}].pg[${g}].headroom`, quantity: `headroom to whole cells of ${cell} B`, wanted: raw, got: headroomBytes, unit: 'B', error: headroomBytes - raw });
       }
@@ -385,7 +395,9 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
       reserved += pg.sizeBytes;
       return pg;
     });
-    return { name: p.name, index: p.index, speedBps, cableM, lanes: p.lanes ?? String(p.index * 4) + ',' + String(p.index * 4 + 1) + ',' + String(p.index * 4 + 2) + ',' + String(p.index * 4 + 3), pgs };
+    // SONiC PORT.lanes is mandatory; without a device value, four lanes per port index.
+    const lanes = p.lanes ?? [0, 1, 2, 3].map((k) => p.index * 4 + k).join(',');
+    return { name: p.name, index: p.index, speedBps, cableM, lanes, pgs };
   });
   if (reserved > device.buffer_bytes) {
     problems.push({
@@ -456,9 +468,4 @@ export function irProblemsFor(ir: Ir, target: string): { path: string; rule: str
   return ir.problems
     .filter((p) => p.targets.includes('*') || p.targets.includes(target))
     .map((p) => ({ path: `${target}: ${p.path}`, rule: p.rule }));
-}
-
-/** The used TCs in strict-precedence order: strict TCs highest first, then ETS/vendor TCs by number. */
-export function usedTcs(ir: Ir): IrTc[] {
-  return ir.tcs.filter((t) => t.used);
 }
