@@ -263,7 +263,7 @@ export const SN_SIZE: i32 = 32;
 export const SP_NODE: i32 = 0;
 export const SP_PEER: i32 = 4;
 export const SP_PPB: i32 = 8;          // ps per byte
-export const SP_FLAGS: i32 = 12;       // bit 0 host port, bit 1 transmitter busy
+export const SP_FLAGS: i32 = 12;       // bit 0 host port, bit 1 a transmitter-done event is queued
 export const SP_DELAY: i32 = 16;       // i64 one-way propagation, ps
 export const SP_HEADROOM: i32 = 24;    // bytes per lossless PG
 export const SP_BACKLOG: i32 = 28;     // TC bitmap of non-empty egress queues
@@ -290,6 +290,7 @@ export const SP_CR_CAP: i32 = 736;       // credit receiver buffer, units (writt
 export const SP_WAIT_HEAD: i32 = 740;    // host port: first flow waiting for room in its NIC queue
 export const SP_WAKE_AT: i32 = 744;      // i64 pending pause-expiry wake-up
 export const SP_REFRESH_EV: i32 = 752;   // i64 time of the queued XOFF-refresh event (max = none)
+export const SP_BUSY_UNTIL: i32 = 760;   // i64 the frame on the wire ends (transmitter idle from then)
 export const SP_ETS: i32 = 768;          // ETS record (ETS_BYTES = 128)
 export const SP_CP: i32 = 896;           // 8 x QCN CP record (SIM_CP_SIZE)
 export const SIM_CP_SIZE: i32 = 16;

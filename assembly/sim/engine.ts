@@ -27,7 +27,7 @@ import {
   SP_HEADWIRE, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_QTOTAL, SP_PRIO_TC, SP_UNSAT,
   SP_WD_IGNORE, SP_TX_BYTES_TC, SP_TX_PKTS, SP_PFC_RX,
   SP_WD_DROP, SP_WD_STORM, SP_WD_LEFT, SP_WD_LAST_TX, SP_WD_LAST_RX, 
-  SP_CR_LASTCL, SP_CREDIT, SH_CREDIT_AGING, SP_CR_CAP, SP_WAIT_HEAD, SP_WAKE_AT, SP_REFRESH_EV, SP_ETS, SP_CP, SIM_CP_SIZE,
+  SP_CR_LASTCL, SP_CREDIT, SH_CREDIT_AGING, SP_CR_CAP, SP_WAIT_HEAD, SP_WAKE_AT, SP_REFRESH_EV, SP_BUSY_UNTIL, SP_ETS, SP_CP, SIM_CP_SIZE,
   SP_PFC, SP_SIZE, PFC_PAUSED_UNTIL, PFC_TX_TIME, PFC_PORT_UNIT,
   SK_NEXT, SK_FLOW, SK_BYTES, SK_PRIO, SK_PORT, SK_KIND, SK_A, SK_B, SK_SIZE,
   SF_SRC, SF_DST, SF_PRIO, SF_PORT, SF_FKIND, SF_FA, SF_FB, SF_MIXOFF, SF_MIXN, SF_MIXTOT, SF_RNG,
@@ -319,15 +319,23 @@ function sendControl(p: i32, kind: i32, a: i32, b: i32, flow: i32): void {
 // Transmission
 // ----------------------------------------------------------------------------------------------
 
-/** Puts packet k on the wire of port p: busy for its serialisation, arrives after propagation. */
+/**
+ * Puts packet k on the wire of port p: busy for its serialisation, arrives after propagation. The
+ * transmitter-done event is queued only when more frames wait (or when one is queued later, see
+ * tryTransmit): an idle port after its last frame needs no event.
+ */
 @inline
 function startFrame(p: i32, pa: usize, k: i32): void {
   const bytes = load<i32>(pktAt(k) + SK_BYTES);
-  const serial = <i64>wireBytes(bytes) * <i64>load<i32>(pa + SP_PPB);
-  store<i32>(pa + SP_FLAGS, load<i32>(pa + SP_FLAGS) | 2);
+  const end = now + <i64>wireBytes(bytes) * <i64>load<i32>(pa + SP_PPB);
+  store<i64>(pa + SP_BUSY_UNTIL, end);
   store<i32>(pktAt(k) + SK_PORT, load<i32>(pa + SP_PEER));
-  evPush(now + serial, (EV_TX_DONE << 28) | <u32>p);
-  evPush(now + serial + load<i64>(pa + SP_DELAY), (EV_ARRIVE << 28) | <u32>k);
+  evPush(end + load<i64>(pa + SP_DELAY), (EV_ARRIVE << 28) | <u32>k);
+  const flags = load<i32>(pa + SP_FLAGS);
+  if ((flags & 2) == 0 && (load<i32>(pa + SP_BACKLOG) != 0 || load<i32>(pa + SP_CTRL_HEAD) >= 0)) {
+    store<i32>(pa + SP_FLAGS, flags | 2);
+    evPush(end, (EV_TX_DONE << 28) | <u32>p);
+  }
   count(SC_HOPS, 1);
 }
 
@@ -368,7 +376,15 @@ function blockedTcs(p: i32, pa: usize, backlog: i32): i32 {
 
 function tryTransmit(p: i32): void {
   const pa = portAt(p);
-  if ((load<i32>(pa + SP_FLAGS) & 2) != 0) return;
+  const busyUntil = load<i64>(pa + SP_BUSY_UNTIL);
+  if (busyUntil > now) {
+    const flags = load<i32>(pa + SP_FLAGS);
+    if ((flags & 2) == 0) {
+      store<i32>(pa + SP_FLAGS, flags | 2);
+      evPush(busyUntil, (EV_TX_DONE << 28) | <u32>p);
+    }
+    return;
+  }
   const ctrl = load<i32>(pa + SP_CTRL_HEAD);
   if (ctrl >= 0) {
     const next = load<i32>(pktAt(ctrl) + SK_NEXT);
@@ -394,7 +410,8 @@ function tryTransmit(p: i32): void {
   store<i64>(tp, load<i64>(tp) + 1);
   if (((creditMask >> pr) & 1) != 0) creditTrySend(creditRec(pa, pr), bytes, now); // checked in blockedTcs
   const node = load<i32>(pa + SP_NODE);
-  store<i32>(pa + SP_FLAGS, load<i32>(pa + SP_FLAGS) | 2); // busy before release may queue control frames
+  // Busy before release, which may queue control frames and call tryTransmit again.
+  store<i64>(pa + SP_BUSY_UNTIL, now + <i64>wireBytes(bytes) * <i64>load<i32>(pa + SP_PPB));
   if ((load<i32>(pa + SP_FLAGS) & 1) != 0) {
     // Host NIC: room in this TC queue again, so a waiting flow may continue.
     wakeWaitingFlow(p, tc);

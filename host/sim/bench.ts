@@ -36,23 +36,27 @@ export function benchScenario(durationUs: number): ScenarioInput {
   };
 }
 
-/** Runs the fixed scenario (quick: 2 ms simulated, else 20 ms) and reports the engine's speed. */
+/**
+ * Runs the fixed scenario (quick: 2 ms simulated, else 20 ms): one untimed run so V8 tiers the
+ * engine up (no on-stack replacement for Wasm), then three timed runs; reports the median.
+ */
 export function benchFabric(opts: { quick?: boolean } = {}): FabricBench {
   const durationUs = opts.quick ? 2000 : 20000;
   const scn = checkScenario(benchScenario(durationUs));
-  // Warm-up: a short run on its own instance so V8 has tiered the engine up (no OSR for Wasm).
-  const warm = buildFabric(checkScenario(benchScenario(200)));
-  for (let t = 10e6; t <= 200e6; t += 10e6) warm.runUntil(t);
-  const fab = buildFabric(scn);
-  const t0 = process.hrtime.bigint();
-  for (let t = scn.sample_ps; t <= scn.duration_ps; t += scn.sample_ps) fab.runUntil(t);
-  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  const r64 = (field: number) => Number(fab.core.i64[(fab.addr.counters + field) >>> 3]);
-  const hops = r64(fab.L.SC_HOPS);
-  const events = r64(fab.L.SC_EVENTS);
+  const once = () => {
+    const fab = buildFabric(scn);
+    const t0 = process.hrtime.bigint();
+    for (let t = scn.sample_ps; t <= scn.duration_ps; t += scn.sample_ps) fab.runUntil(t);
+    const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+    const r64 = (field: number) => Number(fab.core.i64[(fab.addr.counters + field) >>> 3]);
+    return { wall, hops: r64(fab.L.SC_HOPS), events: r64(fab.L.SC_EVENTS) };
+  };
+  once();
+  const runs = [once(), once(), once()].sort((a, b) => a.wall - b.wall);
+  const { wall, hops, events } = runs[1];
   return {
     packet_hops_per_s: Math.round(hops / wall), packet_hops: hops, events,
-    events_per_s: Math.round(events / wall), wall_s: Math.round(wall * 1000) / 1000,
+    events_per_s: Math.round(events / wall), wall_s: Math.round(wall * 1e6) / 1e6,
     simulated_ps: scn.duration_ps, scenario: scn.name,
   };
 }
