@@ -9,6 +9,7 @@ import { runCommandModule } from './run.js';
 import { validateCommand } from './validate.js';
 import { schemaCommand } from './schema.js';
 import { codegenCommand } from './codegen.js';
+import { dcbxCommand } from './dcbx.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -21,4 +22,5 @@ export const commands: CommandModule<any, any>[] = [
   validateCommand,
   schemaCommand,
   codegenCommand,
+  dcbxCommand,
 ];
