@@ -12,6 +12,12 @@ import { writeFileAtomic } from '../io.js';
 import { writePcap } from '../pcap.js';
 import { decodeCapture, decodeHexFrame, type DecodedFrame } from '../dcbx/decode.js';
 import { parseCetOui } from '../dcbx/cet.js';
+import { loadConfig, type DcbConfig } from '../config/index.js';
+import { formatProblem } from '../errors.js';
+import { appendFcs } from '../frames/fcs.js';
+import { ceeLldpdu, checkAdvertisable, ieeeLldpdu, type DcbxMode } from '../dcbx/advertise.js';
+import { encodeLldpdu } from '../dcbx/lldpdu.js';
+import { simulate, type SimResult } from '../dcbx/simulate.js';
 
 function flat(v: unknown): string {
   if (Array.isArray(v)) return v.every((x) => typeof x !== 'object') ? v.join(',') : `[${v.map(flat).join('; ')}]`;
@@ -62,7 +68,117 @@ const decodeCmd: CommandModule<object, A> = {
   },
 };
 
-export const dcbxSubcommands: CommandModule<object, A>[] = [decodeCmd];
+/** Loads a config for DCBX; problems name the file when two configs are involved. */
+function loadPort(path: string, label?: string): DcbConfig {
+  try {
+    const { config, warnings } = loadConfig(path);
+    for (const w of warnings) process.stderr.write(`warning: ${label ? `${label}: ` : ''}${formatProblem(w)}\n`);
+    return config;
+  } catch (e) {
+    if (e instanceof InputError && label) throw new InputError(e.problems.map((p) => ({ path: p.path.startsWith(path) ? p.path : `${label}: ${p.path}`, rule: p.rule })));
+    throw e;
+  }
+}
+
+function modeOf(a: A, cfg: DcbConfig): DcbxMode {
+  if (a.mode !== undefined && a.mode !== 'ieee' && a.mode !== 'cee') throw new InputError({ path: '--mode', rule: 'must be ieee or cee' });
+  return (a.mode as DcbxMode | undefined) ?? (cfg.pg ? 'cee' : 'ieee');
+}
+
+function withLabel<T>(label: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError(e.problems.map((p) => ({ path: `${label}: ${p.path}`, rule: p.rule })));
+    throw e;
+  }
+}
+
+/** Library form of `dcbx encode`: the LLDPDU a port advertises before it has heard a peer. */
+export function encodeConfigLldpdu(cfg: DcbConfig, mode: DcbxMode, src?: string): Uint8Array {
+  checkAdvertisable(cfg, mode);
+  const pdu = mode === 'ieee' ? ieeeLldpdu(cfg, undefined, { src }) : ceeLldpdu(cfg, { seq: 1, ack: 0, pgError: false, pfcError: false, appError: false }, { src });
+  return encodeLldpdu(pdu);
+}
+
+const encodeCmd: CommandModule<object, A> = {
+  command: 'encode <config>',
+  describe: 'the LLDPDU (IEEE 802.1Qaz or CEE DCBX TLVs) a port with this config advertises',
+  builder: (y) =>
+    y
+      .positional('config', { type: 'string', demandOption: true })
+      .option('src', { type: 'string', describe: 'source MAC (default port.mac)' })
+      .option('mode', { type: 'string', describe: 'ieee | cee (default: cee when the config has pg, else ieee)' })
+      .option('pcap', { type: 'string', describe: 'write the LLDPDU to this pcap file' })
+      .option('hex', { type: 'boolean', describe: 'print the frame as hex (default without --pcap)' })
+      .option('fcs', { type: 'boolean', default: false, describe: 'append the FCS' })
+      .option('json', { type: 'boolean', default: false, describe: 'print {lldpdu, hex} as JSON' }),
+  handler: (a) => {
+    const cfg = loadPort(a.config);
+    if (a.src !== undefined) parseMac(a.src, '--src');
+    const mode = modeOf(a, cfg);
+    let bytes = encodeConfigLldpdu(cfg, mode, a.src);
+    if (a.fcs) bytes = appendFcs(bytes);
+    if (a.pcap) writeFileAtomic(a.pcap, writePcap([{ t_ps: 0n, data: bytes }]));
+    if (a.json) {
+      const [frame] = decodeCapture(writePcap([{ t_ps: 0n, data: bytes }]), { fcs: a.fcs });
+      process.stdout.write(JSON.stringify({ mode, lldpdu: frame, hex: toHex(bytes) }) + '\n');
+    } else if (a.hex || !a.pcap) process.stdout.write(toHex(bytes) + '\n');
+  },
+};
+
+/** The JSON document of `dcbx negotiate --json`. */
+export function negotiationJson(r: SimResult): object {
+  return {
+    mode: r.mode,
+    ...r.agents,
+    settled_ps: r.settled_ps,
+    transitions: r.log,
+    lldpdus: r.lldpdus.map((p) => ({ t_ps: p.t_ps, from: p.from, to: p.to, delivered: p.delivered, hex: toHex(p.bytes) })),
+  };
+}
+
+function describeNegotiation(r: SimResult): string {
+  const out: string[] = [`mode ${r.mode}, settled at ${r.settled_ps} ps, ${r.lldpdus.length} LLDPDUs exchanged`];
+  for (const [name, rep] of Object.entries(r.agents)) {
+    const o = rep.operational;
+    out.push(`${name}: ETS prio_tc=${o.ets.prio_tc.join(',')} tsa=${o.ets.tsa.join(',')} bw=${o.ets.bw.join(',')}; PFC enable=${o.pfc.enable.join(',') || '-'}; APP ${o.app.map((e) => `${String(e.selector)}:${e.protocol}->${e.priority}`).join(' ') || '-'}`);
+    out.push(`  state ${JSON.stringify(rep.state)}; peer ${rep.peer ? rep.peer.mac : 'none'}; sent ${rep.lldpdus_sent}, received ${rep.lldpdus_received}`);
+    for (const m of rep.mismatches) out.push(`  MISMATCH ${m.feature}: local ${JSON.stringify(m.local)} vs peer ${JSON.stringify(m.peer)} (${m.rule})`);
+  }
+  for (const e of r.log) {
+    if (e.event === 'transition') continue;
+    const detail = e.feature ? ` ${e.feature} local=${JSON.stringify(e.local)} peer=${JSON.stringify(e.peer)}` : e.reason ? ` ${e.reason}` : '';
+    out.push(`t=${e.t_ps} ps ${e.agent} ${e.event}${detail}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+const negotiateCmd: CommandModule<object, A> = {
+  command: 'negotiate <a> <b>',
+  describe: 'simulate two ports exchanging LLDPDUs; print the operational ETS/PFC/APP of each',
+  builder: (y) =>
+    y
+      .positional('a', { type: 'string', demandOption: true })
+      .positional('b', { type: 'string', demandOption: true })
+      .option('mode', { type: 'string', describe: 'ieee | cee (default: cee when both configs have pg, else ieee)' })
+      .option('duration', { type: 'number', default: 60, describe: 'simulated seconds' })
+      .option('pcap', { type: 'string', describe: 'write every LLDPDU exchanged to this pcap' })
+      .option('json', { type: 'boolean', default: false }),
+  handler: (a) => {
+    const ca = loadPort(a.a, 'a');
+    const cb = loadPort(a.b, 'b');
+    if (!(Number.isFinite(a.duration) && a.duration > 0 && a.duration <= 3600)) throw new InputError({ path: '--duration', rule: 'must be 0 < seconds <= 3600' });
+    const mode = a.mode !== undefined ? modeOf(a, ca) : ca.pg && cb.pg ? 'cee' : 'ieee';
+    withLabel('a', () => checkAdvertisable(ca, mode));
+    withLabel('b', () => checkAdvertisable(cb, mode));
+    const r = simulate([{ name: 'a', cfg: ca }, { name: 'b', cfg: cb }], { mode, duration_ps: Math.round(a.duration * 1e12) });
+    if (a.pcap) writeFileAtomic(a.pcap, writePcap(r.lldpdus.map((p) => ({ t_ps: BigInt(p.t_ps), data: p.bytes }))));
+    process.stdout.write(a.json ? JSON.stringify(negotiationJson(r)) + '\n' : describeNegotiation(r));
+  },
+};
+
+export const dcbxSubcommands: CommandModule<object, A>[] = [encodeCmd, decodeCmd, negotiateCmd];
 
 export const dcbxCommand: CommandModule<object, object> = {
   command: 'dcbx <action>',
@@ -74,4 +190,3 @@ export const dcbxCommand: CommandModule<object, object> = {
   handler: () => {},
 };
 
-export { parseMac, toHex, writeFileAtomic, writePcap };

@@ -7,6 +7,7 @@
 // control is on for some priority), End. CEE: the same header, one CEE TLV (control + PG + PFC +
 // App with the local admin values and the feature flags), CET, End.
 // A config that cannot be advertised is an InputError naming the config field.
+import { pgFromEts, type EtsTables as ConfigEtsTables } from '../config/index.js';
 import { InputError, type Problem } from '../errors.js';
 import { CEE_APP, CEE_CONTROL, CEE_PFC, CEE_PG, type CeeTlv } from './cee.js';
 import { parseCetOui, ouiText, type CetTlv } from './cet.js';
@@ -76,6 +77,9 @@ export function advertisingProblems(cfg: DcbxPortConfig, mode: DcbxMode): Proble
       }
     });
   }
+  if (cfg.credit && cfg.credit.priorities.length > 0 && (cfg.credit.counter_bits ?? 16) > 16) {
+    out.push({ path: 'credit.counter_bits', rule: `${cfg.credit.counter_bits}-bit counters do not fit the 16-bit fields of the credit-exchange frames (docs/frames.md); use 16 or fewer` });
+  }
   if (cfg.credit?.oui !== undefined) {
     try {
       parseCetOui(cfg.credit.oui, 'credit.oui');
@@ -121,13 +125,9 @@ export function ieeeLldpdu(cfg: DcbxPortConfig, op: Operational = localOperation
   return frame(cfg, opts.src ?? cfg.port.mac, opts.ttl ?? DEFAULT_TTL_S, [...tlvs, ...cetTlv(cfg)]);
 }
 
-/** The CEE PG view of a config: its `pg`, or the ETS tables seen as priority groups. */
+/** The CEE PG view of a config: its `pg`, or the ETS tables seen as priority groups (config's pgFromEts). */
 export function pgView(cfg: DcbxPortConfig): { willing: boolean; prio_pgid: number[]; pg_bw: number[] } {
-  if (cfg.pg) return cfg.pg;
-  const e = cfg.ets;
-  const prio_pgid = e.prio_tc.map((tc) => (e.tsa[tc] === 'ets' ? tc : 15));
-  const limited = prio_pgid.some((g) => g !== 15);
-  return { willing: e.willing, prio_pgid, pg_bw: e.bw.map((b, tc) => (limited && e.tsa[tc] === 'ets' ? b : 0)) };
+  return cfg.pg ?? { willing: cfg.ets.willing, ...pgFromEts(cfg.ets as ConfigEtsTables) };
 }
 
 export interface CeeFlags {

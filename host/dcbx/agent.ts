@@ -18,6 +18,7 @@ import type { Lldpdu } from './lldpdu.js';
 import { CeeControlMachine, resolveCee, type CeeAdmin, type CeeResolution } from './negotiate-cee.js';
 import { pfcDiffers, resolveIeee, type FeatureState, type Mismatch } from './negotiate-ieee.js';
 import type { AppEntry } from './ieee.js';
+import { etsFromPg } from '../config/index.js';
 
 export type AgentState = 'COLLECT_LOCAL' | 'ADVERTISE' | 'COLLECT_PEER' | 'UPDATE_LOCAL' | 'MONITOR';
 
@@ -37,7 +38,7 @@ export const DEFAULT_TIMERS: LldpTimers = { msg_tx_interval_ps: 30e12, msg_fast_
 export interface LogEntry {
   t_ps: number;
   agent: string;
-  /** transition | detect | adopt | revert | peer | aged_out | mismatch */
+  /** transition | peer | detect | mismatch | adopt | update | revert | aged_out */
   event: string;
   from?: AgentState;
   to?: AgentState;
@@ -45,6 +46,8 @@ export interface LogEntry {
   feature?: string;
   local?: unknown;
   peer?: unknown;
+  before?: unknown;
+  after?: unknown;
 }
 
 export interface AgentReport {
@@ -154,8 +157,13 @@ export class DcbxAgent {
     this.mismatches = mismatches;
     for (const m of mismatches) if (!known.has(json(m))) this.log({ t_ps: now, agent: this.name, event: 'mismatch', feature: m.feature, local: m.local, peer: m.peer });
     if (json(this.op) !== before) {
-      const adopted = this.peer !== undefined;
-      this.log({ t_ps: now, agent: this.name, event: adopted ? 'adopt' : 'revert', local: JSON.parse(before), peer: this.op });
+      // adopt: a willing feature took the peer's values; revert: back to the local config (no
+      // peer); update: anything else (the peer's APP entries merged, a peer value withdrawn)
+      const adopted = this.mode === 'ieee'
+        ? this.ieeeState.ets === 'RX_RECOMMEND' || this.ieeeState.pfc === 'RX_RECOMMEND'
+        : [this.ceeResult?.pg.result, this.ceeResult?.pfc.result, this.ceeResult?.app.result].includes('adopted');
+      const event = !this.peer ? 'revert' : adopted ? 'adopt' : 'update';
+      this.log({ t_ps: now, agent: this.name, event, before: JSON.parse(before), after: this.op });
     }
     this.go(now, 'MONITOR', 'done');
   }
@@ -238,7 +246,12 @@ export class DcbxAgent {
   report(): AgentReport {
     const r = this.ceeResult;
     const op: AgentReport['operational'] = { ...this.op };
-    if (this.mode === 'cee') op.pg = r ? r.pg.operational : { prio_pgid: pgView(this.cfg).prio_pgid, pg_bw: pgView(this.cfg).pg_bw };
+    if (this.mode === 'cee') {
+      const pg = r ? r.pg.operational : { prio_pgid: pgView(this.cfg).prio_pgid, pg_bw: pgView(this.cfg).pg_bw };
+      op.pg = pg;
+      // the ETS tables that run the negotiated priority groups (config's etsFromPg)
+      op.ets = etsFromPg(pg) ?? op.ets;
+    }
     return {
       operational: op,
       state: this.mode === 'ieee'

@@ -194,7 +194,7 @@ export function decodeLldpdu(bytes: Uint8Array, opts: LldpOptions = {}): Lldpdu 
           if (bytes.length < MIN_FRAME) throw new DecodeError('truncated', bytes.length, `pad after the End TLV stops at ${bytes.length} bytes, short of the ${MIN_FRAME}-byte minimum`);
           r.zeros(end, bytes.length, 'pad after the End TLV');
         }
-        return pdu as Lldpdu;
+        return ordered(pdu as Lldpdu);
       }
       case T_CHASSIS:
         pdu.chassis = decodeId(r, T_CHASSIS, at, len);
@@ -220,5 +220,10 @@ export function decodeLldpdu(bytes: Uint8Array, opts: LldpOptions = {}): Lldpdu 
   }
   if (index < 3) throw new DecodeError('tlv_order', bytes.length, 'the LLDPDU ends before its Chassis ID, Port ID and TTL TLVs');
   if (bytes.length < MIN_FRAME) pdu.unpadded = true;
-  return pdu as Lldpdu;
+  return ordered(pdu as Lldpdu);
+}
+
+/** The fields in wire order (JSON output reads top to bottom like the frame). */
+function ordered(p: Lldpdu): Lldpdu {
+  return { dst: p.dst, src: p.src, chassis: p.chassis, port: p.port, ttl: p.ttl, tlvs: p.tlvs, end: p.end, ...(p.unpadded ? { unpadded: true as const } : {}) };
 }

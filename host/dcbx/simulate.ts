@@ -11,6 +11,7 @@
 // down the path, seed 001 §3.1).
 // Event order at one instant: scripted events, frame arrivals (in send order), TTL expiries, then
 // transmissions, each by agent index. Time is in ps (JS numbers: exact below 2^53 ps, ~2.5 h).
+import { InputError } from '../errors.js';
 import { DecodeError, formatMac, parseMac } from '../frames/bytes.js';
 import { type DcbxMode, type DcbxPortConfig } from './advertise.js';
 import { DcbxAgent, DEFAULT_TIMERS, type AgentReport, type LldpTimers, type LogEntry } from './agent.js';
@@ -86,6 +87,10 @@ export function simulate(nodes: SimNode[], opts: SimOptions): SimResult {
   for (let i = 0; i < ports.length; i += 2) {
     ports[i].peer = i + 1;
     ports[i + 1].peer = i;
+    if (ports[i].agent.cfg.port.mac === ports[i + 1].agent.cfg.port.mac) {
+      // both would win (or lose) the PFC tie-break and adopt each other's settings forever
+      throw new InputError({ path: 'port.mac', rule: `${ports[i].agent.name} and ${ports[i + 1].agent.name} share MAC ${ports[i].agent.cfg.port.mac}; the two ends of a link need distinct MACs` });
+    }
   }
   const linkUp = new Array<boolean>(Math.max(0, nodes.length - 1)).fill(true);
   const inFlight: { t: number; seq: number; to: number; bytes: Uint8Array }[] = [];
@@ -117,7 +122,11 @@ export function simulate(nodes: SimNode[], opts: SimOptions): SimResult {
   };
 
   for (const p of ports) p.agent.start(0);
-  for (;;) {
+  // A bound on events: a correct exchange settles after a handful of LLDPDUs per port and then
+  // sends one per msgTxInterval; hitting this means agents keep re-triggering each other.
+  const maxEvents = 100_000 + 10 * ports.length * Math.ceil(opts.duration_ps / Math.max(1, timers.msg_fast_tx_ps));
+  for (let events = 0; ; events++) {
+    if (events > maxEvents) throw new Error(`DCBX agents did not settle: more than ${maxEvents} events`);
     const tScript = script.length ? script[0].t_ps : Infinity;
     const tRx = inFlight.length ? inFlight[0].t : Infinity;
     const tExp = Math.min(...ports.map((p) => p.agent.peerExpires));
