@@ -16,3 +16,4 @@ export {
   creditReceiveOne, creditDrainOne, creditAgeOne,
 } from './credit';
 export * from './qcn_exports';
+export { PORT, QUEUES, IN_RING, OUT_RING, portInit, portGenerate, portProcess, portRun, portChecksum, portBenchSetup } from './port';

@@ -202,6 +202,39 @@ export const TSA_VENDOR: i32 = 255;
 // ---------------------------------------------------------------------------------------------
 // port (assembly/port.ts): rings and the per-port pipeline record
 // ---------------------------------------------------------------------------------------------
+// One egress port with 8 TCs (assembly/port.ts, docs/port.md). The port record embeds the ETS, PFC
+// and QCN CP records of the port; queues and rings are separate static regions.
+export const PORT_NOW: i32 = 0;            // i64 time of the last processed arrival, ps
+export const PORT_TX_FREE: i32 = 8;        // i64 the link is busy until this time, ps
+export const PORT_NEXT_REFRESH: i32 = 16;  // i64 earliest PFC XOFF refresh deadline (may be stale-early)
+export const PORT_PAUSE_EXPIRY: i32 = 24;  // i64 PORT_BLOCKED holds until this time (earliest running pause end)
+export const PORT_PS_PER_BYTE: i32 = 32;   // i32 serialisation time of one byte, ps (80 at 100G)
+export const PORT_BACKLOG: i32 = 36;       // i32 bit t: TC t's queue is non-empty
+export const PORT_BLOCKED: i32 = 40;       // i32 bit t: TC t is blocked by a PFC pause
+export const PORT_CP_MASK: i32 = 44;       // i32 bit t: TC t has a QCN congestion point
+export const PORT_GEN_RNG: i32 = 48;       // u32 traffic generator xorshift32 state (entity id 8)
+export const PORT_OUT_HEAD: i32 = 52;      // i32 next write index of the control-event ring (wraps)
+export const PORT_PRIO_TC: i32 = 56;       // i32 prio_tc packed 3 bits per priority (priority n at bit 3n)
+export const PORT_RX_FRAMES: i32 = 64;     // i64 data frames arrived
+export const PORT_TX_FRAMES: i32 = 72;     // i64 frames transmitted
+export const PORT_TX_BYTES: i32 = 80;      // i64 frame bytes transmitted
+export const PORT_QUEUE_DROPS: i32 = 88;   // i64 frames dropped because their TC's FIFO was full
+export const PORT_PFC_RX: i32 = 96;        // i64 PFC frames received
+export const PORT_EVENTS_OUT: i32 = 104;   // i64 control events written (PFC frames, CNMs)
+export const PORT_Q_HEAD: i32 = 112;       // i32[8] FIFO read index per TC
+export const PORT_Q_COUNT: i32 = 144;      // i32[8] frames queued per TC
+export const PORT_HEAD_WIRE: i32 = 176;    // i32[8] wire bytes of each TC's head frame (0 when empty)
+export const PORT_TC_TX_BYTES: i32 = 208;  // i64[8] frame bytes transmitted per TC
+export const PORT_ETS: i32 = 272;          // ETS record (ETS_BYTES)
+export const PORT_PFC: i32 = 400;          // PFC record (PFC_SIZE)
+export const PORT_CP: i32 = 1376;          // 8 QCN CP records (QCN_CP_SIZE each), one per TC
+export const PORT_BYTES: i32 = 2048;
+/** FIFO storage: per TC QUEUE_CAP u32 entries (bytes | prio << 16 | src << 19). */
+export const QUEUE_CAP: i32 = 2048;
+/** Arrival ring: IN_CAP entries of 8 bytes (word0 frame or control, word1 gap before it in ps). */
+export const IN_CAP: i32 = 4096;
+/** Control-event ring: OUT_CAP entries of 16 bytes (i32 kind word, i32 arg, i64 time ps). */
+export const OUT_CAP: i32 = 1024;
 
 // ---------------------------------------------------------------------------------------------
 // sim (assembly/sim/): the simulator arena

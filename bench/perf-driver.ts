@@ -12,7 +12,7 @@ if (what !== 'port' || !Number.isInteger(n) || n < 0) {
   process.exit(2);
 }
 core.fn<(seed: number) => void>('portBenchSetup')(1);
-const run = core.fn<(n: number) => number>('portBenchRun');
+const run = core.fn<(n: number) => number>('portProcess');
 let sink = 0;
 for (let i = 0; i < 30; i++) sink ^= run(BATCH);
 for (let done = 0; done < n; done += BATCH) sink ^= run(Math.min(BATCH, n - done));

@@ -9,7 +9,7 @@ import { benchFabric, type FabricBench } from '../host/sim/bench.js';
 import { Bench } from 'tinybench';
 import { Core } from '../host/loader.js';
 import { toolVersions } from '../host/versions.js';
-import { bindKernel, kernelBenches } from './kernels.js';
+import { kernelBenches } from './kernels.js';
 import { buildNativePort, gccVersion, nativeSamples, type NativePort } from './native.js';
 import { instructionsPerPacket, type PerfResult } from './perf.js';
 import { median, summarize, type Summary } from './stats.js';
@@ -76,18 +76,18 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
   const kernels: Record<string, KernelFigure> = {};
   const variants: Variant[] = [];
   for (const k of kernelBenches) {
-    const b = bindKernel(core, k);
+    const b = k.bind(core, BATCH);
     if ('missing' in b) kernels[k.name] = { ns_per_op: null, reason: b.missing };
     else variants.push({ name: k.name, run: b.run, samples: [], perRoundP50: [] });
   }
   const ex = core.exports as Record<string, unknown>;
   let pipeline: Variant | null = null;
   let pipelineReason: string | undefined;
-  if (typeof ex.portBenchSetup === 'function' && typeof ex.portBenchRun === 'function') {
+  if (typeof ex.portBenchSetup === 'function' && typeof ex.portProcess === 'function') {
     (ex.portBenchSetup as (seed: number) => void)(1);
-    pipeline = { name: 'port_pipeline', run: ex.portBenchRun as (n: number) => number, samples: [], perRoundP50: [] };
+    pipeline = { name: 'port_pipeline', run: ex.portProcess as (n: number) => number, samples: [], perRoundP50: [] };
     variants.push(pipeline);
-  } else pipelineReason = 'the core has no portBenchSetup/portBenchRun exports';
+  } else pipelineReason = 'the core has no portBenchSetup/portProcess exports';
 
   let native: NativePort | null = null;
   let nativeReason: string | undefined;

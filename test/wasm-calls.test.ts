@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { wasmPath } from '../host/loader.js';
 
 /** Exports whose bodies are per-packet loops or per-packet selections. */
-const PER_PACKET_EXPORTS = ['etsSelectOnce', 'etsBenchRun'];
+const PER_PACKET_EXPORTS = ['etsSelectOnce', 'etsBenchRun', 'portProcess', 'portGenerate'];
 
 const CHILD_KEYS = ['children', 'operands', 'condition', 'ifTrue', 'ifFalse', 'body', 'value', 'ptr', 'left', 'right', 'target', 'expected', 'replacement', 'size', 'dest', 'source', 'offset', 'delta', 'vec', 'vecA', 'vecB', 'mask', 'ref', 'index'];
 

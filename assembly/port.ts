@@ -1,0 +1,316 @@
+// The per-packet pipeline of one egress port with 8 traffic classes (DESIGN.md §3-4):
+// 802.1Q classification (priority -> TC), 802.1Qbb PFC ingress accounting and pause obedience
+// (assembly/pfc.ts), per-TC FIFOs, 802.1Qau congestion points (assembly/qcn_cp.ts), 802.1Qaz
+// transmission selection (assembly/ets.ts) and serialisation at line rate (wire bytes = frame + 20).
+//
+// Input: a ring of IN_CAP arrivals (8 bytes each) processed in order:
+//   word0 >= 0: a data frame, bits 0..13 frame bytes, 16..18 priority, 19..26 source id
+//   word0 <  0: a PFC frame received from the link partner, bits 16..23 priority-enable vector,
+//               bits 0..15 the time (quanta) for every enabled priority
+//   word1 (u32): time since the previous arrival, ps
+// Output: a ring of OUT_CAP control events (16 bytes, overwritten cyclically, PORT_OUT_HEAD counts):
+//   kind word = 1 | pending << 8   a PFC frame to send upstream (pending: PFC_PENDING bits; the
+//                                   times are in the PFC record's PFC_TX_TIME), arg = XOFF bits
+//   kind word = 2 | tc << 8 | src << 16   a CNM for source src, arg = qf
+//   then the i64 time, ps.
+//
+// Per arrival at time now (= previous + gap):
+//   1. the link serves frames whose transmission starts at or before now: at each start time t
+//      (= end of the previous frame, or the time the link went idle) ETS selects a TC among the
+//      backlogged TCs not blocked at t, the head frame leaves its FIFO (PFC departure, CP dequeue)
+//      and occupies the wire for (bytes + 20) * ps_per_byte. If every backlogged TC is blocked and
+//      a pause ends before now, the link resumes at that instant.
+//   2. the arrival: a PFC frame restarts the pause timers (replace semantics, pfcReceivePfc); a
+//      data frame is classified, dropped if its TC FIFO is full or PFC's limit refuses it,
+//      otherwise enqueued and offered to its TC's CP; due XOFF refreshes fire; PFC frames and CNMs
+//      go to the output ring.
+//   3. an idle link becomes ready at now (the next frame starts no earlier than its arrival).
+//
+// State (layout.ts, PORT_*): one static port record embedding its ETS, PFC and 8 CP records; FIFO
+// storage (8 x QUEUE_CAP u32); the arrival and event rings. Invariants: PORT_BACKLOG bit t ==
+// (count[t] > 0); head_wire[t] == head frame bytes + 20 or 0; tx_free >= now after each arrival;
+// PORT_BLOCKED is the blocked-TC mask for any time in [last check, PORT_PAUSE_EXPIRY).
+//
+// The generator (portGenerate) draws arrivals from an xorshift32 (entity id 8 under the seed):
+// priority uniform 0..7, frame 64..1500 B uniform, source 0..255, gap = wire time x U{44..75}/64
+// (offered load ~1.08 of line rate), and with probability 1/512 instead a PFC frame with a random
+// enable vector and time 0..1023 quanta. bench/native/port.c implements the same pipeline, byte
+// for byte on the same layout; portChecksum hashes the state the same way (FNV-1a over words).
+import {
+  ETS_BW, ETS_PRIO_TC, ETS_TSA, IN_CAP, OUT_CAP, PFC_PAUSED_UNTIL, PFC_TX_TIME, PORT_BACKLOG, PORT_BLOCKED, PORT_BYTES,
+  PORT_CP, PORT_CP_MASK, PORT_ETS, PORT_EVENTS_OUT, PORT_GEN_RNG, PORT_HEAD_WIRE, PORT_NEXT_REFRESH, PORT_NOW,
+  PORT_OUT_HEAD, PORT_PAUSE_EXPIRY, PORT_PFC, PORT_PFC_RX, PORT_PRIO_TC, PORT_PS_PER_BYTE, PORT_QUEUE_DROPS,
+  PORT_Q_COUNT, PORT_Q_HEAD, PORT_RX_FRAMES, PORT_TC_TX_BYTES, PORT_TX_BYTES, PORT_TX_FRAMES, PORT_TX_FREE,
+  QCN_CP_QF, QCN_CP_SIZE, QUEUE_CAP, TSA_ETS, TSA_STRICT, PFC_PENDING, PFC_REFRESH_PS,
+} from './layout';
+import { WIRE_OVERHEAD, etsClassify, etsConfigure, etsEmptied, etsSelect } from './ets';
+import {
+  PFC_MODE_PFC, pfcArrive, pfcBlockedMask, pfcBlockedTcs, pfcDepart, pfcInit, pfcNextRefresh, pfcReceivePfc,
+  pfcRefreshDue, pfcSetThresholds, pfcTakePending,
+} from './pfc';
+import { QUANT_LINEAR, qcnCpDequeue, qcnCpEnqueue, qcnCpInit } from './qcn_cp';
+import { rngNext, rngSeed } from './rng';
+
+export const PORT: usize = memory.data(PORT_BYTES, 16);
+export const QUEUES: usize = memory.data(8 * QUEUE_CAP * 4, 16);
+export const IN_RING: usize = memory.data(IN_CAP * 8, 16);
+export const OUT_RING: usize = memory.data(OUT_CAP * 16, 16);
+/** Eight u16 pause times handed to pfcReceivePfc for one received PFC frame. */
+const PAUSE_TIMES: usize = memory.data(16, 16);
+
+const NEVER: i64 = i64.MAX_VALUE;
+/** Entity id of the traffic generator's random stream (CPs use their TC number 0..7). */
+const GEN_ENTITY: u32 = 8;
+
+// Default configuration of the benchmark/differential port (docs/port.md, Parameters).
+const SPEED_BPS: i64 = 100_000_000_000;
+const PS_PER_BYTE: i32 = 80; // 8e12 / 100e9
+const MAX_FRAME: i32 = 1518;
+const PFC_ENABLE_MASK: i32 = 0x18; // priorities 3 and 4 lossless
+const PAUSE_TIME: i32 = 0xFFFF;
+const XOFF_BYTES: i32 = 30000;
+const XON_BYTES: i32 = 15000;
+const HEADROOM_BYTES: i32 = 20000;
+const CP_TC_MASK: i32 = 0x07; // CPs on the ETS TCs 0..2
+const CP_Q_EQ: i32 = 26000;
+const CP_W: i32 = 2;
+
+@inline function i32x(base: usize, field: i32, i: i32): usize {
+  return base + <usize>field + (<usize>i << 2);
+}
+
+/** Writes one control event to the output ring. */
+@inline
+function emitEvent(kind: i32, arg: i32, t: i64): void {
+  const head = load<i32>(PORT + PORT_OUT_HEAD);
+  const e = OUT_RING + (<usize>(head & (OUT_CAP - 1)) << 4);
+  store<i32>(e, kind);
+  store<i32>(e, arg, 4);
+  store<i64>(e, t, 8);
+  store<i32>(PORT + PORT_OUT_HEAD, head + 1);
+  store<i64>(PORT + PORT_EVENTS_OUT, load<i64>(PORT + PORT_EVENTS_OUT) + 1);
+}
+
+/** Sends any PFC frame the PFC kernel has queued (XOFF, refresh, XON). */
+@inline
+function flushPfc(t: i64): void {
+  const pending = pfcTakePending(PORT + PORT_PFC);
+  if (pending != 0) {
+    let xoff = 0;
+    for (let u = 0; u < 9; u++) {
+      xoff |= <i32>(load<i32>(i32x(PORT + PORT_PFC, PFC_TX_TIME, u)) != 0) << u;
+    }
+    emitEvent(1 | (pending << 8), xoff & pending, t);
+  }
+}
+
+/** Recomputes the blocked-TC mask at time t and the time until which it holds. */
+@inline
+function refreshBlocked(t: i64): void {
+  const pfc = PORT + PORT_PFC;
+  const prios = pfcBlockedMask(pfc, t);
+  store<i32>(PORT + PORT_BLOCKED, pfcBlockedTcs(prios, load<i32>(PORT + PORT_PRIO_TC)));
+  let expiry = NEVER;
+  for (let n = 0; n < 8; n++) {
+    const until = load<i64>(pfc + <usize>PFC_PAUSED_UNTIL + (<usize>n << 3));
+    if (until > t && until < expiry) expiry = until;
+  }
+  store<i64>(PORT + PORT_PAUSE_EXPIRY, expiry);
+}
+
+/** Step 1: transmissions that start at or before `now`. */
+@inline
+function serveLink(now: i64): void {
+  const ets = PORT + PORT_ETS;
+  const psPerByte = <i64>load<i32>(PORT + PORT_PS_PER_BYTE);
+  let t = load<i64>(PORT + PORT_TX_FREE);
+  while (t <= now) {
+    if (t >= load<i64>(PORT + PORT_PAUSE_EXPIRY)) refreshBlocked(t);
+    const backlog = load<i32>(PORT + PORT_BACKLOG);
+    const blocked = load<i32>(PORT + PORT_BLOCKED);
+    const tc = etsSelect(ets, backlog, blocked, PORT + PORT_HEAD_WIRE);
+    if (tc < 0) {
+      const resume = load<i64>(PORT + PORT_PAUSE_EXPIRY);
+      if ((backlog & blocked) != 0 && resume <= now) {
+        t = resume; // the link idles until the earliest pause ends
+        continue;
+      }
+      break;
+    }
+    const headAt = i32x(PORT, PORT_Q_HEAD, tc);
+    const countAt = i32x(PORT, PORT_Q_COUNT, tc);
+    const head = load<i32>(headAt);
+    const count = load<i32>(countAt) - 1;
+    const fifo = QUEUES + (<usize>tc * <usize>QUEUE_CAP << 2);
+    const entry = load<i32>(fifo + (<usize>head << 2));
+    const bytes = entry & 0x3FFF;
+    const prio = (entry >> 16) & 7;
+    const nextHead = (head + 1) & (QUEUE_CAP - 1);
+    store<i32>(headAt, nextHead);
+    store<i32>(countAt, count);
+    if (count == 0) {
+      store<i32>(PORT + PORT_BACKLOG, backlog & ~(1 << tc));
+      store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), 0);
+      etsEmptied(ets, tc);
+    } else {
+      store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), (load<i32>(fifo + (<usize>nextHead << 2)) & 0x3FFF) + WIRE_OVERHEAD);
+    }
+    pfcDepart(PORT + PORT_PFC, prio, bytes);
+    if (((load<i32>(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
+      qcnCpDequeue(PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE), bytes);
+    }
+    flushPfc(t);
+    store<i64>(PORT + PORT_TX_FRAMES, load<i64>(PORT + PORT_TX_FRAMES) + 1);
+    store<i64>(PORT + PORT_TX_BYTES, load<i64>(PORT + PORT_TX_BYTES) + <i64>bytes);
+    const tcBytes = PORT + PORT_TC_TX_BYTES + (<usize>tc << 3);
+    store<i64>(tcBytes, load<i64>(tcBytes) + <i64>bytes);
+    t += <i64>(bytes + WIRE_OVERHEAD) * psPerByte;
+  }
+  store<i64>(PORT + PORT_TX_FREE, t);
+}
+
+/** Step 2 for a received PFC frame. */
+@inline
+function receivePfc(word: i32, now: i64): void {
+  const time = word & 0xFFFF;
+  for (let n = 0; n < 8; n++) store<u16>(PAUSE_TIMES + (<usize>n << 1), <u16>time);
+  pfcReceivePfc(PORT + PORT_PFC, (word >> 16) & 0xFF, PAUSE_TIMES, now);
+  store<i64>(PORT + PORT_PFC_RX, load<i64>(PORT + PORT_PFC_RX) + 1);
+  refreshBlocked(now);
+}
+
+/** Step 2 for a data frame. */
+@inline
+function receiveFrame(word: i32, now: i64): void {
+  const bytes = word & 0x3FFF;
+  const prio = (word >> 16) & 7;
+  store<i64>(PORT + PORT_RX_FRAMES, load<i64>(PORT + PORT_RX_FRAMES) + 1);
+  const tc = etsClassify(PORT + PORT_ETS, prio);
+  const countAt = i32x(PORT, PORT_Q_COUNT, tc);
+  const count = load<i32>(countAt);
+  if (count == QUEUE_CAP) {
+    store<i64>(PORT + PORT_QUEUE_DROPS, load<i64>(PORT + PORT_QUEUE_DROPS) + 1);
+    return;
+  }
+  const pfc = PORT + PORT_PFC;
+  if (pfcArrive(pfc, prio, bytes, now) == 0) return;
+  const slot = (load<i32>(i32x(PORT, PORT_Q_HEAD, tc)) + count) & (QUEUE_CAP - 1);
+  store<i32>(QUEUES + (<usize>tc * <usize>QUEUE_CAP << 2) + (<usize>slot << 2), word);
+  store<i32>(countAt, count + 1);
+  if (count == 0) {
+    store<i32>(PORT + PORT_BACKLOG, load<i32>(PORT + PORT_BACKLOG) | (1 << tc));
+    store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), bytes + WIRE_OVERHEAD);
+  }
+  if (((load<i32>(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
+    const cp = PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE);
+    if (qcnCpEnqueue(cp, bytes)) emitEvent(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), load<i32>(cp + QCN_CP_QF), now);
+  }
+  // An XOFF raised by this arrival (the only way PFC_PENDING is set here: departures flush theirs)
+  // schedules its refresh one interval from now.
+  if (load<i32>(pfc + PFC_PENDING) != 0) {
+    const refreshAt = now + load<i64>(pfc + PFC_REFRESH_PS);
+    if (refreshAt < load<i64>(PORT + PORT_NEXT_REFRESH)) store<i64>(PORT + PORT_NEXT_REFRESH, refreshAt);
+  }
+  if (now >= load<i64>(PORT + PORT_NEXT_REFRESH)) {
+    pfcRefreshDue(pfc, now);
+    store<i64>(PORT + PORT_NEXT_REFRESH, pfcNextRefresh(pfc));
+  }
+  flushPfc(now);
+}
+
+/** Processes arrivals 0..n-1 of the input ring (n <= IN_CAP). Returns the port's backlog mask. */
+export function portProcess(n: i32): i32 {
+  let now = load<i64>(PORT + PORT_NOW);
+  for (let i = 0; i < n; i++) {
+    const a = IN_RING + (<usize>i << 3);
+    const word = load<i32>(a);
+    now += <i64>load<u32>(a, 4);
+    serveLink(now);
+    if (word < 0) receivePfc(word, now);
+    else receiveFrame(word, now);
+    if (load<i64>(PORT + PORT_TX_FREE) < now) store<i64>(PORT + PORT_TX_FREE, now);
+  }
+  store<i64>(PORT + PORT_NOW, now);
+  return load<i32>(PORT + PORT_BACKLOG);
+}
+
+/** Fills arrivals 0..n-1 of the input ring from the generator (n <= IN_CAP). */
+export function portGenerate(n: i32): void {
+  const rng = PORT + PORT_GEN_RNG;
+  const psPerByte = load<i32>(PORT + PORT_PS_PER_BYTE);
+  for (let i = 0; i < n; i++) {
+    const a = IN_RING + (<usize>i << 3);
+    const r = rngNext(rng);
+    const r2 = rngNext(rng);
+    if ((r & 511) == 0) {
+      store<i32>(a, <i32>(0x80000000 | ((r2 & 0xFF) << 16) | ((r2 >>> 8) & 0x3FF)));
+      store<u32>(a, 0, 4);
+    } else {
+      const bytes = 64 + <i32>((r >>> 9) % 1437);
+      store<i32>(a, bytes | (<i32>(r >>> 29) << 16) | (<i32>((r2 >>> 8) & 0xFF) << 19));
+      store<u32>(a, <u32>(((bytes + WIRE_OVERHEAD) * psPerByte * (44 + <i32>(r2 & 31))) >> 6), 4);
+    }
+  }
+}
+
+/**
+ * Resets the port to the default configuration (docs/port.md): 100G, ETS 40/40/20 on TCs 0..2 and
+ * strict TCs 3..7 with prio_tc 0 0 1 1 2 2 3 3, max frame 1518; PFC on priorities 3 and 4 with
+ * xoff 30000 B, xon 15000 B, headroom 20000 B on every priority; CPs (Qeq 26000, w 2, linear) on
+ * TCs 0..2; generator and CPs seeded from `seed`.
+ */
+export function portInit(seed: u32): void {
+  memory.fill(PORT, 0, <usize>PORT_BYTES);
+  memory.fill(QUEUES, 0, <usize>(8 * QUEUE_CAP * 4));
+  memory.fill(OUT_RING, 0, <usize>(OUT_CAP * 16));
+  store<i32>(PORT + PORT_PS_PER_BYTE, PS_PER_BYTE);
+  store<u32>(PORT + PORT_GEN_RNG, rngSeed(seed, GEN_ENTITY));
+  store<i64>(PORT + PORT_NEXT_REFRESH, NEVER);
+  store<i64>(PORT + PORT_PAUSE_EXPIRY, NEVER);
+  const ets = PORT + PORT_ETS;
+  let packed = 0;
+  for (let p = 0; p < 8; p++) {
+    store<u8>(ets + ETS_PRIO_TC + p, <u8>(p >> 1));
+    packed |= (p >> 1) << (3 * p);
+  }
+  store<i32>(PORT + PORT_PRIO_TC, packed);
+  for (let tc = 0; tc < 8; tc++) store<u8>(ets + ETS_TSA + tc, <u8>(tc < 3 ? TSA_ETS : TSA_STRICT));
+  store<u8>(ets + ETS_BW, 40);
+  store<u8>(ets + ETS_BW + 1, 40);
+  store<u8>(ets + ETS_BW + 2, 20);
+  etsConfigure(ets, MAX_FRAME);
+  const pfc = PORT + PORT_PFC;
+  pfcInit(pfc, PFC_MODE_PFC, PFC_ENABLE_MASK, PAUSE_TIME, SPEED_BPS);
+  for (let p = 0; p < 8; p++) pfcSetThresholds(pfc, p, XOFF_BYTES, XON_BYTES, HEADROOM_BYTES);
+  store<i32>(PORT + PORT_CP_MASK, CP_TC_MASK);
+  for (let tc = 0; tc < 8; tc++) {
+    qcnCpInit(PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE), CP_Q_EQ, CP_W, QUANT_LINEAR, seed, <u32>tc);
+  }
+}
+
+/** Generates and processes `packets` arrivals in chunks of IN_CAP (the differential test's run). */
+export function portRun(packets: i32): i32 {
+  let left = packets;
+  while (left > 0) {
+    const n = left < IN_CAP ? left : IN_CAP;
+    portGenerate(n);
+    portProcess(n);
+    left -= n;
+  }
+  return load<i32>(PORT + PORT_BACKLOG);
+}
+
+/** FNV-1a over the 32-bit words of the port record, the FIFO storage and the event ring. */
+export function portChecksum(): u32 {
+  let h: u32 = 2166136261;
+  for (let p = PORT; p < PORT + <usize>PORT_BYTES; p += 4) h = (h ^ load<u32>(p)) * 16777619;
+  for (let p = QUEUES; p < QUEUES + <usize>(8 * QUEUE_CAP * 4); p += 4) h = (h ^ load<u32>(p)) * 16777619;
+  for (let p = OUT_RING; p < OUT_RING + <usize>(OUT_CAP * 16); p += 4) h = (h ^ load<u32>(p)) * 16777619;
+  return h;
+}
+
+/** Benchmark set-up: portInit(seed) and one generated ring of IN_CAP arrivals, replayed by portProcess(n). */
+export function portBenchSetup(seed: u32): void {
+  portInit(seed);
+  portGenerate(IN_CAP);
+}
