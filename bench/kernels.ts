@@ -2,8 +2,9 @@
 // kernel's inlined per-packet function n times in one call; a kernel whose driver is not in this
 // build is reported as missing, never faked.
 //   ets_dwrr_select  etsBenchRun(n)               assembly/bench.ts, static state
-//   pfc_accounting   pfcBenchRun(rec, items, n)   assembly/pfc.ts; items prepared here
-//   qcn_cp_packet    qcnCpBenchRun(rec, lens, n)  assembly/qcn_exports.ts; lengths prepared here
+//   pfc_accounting   pfcBenchSetup() + pfcBenchRun(n)   assembly/pfc.ts
+//   qcn_cp_packet    qcnCpBenchSetup() + qcnCpBenchRun(n), or qcnCpBenchRun(rec, lens, n) over
+//                    a CP record and frame lengths prepared here (assembly/qcn_exports.ts)
 import type { Core } from '../host/loader.js';
 
 export type BoundKernel = { run: (n: number) => number } | { missing: string };
@@ -45,34 +46,26 @@ export const kernelBenches: KernelBench[] = [
   {
     name: 'pfc_accounting',
     op: 'one PFC ingress accounting update (arrival or departure) + pending/blocked check',
-    bind(core, maxBatch) {
-      const ex = exportsOf(core, ['pfcInit', 'pfcSetThresholds', 'pfcBenchRun']);
+    bind(core) {
+      const ex = exportsOf(core, ['pfcBenchSetup', 'pfcBenchRun']);
       if (typeof ex === 'string') return { missing: ex };
-      const rec = core.constant('SCRATCH');
-      const items = rec + 1024;
-      (ex.pfcInit as (r: number, m: number, e: number, p: number, s: bigint) => void)(rec, 1, 0x18, 0xffff, 100_000_000_000n);
-      for (let p = 0; p < 8; p++) (ex.pfcSetThresholds as (r: number, u: number, a: number, b: number, c: number) => void)(rec, p, 30000, 15000, 20000);
-      // Blocks of 32 arrivals then the same 32 departures: the occupancy returns to 0 every 64 items,
-      // crossing XOFF/XON on the lossless priorities 3 and 4, so a batch can be replayed forever.
-      const sizes = frameSizes(maxBatch);
-      for (let i = 0; i < maxBatch; i++) {
-        const block = i & ~63;
-        const j = block + (i & 31);
-        const prio = (j * 5) & 7;
-        const depart = (i & 32) !== 0 ? 8 : 0;
-        core.setI32(items + 8 * i, prio | depart | (sizes[j] << 16));
-        core.setI32(items + 8 * i + 4, 6720);
-      }
-      const run = ex.pfcBenchRun as (r: number, it: number, n: number) => number;
-      return { run: (n: number) => run(rec, items, n) };
+      (ex.pfcBenchSetup as () => void)();
+      return { run: ex.pfcBenchRun as (n: number) => number };
     },
   },
   {
     name: 'qcn_cp_packet',
     op: 'one QCN CP per-packet path (enqueue with sample countdown + dequeue)',
     bind(core, maxBatch) {
-      const ex = exportsOf(core, ['qcnCpInit', 'qcnCpBenchRun']);
+      const ex = exportsOf(core, ['qcnCpBenchRun']);
       if (typeof ex === 'string') return { missing: ex };
+      // Harness shape: qcnCpBenchSetup() + qcnCpBenchRun(n).
+      if (typeof ex.qcnCpBenchSetup === 'function' && ex.qcnCpBenchRun.length === 1) {
+        (ex.qcnCpBenchSetup as () => void)();
+        return { run: ex.qcnCpBenchRun as (n: number) => number };
+      }
+      // Kernel shape: qcnCpBenchRun(rec, lens, n) over a record and lengths prepared here.
+      if (typeof ex.qcnCpInit !== 'function') return { missing: 'the core has no qcnCpInit export' };
       const rec = core.constant('SCRATCH') + 40000;
       const lens = rec + 1024;
       (ex.qcnCpInit as (r: number, q: number, w: number, qu: number, s: number, id: number) => void)(rec, 26000, 2, 0, 1, 0);
