@@ -112,7 +112,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
       variants[i].perRoundP50.push(median(s));
     });
     if (native) {
-      const samples = Math.max(20, Math.round(timeMs / 0.05)); // ~50 us per 4096-packet C sample
+      const samples = Math.max(20, Math.round(timeMs / 0.1)); // ~100 us per 4096-packet C sample
       const s = nativeSamples(native, BATCH, samples, WARMUP_CALLS);
       cSamples.push(...s);
       cPerRound.push(median(s));
