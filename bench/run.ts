@@ -11,7 +11,7 @@ import { Core } from '../host/loader.js';
 import { toolVersions } from '../host/versions.js';
 import { kernelBenches } from './kernels.js';
 import { buildNativePort, gccVersion, nativeSamples, type NativePort } from './native.js';
-import { instructionsPerPacket, type PerfResult } from './perf.js';
+import { instructionsPerPacket, nativeInstructionsPerPacket, type PerfResult } from './perf.js';
 import { median, summarize, type Summary } from './stats.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +37,8 @@ export interface BenchReport {
     ratio_wasm_c: number | null;
     instructions_per_packet: number | null;
     c_instructions_per_packet: number | null;
+    instructions_source: string | null;
+    c_instructions_source: string | null;
     mpps: number | null;
     budget_ns_100g_64b: number;
     reason?: string;
@@ -136,7 +138,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
   const perfN = quick ? 200_000 : 2_000_000;
   let wasmPerf: PerfResult = { instructions_per_packet: null, reason: pipelineReason ?? '' };
   if (pipeline) wasmPerf = instructionsPerPacket(process.execPath, [driver, 'port'], perfN);
-  const cPerf: PerfResult = native ? instructionsPerPacket(native.exe, ['count', '1'], perfN) : { instructions_per_packet: null, reason: nativeReason ?? '' };
+  const cPerf: PerfResult = native ? nativeInstructionsPerPacket(native.exe, ['count', '1'], quick ? 20_000 : 200_000) : { instructions_per_packet: null, reason: nativeReason ?? '' };
   native?.dispose();
 
   const r3 = (x: number) => Number(x.toFixed(3));
@@ -151,6 +153,8 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
       ratio_wasm_c: ratios.length ? r3(median(ratios)) : null,
       instructions_per_packet: wasmPerf.instructions_per_packet,
       c_instructions_per_packet: cPerf.instructions_per_packet,
+      instructions_source: 'source' in wasmPerf ? wasmPerf.source : null,
+      c_instructions_source: 'source' in cPerf ? cPerf.source : null,
       mpps: p ? r3(1000 / p.ns_per_op) : null,
       budget_ns_100g_64b: 6.72,
     },
