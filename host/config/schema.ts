@@ -472,12 +472,10 @@ function normalise(s: Shape): DcbConfig {
   };
   const { profile, ...rpRest } = s.qcn.rp;
   const rp = { profile, line_bps: port.speed, ...rpRest } as QcnRpConfig;
-  const out: DcbConfig = { port, ets, pfc, pause: s.pause, app: s.app, qcn: { cp: s.qcn.cp, rp }, credit: s.credit };
-  if (s.pg) {
-    const withPg: DcbConfig = { port, ets, pg: s.pg, pfc, pause: s.pause, app: s.app, qcn: out.qcn, credit: s.credit };
-    return withPg;
-  }
-  return out;
+  const qcn: QcnConfig = { cp: s.qcn.cp, rp };
+  const tail = { pfc, pause: s.pause, app: s.app, qcn, credit: s.credit };
+  // pg (only when given) sits right after ets, so a printed config reads in the input's order.
+  return s.pg ? { port, ets, pg: s.pg, ...tail } : { port, ets, ...tail };
 }
 
 // ---------------------------------------------------------------------------------------------
