@@ -6,6 +6,7 @@ import { vectorsCommand } from './vectors.js';
 import { versionCommand } from './version.js';
 import { framesCommand } from './frames.js';
 import { runCommandModule } from './run.js';
+import { sweepCommand } from './sweep.js';
 import { validateCommand } from './validate.js';
 import { schemaCommand } from './schema.js';
 import { codegenCommand } from './codegen.js';
@@ -19,6 +20,7 @@ export const commands: CommandModule<any, any>[] = [
   framesCommand,
   headroomCommand,
   runCommandModule,
+  sweepCommand,
   validateCommand,
   schemaCommand,
   codegenCommand,
