@@ -66,8 +66,9 @@ export function thinIndices(values: readonly number[], maxPoints = MAX_POINTS): 
   return keep;
 }
 
+/** The legend label: the name, prefixed by the entity unless the name already mentions it. */
 export function seriesLabel(s: SimSeries): string {
-  return s.entity ? `${s.entity} ${s.name}` : s.name;
+  return s.entity && !s.name.includes(s.entity) ? `${s.entity} ${s.name}` : s.name;
 }
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
@@ -111,7 +112,7 @@ export function lineSpec(series: SimSeries[], kind: SimSeries['kind'], durationP
       encoding: {
         x: { field: 't', type: 'quantitative' as const, title: `time (${tu.label})`, scale: { domain: [0, durationPs / tu.ps] } },
         y: { field: 'v', type: 'quantitative' as const, title: sc.label },
-        color: { field: 's', type: 'nominal' as const, title: 'series', sort: null },
+        color: { field: 's', type: 'nominal' as const, title: 'series', sort: null, legend: { labelLimit: 360 } },
       },
     };
   });
@@ -157,7 +158,7 @@ export function pauseSpec(series: SimSeries[], durationPs: number, samplePs: num
     encoding: {
       x: { field: 't0', type: 'quantitative', title: `time (${tu.label})`, scale: { domain: [0, durationPs / tu.ps] } },
       x2: { field: 't1' },
-      y: { field: 's', type: 'nominal', title: null, sort: labels, scale: { domain: labels } },
+      y: { field: 's', type: 'nominal', title: null, sort: labels, scale: { domain: labels }, axis: { labelLimit: 360 } },
     },
   } as TopLevelSpec;
 }
@@ -197,7 +198,7 @@ export function flowsSpec(flows: SimResult['summary']['flows']): TopLevelSpec {
     data: { values: rows },
     mark: { type: 'bar' },
     encoding: {
-      y: { field: 'flow', type: 'nominal', title: null, sort: null },
+      y: { field: 'flow', type: 'nominal', title: null, sort: null, axis: { labelLimit: 360 } },
       x: { field: 'v', type: 'quantitative', title: sc.label },
       color: { field: 'role', type: 'nominal', title: null, sort: ['flow', 'victim'], scale: { domain: ['flow', 'victim'], range: ['#4c78a8', '#e45756'] } },
     },
