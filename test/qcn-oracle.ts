@@ -31,3 +31,36 @@ export type Line = Record<string, unknown> & { type: string };
 export function vectors(kernel: 'qcn-rp' | 'qcn-cp', stimulus: unknown): Line[] {
   return generateVectors(kernel, stimulus) as Line[];
 }
+
+const SAMPLE = [150_000, 75_000, 50_000, 37_500, 30_000, 25_000, 21_500, 18_500];
+
+/**
+ * DESIGN.md §4.4 restated in TypeScript, line for line, as the differential oracle of the core's
+ * qau-pc CP: same output lines as `vectors qcn-cp` for enq/deq events with default src.
+ */
+export function cpModel(p: { q_eq: number; w: number; quantiser: 'linear' | 'msb' }, seed: number, events: { type: string; bytes: number }[]) {
+  const rng = Xorshift32.forEntity(seed, 0);
+  const fbMax = p.q_eq * (2 * p.w + 1);
+  const shift = Math.max(0, fbMax.toString(2).length - 6);
+  let q = 0;
+  let qOld = 0;
+  let ttm = 150_000;
+  return events.map((e) => {
+    if (e.type === 'deq') {
+      q -= e.bytes;
+      return { type: 'deq', q, q_old: qOld, fb: 0, qf: 0, ttm, cnm: null };
+    }
+    q += e.bytes;
+    const fb = Math.min(0, Math.max(-fbMax, p.q_eq - q - p.w * (q - qOld)));
+    const mag = fb === 0 ? 0 : -fb; // |fb| without a negative zero
+    const qf = p.quantiser === 'linear' ? Math.floor((mag * 63) / fbMax) : Math.min(63, Math.floor(mag / 2 ** shift));
+    ttm -= e.bytes;
+    let cnm = null;
+    if (ttm < 0) {
+      if (qf > 0) cnm = { dst: 0, qf, q_off: q - p.q_eq, q_delta: q - qOld };
+      qOld = q;
+      ttm = Number(rng.jitter(BigInt(SAMPLE[qf >> 3])));
+    }
+    return { type: 'enq', q, q_old: qOld, fb: fb === 0 ? 0 : fb, qf, ttm, cnm };
+  });
+}
