@@ -38,8 +38,9 @@ export const deviceSchema = z.strictObject({
   pgs_per_port: z.number().int().min(1).max(8).default(8),
   /** Headroom model (host/headroom.ts): ieee (802.1Qbb component model) or sonic. */
   headroom_profile: z.enum(['ieee', 'sonic']).default('ieee'),
-  /** DCBX flavour of the LLDPDU the lldp target emits: IEEE 802.1Qaz TLVs or CEE 1.01. */
-  dcbx: z.enum(['ieee', 'cee']).default('ieee'),
+  /** DCBX flavour of the LLDPDU the lldp target emits: IEEE 802.1Qaz TLVs, CEE 1.01, or auto
+   * (CEE when the config gives the CEE `pg` view, as `dcbkit dcbx encode` does). */
+  dcbx: z.enum(['auto', 'ieee', 'cee']).default('auto'),
   /** SONiC dynamic threshold (alpha = 2^dynamic_th) for the lossless PG profiles. */
   dynamic_th: z.number().int().min(-8).max(7).default(0),
 });

@@ -12,8 +12,9 @@ import { sonicTarget } from './sonic.js';
 import { linuxTarget } from './linux.js';
 import { cHeaderTarget } from './c-header.js';
 import { p4Target } from './p4.js';
+import { lldpTarget } from './lldp.js';
 
-export const TARGETS: CodegenTarget[] = [sonicTarget, p4Target, linuxTarget, cHeaderTarget];
+export const TARGETS: CodegenTarget[] = [sonicTarget, p4Target, linuxTarget, cHeaderTarget, lldpTarget];
 export const TARGET_NAMES = (): string[] => TARGETS.map((t) => t.name);
 
 /** Headroom per lossless PG from host/headroom.ts (the model the simulator uses too). */

@@ -31,7 +31,7 @@ export interface CodegenConfig {
     bw: number[];
     recommendation?: { prio_tc: number[]; tsa: string[]; bw: number[] };
   };
-  pg?: { prio_pgid: number[]; pg_bw: number[] };
+  pg?: { willing?: boolean; prio_pgid: number[]; pg_bw: number[] };
   pfc?: {
     enable?: number[];
     willing?: boolean;
@@ -146,6 +146,10 @@ export interface Ir {
   tcs: IrTc[];
   tcPg: number[];
   ets: { willing: boolean; cbs: boolean; maxTcs: number; recommendation: { prioTc: number[]; tsa: Tsa[]; bwPercent: number[] } | null };
+  /** DCBX flavour for the LLDPDU: the device's choice, or CEE when the config gave the CEE pg view. */
+  dcbxMode: 'ieee' | 'cee';
+  /** The CEE priority-group view as given in the config (advertised as is in CEE mode). */
+  pg: { willing: boolean; prio_pgid: number[]; pg_bw: number[] } | null;
   /** Credit-based flow control as advertised in the DCBX CET TLV (only the lldp target uses it). */
   credit: { priorities: number[]; unit: number; aging_us: number; counter_bits?: number; oui?: string } | null;
   quantumUnitBytes: number;
@@ -436,6 +440,8 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
       maxTcs: cfg.ets?.max_tcs ?? 8,
       recommendation: rec ? { prioTc: [...rec.prio_tc], tsa: rec.tsa.map(tsaOf), bwPercent: [...rec.bw] } : null,
     },
+    dcbxMode: device.dcbx === 'auto' ? (cfg.pg ? 'cee' : 'ieee') : device.dcbx,
+    pg: cfg.pg ? { willing: cfg.pg.willing ?? false, prio_pgid: [...cfg.pg.prio_pgid], pg_bw: [...cfg.pg.pg_bw] } : null,
     credit: cfg.credit?.priorities?.length
       ? { priorities: [...cfg.credit.priorities], unit: cfg.credit.unit ?? 64, aging_us: cfg.credit.aging_us ?? 100, counter_bits: cfg.credit.counter_bits, oui: cfg.credit.oui }
       : null,

@@ -1,4 +1,4 @@
-// `dcbkit codegen <config> [--device D] --target sonic|p4|linux|c-header|all --out DIR [--json]`:
+// `dcbkit codegen <config> [--device D] --target sonic|p4|linux|c-header|lldp|all --out DIR [--json]`:
 // emits the tables and registers of every requested target from one IR (codegen/), plus
 // manifest.json. Every problem of every requested target is reported (exit 2, `target: path:
 // rule`) before anything is written; the output tree appears all at once or not at all.
@@ -28,7 +28,7 @@ interface Args {
 
 export const codegenCommand: CommandModule<object, Args> = {
   command: 'codegen <config>',
-  describe: 'emit SONiC, P4, Linux and C register-map artefacts (and manifest.json) for a DCB config',
+  describe: 'emit SONiC, P4, Linux, C register-map and LLDP artefacts (and manifest.json) for a DCB config',
   builder: (y) =>
     y
       .positional('config', { type: 'string', demandOption: true, describe: 'DCB config (YAML or JSON)' })

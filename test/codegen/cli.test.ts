@@ -18,6 +18,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const ALL_FILES = [
   'c-header/dcb_regs.bin', 'c-header/dcb_regs.h',
   'linux/dcb.sh', 'linux/lldptool.sh', 'linux/tc.batch',
+  'lldp/lldpdu.hex', 'lldp/lldpdu.pcap',
   'manifest.json',
   'p4/bmv2_cli.txt', 'p4/dcb.p4', 'p4/p4info.json', 'p4/p4info.txtpb', 'p4/write_request.json', 'p4/write_request.txtpb',
   'sonic/config_db.json',
@@ -30,7 +31,7 @@ describe('dcbkit codegen', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const files = listFilesRecursive(out);
-    expect(files.filter((f) => !f.startsWith('lldp/'))).toEqual(ALL_FILES);
+    expect(files).toEqual(ALL_FILES);
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
     expect(JSON.parse(r.stdout)).toEqual(manifest);
     for (const f of manifest.files) {
