@@ -258,9 +258,9 @@ struct metadata_t {
     bit<1> qcn_congested;
     bit<19> pfc_xoff_th;
     bit<19> pfc_xon_th;
-    @field_list(PFC_FIELDS) bit<1> pfc_xoff;
-    @field_list(PFC_FIELDS) bit<8> pfc_mask;
-    @field_list(PFC_FIELDS) bit<16> pfc_time;
+    @field_list(1) bit<1> pfc_xoff;   /* field list 1 = PFC_FIELDS: kept by the E2E clone */
+    @field_list(1) bit<8> pfc_mask;
+    @field_list(1) bit<16> pfc_time;
 }
 
 @id(${hex(actionDef('nop').id)}) action nop() { }
