@@ -167,6 +167,47 @@ describe('ETS properties', () => {
     );
   });
 
+  it('DRR fairness: two always-backlogged ETS TCs stay within 3 + Max/q_i + Max/q_j quanta of each other', () => {
+    // Over any interval, TC i receives one quantum per visit it starts; the deficit at either end is
+    // in [0, q_i + Max), so sent_i / q_i differs from its visit count by less than 1 + Max / q_i, and
+    // visit counts of two backlogged TCs in one round-robin differ by at most 1. Max = 1538 (wire).
+    const weightedArb = fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 2, maxLength: 8 }).map((w) => {
+      const total = w.reduce((a, b) => a + b, 0);
+      const bw = new Array(8).fill(0);
+      let acc = 0; let prev = 0;
+      w.forEach((x, i) => { acc += x; const cum = Math.floor((acc * 100) / total); bw[i] = cum - prev; prev = cum; });
+      if (bw.some((b, i) => i < w.length && b === 0)) return null; // a 0 % TC is not guaranteed anything
+      return { prio_tc: [0, 1, 2, 3, 4, 5, 6, 7], tsa: bw.map((_, i) => (i < w.length ? 'ets' : 'strict')), bw } as EtsConfig;
+    });
+    fc.assert(
+      fc.property(weightedArb, fc.array(fc.integer({ min: 64, max: 1518 }), { minLength: 64, maxLength: 64 }), fc.nat(), fc.nat(), (cfg, sizes, a0, b0) => {
+        if (!cfg) return;
+        const n = cfg.bw.filter((_, i) => cfg.tsa[i] === 'ets').length;
+        const h = new EtsHarness(core, cfg, 1518);
+        const sent: number[][] = [];
+        for (let tc = 0; tc < n; tc++) for (let k = 0; k < 3; k++) h.enqueue(tc, sizes[(tc * 7 + k) % 64]);
+        const acc = new Array(8).fill(0);
+        for (let i = 0; i < 400; i++) {
+          const r = h.transmit()!;
+          acc[r.tc] += r.bytes + 20;
+          sent.push([...acc]);
+          h.enqueue(r.tc, sizes[i % 64]);
+        }
+        const q = h.snapshot().quantum;
+        const a = a0 % 400;
+        const b = a + (b0 % (400 - a));
+        for (let i = 0; i < n; i++) {
+          for (let j = i + 1; j < n; j++) {
+            const si = (sent[b][i] - sent[a][i]) / q[i];
+            const sj = (sent[b][j] - sent[a][j]) / q[j];
+            expect(Math.abs(si - sj)).toBeLessThan(3 + 1538 / q[i] + 1538 / q[j]);
+          }
+        }
+      }),
+      { numRuns: 120 },
+    );
+  });
+
   it('work conservation: a frame is sent iff some TC is backlogged and unblocked; strict TCs by number', () => {
     fc.assert(
       fc.property(configArb, fc.array(opArb, { maxLength: 300 }), (cfg, ops) => {
