@@ -124,10 +124,13 @@ describe('vectors credit', () => {
     expect(lines[11]).toMatchObject({ prio: 0, result: 76, expired_units: 76, fccl: 48, available_units: 0 });
   });
 
-  it('the CLI prints the same lines', () => {
+  it('the CLI prints the same lines, from a file or from stdin (--stimulus -)', () => {
     const r = runCli(['vectors', 'credit', '--stimulus', stimFile('credit.json', creditStim)]);
     expect(r.status).toBe(0);
     expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual(generateVectors('credit', creditStim));
+    const fromStdin = runCli(['vectors', 'credit', '--stimulus', '-'], { input: JSON.stringify(creditStim) });
+    expect(fromStdin.status).toBe(0);
+    expect(fromStdin.stdout).toBe(r.stdout);
   });
 
   it.each([

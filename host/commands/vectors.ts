@@ -41,7 +41,7 @@ export const vectorsCommand: CommandModule<object, { kernel: string; stimulus: s
   builder: (y) =>
     y
       .positional('kernel', { type: 'string', describe: 'qcn-rp | qcn-cp | ets | pfc | credit', demandOption: true })
-      .option('stimulus', { type: 'string', demandOption: true, requiresArg: true, describe: 'stimulus JSON file, or - for stdin' }) as never,
+      .option('stimulus', { type: 'string', nargs: 1, demandOption: true, requiresArg: true, describe: 'stimulus JSON file, or - for stdin' }) as never,
   handler: (args) => {
     findKernel(args.kernel);
     const lines = generateVectors(args.kernel, readStimulus(args.stimulus));
