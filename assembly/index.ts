@@ -13,7 +13,7 @@ export {
 export { simInit, simRunUntil, simReserve, simFreePackets } from './sim/engine';
 export {
   creditInit, creditOnGrant, creditSyncValue, creditAvailable, creditGrantValue, creditOnSync, creditTrySendOne,
-  creditReceiveOne, creditDrainOne, creditAgeOne,
+  creditReceiveOne, creditDrainOne, creditAgeOne, creditBenchSetup, creditBenchRun,
 } from './credit';
 export * from './qcn_exports';
 export { PORT, QUEUES, IN_RING, OUT_RING, portInit, portGenerate, portProcess, portRun, portChecksum, portBenchSetup } from './port';

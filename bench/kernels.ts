@@ -3,6 +3,7 @@
 // build is reported as missing, never faked.
 //   ets_dwrr_select  etsBenchRun(n)               assembly/bench.ts, static state
 //   pfc_accounting   pfcBenchSetup() + pfcBenchRun(n)   assembly/pfc.ts
+//   credit_send      creditBenchSetup() + creditBenchRun(n)   assembly/credit.ts
 //   qcn_cp_packet    qcnCpBenchSetup() + qcnCpBenchRun(n), or qcnCpBenchRun(rec, lens, n) over
 //                    a CP record and frame lengths prepared here (assembly/qcn_exports.ts)
 import type { Core } from '../host/loader.js';
@@ -51,6 +52,16 @@ export const kernelBenches: KernelBench[] = [
       if (typeof ex === 'string') return { missing: ex };
       (ex.pfcBenchSetup as () => void)();
       return { run: ex.pfcBenchRun as (n: number) => number };
+    },
+  },
+  {
+    name: 'credit_send',
+    op: 'one credit-checked frame (send test incl. aging, receive, drain; a sync + grant every 64)',
+    bind(core) {
+      const ex = exportsOf(core, ['creditBenchSetup', 'creditBenchRun']);
+      if (typeof ex === 'string') return { missing: ex };
+      (ex.creditBenchSetup as () => void)();
+      return { run: ex.creditBenchRun as (n: number) => number };
     },
   },
   {
