@@ -367,7 +367,9 @@ function blockedTcs(p: i32, pa: usize, backlog: i32): i32 {
       }
     }
   }
-  if ((backlog & ~blocked) == 0 && earliest != FOREVER && load<i64>(pa + SP_WAKE_AT) != earliest) {
+  // One wake-up per port at the earliest expiry; a pending earlier one re-evaluates when it fires.
+  const wakeAt = load<i64>(pa + SP_WAKE_AT);
+  if ((backlog & ~blocked) == 0 && earliest != FOREVER && (wakeAt == 0 || wakeAt > earliest)) {
     store<i64>(pa + SP_WAKE_AT, earliest);
     evPush(earliest, (EV_WAKE << 28) | <u32>p);
   }
@@ -868,8 +870,11 @@ export function simRunUntil(until: i64): i32 {
       tryTransmit(idx);
     } else if (type == EV_FLOW) flowEvent(idx, t);
     else if (type == EV_WAKE) {
-      store<i64>(portAt(idx) + SP_WAKE_AT, 0);
-      tryTransmit(idx);
+      const pa = portAt(idx);
+      if (load<i64>(pa + SP_WAKE_AT) == t) {
+        store<i64>(pa + SP_WAKE_AT, 0);
+        tryTransmit(idx);
+      }
     } else if (type == EV_REFRESH) {
       const pa = portAt(idx);
       if (load<i64>(pa + SP_REFRESH_EV) == t) {
