@@ -325,11 +325,10 @@ export const SP_WAKE_AT: i32 = 744;      // i64 pending pause-expiry wake-up
 export const SP_REFRESH_EV: i32 = 752;   // i64 time of the queued XOFF-refresh event (max = none)
 export const SP_BUSY_UNTIL: i32 = 760;   // i64 the frame on the wire ends (transmitter idle from then)
 export const SP_ETS: i32 = 768;          // ETS record (ETS_BYTES = 128)
-export const SP_CP: i32 = 896;           // 8 x QCN CP record (SIM_CP_SIZE)
-export const SIM_CP_SIZE: i32 = 16;
-export const SP_PFC: i32 = 1024;         // PFC record (PFC_SIZE = 976)
-export const SP_CREDIT: i32 = 2000;      // 8 x credit record (CREDIT_SIZE = 112), one per priority
-export const SP_SIZE: i32 = 2896;
+export const SP_PFC: i32 = 896;          // PFC record (PFC_SIZE = 976)
+export const SP_CREDIT: i32 = 1872;      // 8 x credit record (CREDIT_SIZE = 112), one per priority
+export const SP_CP: i32 = 2768;          // 8 x QCN CP record (QCN_CP_SIZE = 72), one per TC
+export const SP_SIZE: i32 = 3344;
 
 // Packet record (pool entry).
 export const SK_NEXT: i32 = 0;
@@ -370,17 +369,10 @@ export const SF_SENT: i32 = 120;
 export const SF_DELIV: i32 = 128;
 export const SF_LAST_DELIV: i32 = 136;
 export const SF_TOTAL: i32 = 144;
-export const SF_RP_CR: i32 = 152;
-export const SF_RP_TR: i32 = 160;
-export const SF_RP_DEADLINE: i32 = 168;
-export const SF_RP_BC_LEFT: i32 = 176;
-export const SF_RP_SI: i32 = 180;
-export const SF_RP_TI: i32 = 184;
-export const SF_RP_ACTIVE: i32 = 188;
-export const SF_RP_RNG: i32 = 192;
-export const SF_LINE_BPS: i32 = 200;   // i64
-export const SF_RP_EV_AT: i32 = 208;   // i64 time of the one queued RP timer event (max = none)
-export const SF_SIZE: i32 = 216;
+export const SF_LINE_BPS: i32 = 152;   // i64
+export const SF_RP_EV_AT: i32 = 160;   // i64 time of the one queued RP timer event (max = none)
+export const SF_RP: i32 = 168;         // QCN reaction point record (QCN_RP_SIZE = 160)
+export const SF_SIZE: i32 = 328;
 
 // Counters (i64).
 export const SC_HOPS: i32 = 0;

@@ -27,12 +27,12 @@ import {
   SP_HEADWIRE, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_QTOTAL, SP_PRIO_TC, SP_UNSAT,
   SP_WD_IGNORE, SP_TX_BYTES_TC, SP_TX_PKTS, SP_PFC_RX,
   SP_WD_DROP, SP_WD_STORM, SP_WD_LEFT, SP_WD_LAST_TX, SP_WD_LAST_RX, 
-  SP_CR_LASTCL, SP_CREDIT, SH_CREDIT_AGING, SP_CR_CAP, SP_WAIT_HEAD, SP_WAKE_AT, SP_REFRESH_EV, SP_BUSY_UNTIL, SP_ETS, SP_CP, SIM_CP_SIZE,
+  SP_CR_LASTCL, SP_CREDIT, SH_CREDIT_AGING, SP_CR_CAP, SP_WAIT_HEAD, SP_WAKE_AT, SP_REFRESH_EV, SP_BUSY_UNTIL, SP_ETS, SP_CP,
   SP_PFC, SP_SIZE, PFC_PAUSED_UNTIL, PFC_TX_TIME, PFC_PORT_UNIT,
   SK_NEXT, SK_FLOW, SK_BYTES, SK_PRIO, SK_PORT, SK_KIND, SK_A, SK_B, SK_SIZE,
   SF_SRC, SF_DST, SF_PRIO, SF_PORT, SF_FKIND, SF_FA, SF_FB, SF_MIXOFF, SF_MIXN, SF_MIXTOT, SF_RNG,
   SF_STATE, SF_NEXT_WAIT, SF_DST_ORD, SF_SRC_ORD, SF_TC, SF_START, SF_STOP, SF_LEFT, SF_RATE, SF_ON,
-  SF_OFF, SF_NEXT_AT, SF_SENT, SF_DELIV, SF_LAST_DELIV, SF_RP_EV_AT, SF_RP_ACTIVE, SF_SIZE,
+  SF_OFF, SF_NEXT_AT, SF_SENT, SF_DELIV, SF_LAST_DELIV, SF_RP_EV_AT, SF_RP, SF_LINE_BPS, SF_SIZE,
   SC_HOPS, SC_EVENTS, SC_DROP_LOSSLESS, SC_DROP_LOSSY, SC_DROP_PRIO, SC_STORM_XOFF, SC_PAUSE_FRAMES,
   SC_CNMS, SC_POOL_EXHAUSTED, SC_WD_EVENTS, SC_GRANTS, SC_NOW, SW_SIZE,
   SS_PORT, SS_PRIO, SS_START, SS_STOP, SS_INTERVAL, SS_SIZE,
@@ -40,7 +40,12 @@ import {
 import { evReset, evPush, evPop, evTopTime, evCount, evOverflow } from './events';
 import { etsConfigure, etsSelect, etsEmptied } from '../ets';
 import { ETS_WEIGHTED_MASK, ETS_MAX_WIRE, ETS_PRIO_TC } from '../layout';
-import { cpInit, cpEnqueue, cpDequeue, setCpParams, rpInit, rpOnCnm, rpOnTx, rpOnTimer, rpRate, rpDeadline } from './qcn';
+import { qcnCpInit, qcnCpEnqueue, qcnCpDequeue } from '../qcn_cp';
+import { qcnRpInit, qcnRpOnCnm, qcnRpOnFrameSent, qcnRpAdvance } from '../qcn_rp';
+import {
+  QCN_CP_SIZE, QCN_CP_QF, QCN_RP_ACTIVE, QCN_RP_CR, QCN_RP_DEADLINE, QCN_RP_F_EXTRA_FR, QCN_RP_F_JITTER,
+  QCN_RP_F_HALVING,
+} from '../layout';
 import { rngNext } from '../rng';
 import {
   pfcArrive, pfcDepart, pfcNextRefresh, pfcRefreshDue, pfcTakePending, pfcReceivePfc, pfcReceivePause,
@@ -123,6 +128,10 @@ const PFC_TIMES: usize = memory.data(16, 8);
 @inline function nodeAt(n: i32): usize { return nodes + <usize>n * SN_SIZE; }
 @inline function flowAt(f: i32): usize { return flows + <usize>f * SF_SIZE; }
 @inline function pktAt(k: i32): usize { return pool + <usize>k * SK_SIZE; }
+@inline function cpRec(pa: usize, tc: i32): usize { return pa + SP_CP + <usize>(tc * QCN_CP_SIZE); }
+/** QCN reaction point of flow record fa: current rate limit (0 while idle) and timer deadline. */
+@inline function rpRate(fa: usize): i64 { return load<i32>(fa + SF_RP + QCN_RP_ACTIVE) != 0 ? load<i64>(fa + SF_RP + QCN_RP_CR) : 0; }
+@inline function rpDeadline(fa: usize): i64 { return load<i64>(fa + SF_RP + QCN_RP_DEADLINE); }
 @inline function creditRec(pa: usize, pr: i32): usize { return pa + SP_CREDIT + <usize>(pr * CREDIT_SIZE); }
 @inline function modeOf(prio: i32): i32 { return (modeWord >> (prio << 2)) & 15; }
 @inline function count(field: i32, by: i64): void { store<i64>(ctr + field, load<i64>(ctr + field) + by); }
@@ -169,6 +178,8 @@ export function simInit(base: i32): i32 {
     if (m == M_PFC) { pfcEnable |= 1 << pr; pfcMode = PFC_MODE_PFC; }
   }
   for (let pr = 0; pr < 8; pr++) if (modeOf(pr) == M_PAUSE) pfcMode = PFC_MODE_PAUSE;
+  const qEq = load<i32>(hdr + SH_Q_EQ);
+  const w = load<i32>(hdr + SH_W);
   now = 0;
   // Packet pool: a free list threaded through SK_NEXT.
   const poolCap = load<i32>(hdr + SH_POOL_CAP);
@@ -201,7 +212,7 @@ export function simInit(base: i32): i32 {
     else for (let m = pfcEnable; m != 0; m &= m - 1) pfcSetThresholds(rec, ctz(m), xoff, xon, hdrm);
     // The host wrote the largest frame (MTU) into the ETS record's max-wire field; derive quanta.
     etsConfigure(pa + SP_ETS, load<i32>(pa + SP_ETS + ETS_MAX_WIRE));
-    for (let tc = 0; tc < 8; tc++) cpInit(pa + SP_CP + <usize>(tc * SIM_CP_SIZE), seed, <u32>(p * 8 + tc));
+    for (let tc = 0; tc < 8; tc++) qcnCpInit(cpRec(pa, tc), qEq, w, 0, seed, <u32>(p * 8 + tc));
     // Credit kernel records, one per credit priority: this port's receiver half (its buffer) and
     // sender half. At link-up every sender holds one grant of the peer's whole buffer (CL at ABR 0).
     const peerCap = load<i32>(portAt(load<i32>(pa + SP_PEER)) + SP_CR_CAP);
@@ -214,17 +225,16 @@ export function simInit(base: i32): i32 {
       store<i32>(pa + SP_CR_LASTCL + (pr << 2), ownCap < CREDIT_HALF ? ownCap : CREDIT_HALF);
     }
   }
-  const qEq = load<i32>(hdr + SH_Q_EQ);
-  const w = load<i32>(hdr + SH_W);
   const bc = load<i32>(hdr + SH_BC);
   const rpTimer = load<i64>(hdr + SH_RP_TIMER);
   for (let f = 0; f < nFlows; f++) {
     const fa = flowAt(f);
-    rpInit(fa, seed, <u32>(f + 0x10000), bc, rpTimer);
+    // 802.1Q MIB defaults (DESIGN.md §4.5): TH 5, R_AI 5 Mb/s, R_HAI 50 Mb/s, Gd 1/128, min 50 %, 5 Mb/s.
+    qcnRpInit(fa + SF_RP, load<i64>(fa + SF_LINE_BPS), bc, rpTimer, 5, 5_000_000, 50_000_000, 7, 64, 5_000_000,
+      QCN_RP_F_EXTRA_FR | QCN_RP_F_JITTER | QCN_RP_F_HALVING, seed, <u32>(f + 0x10000));
     store<i64>(fa + SF_RP_EV_AT, FOREVER);
     evPush(load<i64>(fa + SF_START), (EV_FLOW << 28) | <u32>f);
   }
-  setCpParams(qEq, w);
   for (let s = 0; s < nStorms; s++) evPush(load<i64>(storms + <usize>s * SS_SIZE + SS_START), (EV_STORM << 28) | <u32>s);
   if (wdPoll > 0) evPush(wdPoll, EV_WATCHDOG << 28);
   if (creditMask != 0 && creditAging > 0) evPush(creditAging >> 1, EV_CREDIT_REFRESH << 28);
@@ -436,7 +446,7 @@ function release(node: i32, k: i32, tc: i32, outPa: usize): void {
   const na = nodeAt(node);
   const inP = load<i32>(ka + SK_PORT);
   const ia = portAt(inP);
-  if (((qcnMask >> pr) & 1) != 0) cpDequeue(outPa + SP_CP + <usize>(tc * SIM_CP_SIZE), bytes);
+  if (((qcnMask >> pr) & 1) != 0) qcnCpDequeue(cpRec(outPa, tc), bytes);
   if (acct == A_LOSSY) {
     store<i32>(na + SN_SHARED_USED, load<i32>(na + SN_SHARED_USED) - bytes);
   } else if (acct == A_LOSSLESS) {
@@ -482,7 +492,7 @@ function armRefresh(p: i32, pa: usize, rec: usize): void {
 
 /** Keeps exactly one timer event queued per engaged reaction point, at or before its deadline. */
 function armRp(f: i32, fa: usize): void {
-  if (load<i32>(fa + SF_RP_ACTIVE) == 0) return;
+  if (load<i32>(fa + SF_RP + QCN_RP_ACTIVE) == 0) return;
   const d = rpDeadline(fa);
   if (load<i64>(fa + SF_RP_EV_AT) > d) {
     store<i64>(fa + SF_RP_EV_AT, d);
@@ -583,8 +593,9 @@ function switchReceive(inP: i32, k: i32): void {
   store<i32>(ka + SK_PORT, inP);
   enqueue(oa, tc, k, bytes);
   if (((qcnMask >> pr) & 1) != 0) {
-    const qf = cpEnqueue(oa + SP_CP + <usize>(tc * SIM_CP_SIZE), bytes);
-    if (qf > 0) {
+    const cp = cpRec(oa, tc);
+    if (qcnCpEnqueue(cp, bytes)) {
+      const qf = load<i32>(cp + QCN_CP_QF);
       count(SC_CNMS, 1);
       const fa = flowAt(f);
       // The CNM goes back toward the flow's source, first hop chosen like any frame to that host.
@@ -640,7 +651,7 @@ function arrive(k: i32): void {
     const f = load<i32>(ka + SK_A);
     if ((load<i32>(pa + SP_FLAGS) & 1) != 0) {
       const fa = flowAt(f);
-      rpOnCnm(fa, load<i32>(ka + SK_B), now);
+      qcnRpOnCnm(fa + SF_RP, now, load<i32>(ka + SK_B));
       armRp(f, fa);
     } else {
       const node = load<i32>(pa + SP_NODE);
@@ -756,7 +767,7 @@ function flowEvent(f: i32, t: i64): void {
   enqueue(pa, tc, k, bytes);
   store<i64>(fa + SF_SENT, load<i64>(fa + SF_SENT) + <i64>bytes);
   if (((qcnMask >> load<i32>(fa + SF_PRIO)) & 1) != 0) {
-    rpOnTx(fa, bytes, now);
+    qcnRpOnFrameSent(fa + SF_RP, now, bytes, 0);
     armRp(f, fa);
   }
   // Next frame after one frame time at the offered rate, limited by the reaction point.
@@ -888,7 +899,7 @@ export function simRunUntil(until: i64): i32 {
       const fa = flowAt(idx);
       if (load<i64>(fa + SF_RP_EV_AT) == t) {
         store<i64>(fa + SF_RP_EV_AT, FOREVER);
-        if (rpDeadline(fa) == t) rpOnTimer(fa, t);
+        qcnRpAdvance(fa + SF_RP, t);
         armRp(idx, fa);
       }
     } else if (type == EV_STORM) {

@@ -321,9 +321,9 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
       fSeries[i].values.push(round3(((d - lastDeliv[i]) * 8) / dt * 1000)); // bytes/ps -> Gb/s
       lastDeliv[i] = d;
       if (rSeries.length) {
-        const active = r32(fa + L.SF_RP_ACTIVE) !== 0;
+        const active = r32(fa + L.SF_RP + L.QCN_RP_ACTIVE) !== 0;
         rSeries[i].t_ps.push(t);
-        rSeries[i].values.push(round3((active ? r64(fa + L.SF_RP_CR) : r64(fa + L.SF_LINE_BPS)) / 1e9));
+        rSeries[i].values.push(round3((active ? r64(fa + L.SF_RP + L.QCN_RP_CR) : r64(fa + L.SF_LINE_BPS)) / 1e9));
       }
     });
     etsPorts.forEach((p, i) => {
