@@ -64,3 +64,56 @@ export function cpModel(p: { q_eq: number; w: number; quantiser: 'linear' | 'msb
     return { type: 'enq', q, q_old: qOld, fb: fb === 0 ? 0 : fb, qf, ttm, cnm };
   });
 }
+
+export interface RpParams {
+  line_bps: number; bc_bytes: number; timer_ps: number; th: number; ai_bps: number; hai_bps: number;
+  gd_shift: number; min_dec_num: number; min_bps: number; extra_fast_recovery: boolean;
+}
+
+/**
+ * DESIGN.md §4.5 restated in TypeScript with BigInt, as the differential oracle of the core's qau-pc
+ * RP: returns the same lines as `vectors qcn-rp` (timer lines before the event they precede).
+ */
+export function rpModel(p: RpParams, seed: number, events: { t_ps: number; type: string; qf?: number; bytes?: number; backlog?: number }[]) {
+  const rng = Xorshift32.forEntity(seed, 0);
+  const C = BigInt(p.line_bps), BC = BigInt(p.bc_bytes), T = BigInt(p.timer_ps), TH = p.th;
+  let active = false, cr = C, tr = C, si = 0, ti = 0, bcLeft = 0n, deadline = 0n;
+  const out: Line[] = [];
+  const line = (t: bigint, type: string) =>
+    out.push({ t_ps: Number(t), type, active: active ? 1 : 0, cr_bps: Number(cr), tr_bps: Number(tr), si, ti, bc_left: Number(bcLeft), deadline_ps: Number(deadline) });
+  const reload = (base: bigint, stage: number) => rng.jitter(stage < TH ? base : base / 2n);
+  const increase = () => {
+    const ri = si > TH && ti > TH ? BigInt(p.hai_bps) * BigInt(Math.min(si, ti) - TH) : si > TH || ti > TH ? BigInt(p.ai_bps) : 0n;
+    if (p.extra_fast_recovery && (si === 1 || ti === 1) && tr > 10n * cr) tr = tr / 8n;
+    else tr += ri;
+    cr = (cr + tr) / 2n;
+    if (cr > C) cr = C;
+  };
+  for (const e of events) {
+    const now = BigInt(e.t_ps);
+    while (active && deadline <= now) {
+      const at = deadline;
+      ti += 1;
+      increase();
+      deadline = at + reload(T, ti);
+      line(at, 'timer');
+    }
+    if (e.type === 'cnm' && e.qf! > 0) {
+      if (!active) { active = true; cr = tr = C; si = ti = 0; bcLeft = BC; }
+      if (si !== 0) { tr = cr; bcLeft = BC; }
+      si = 0; ti = 0;
+      const factor = Math.max(2 ** p.gd_shift - e.qf!, p.min_dec_num);
+      cr = (cr * BigInt(factor)) >> BigInt(p.gd_shift);
+      if (cr < BigInt(p.min_bps)) cr = BigInt(p.min_bps);
+      deadline = now + T;
+    } else if (e.type === 'tx' && active) {
+      if (cr >= C && (e.backlog ?? 0) === 0) active = false;
+      else {
+        bcLeft -= BigInt(e.bytes!);
+        if (bcLeft < 0n) { si += 1; bcLeft = reload(BC, si); increase(); }
+      }
+    }
+    line(now, e.type);
+  }
+  return out;
+}
