@@ -1,0 +1,166 @@
+// The examples/ scenarios, run in-process on the engine, each checked against the outcome its
+// README promises. Expected figures: a 10 Gb/s link carries 1518-byte frames as 1538 bytes on the
+// wire, so its payload rate is 10 x 1518 / 1538 = 9.870 Gb/s.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../host/loader.js';
+import type { SimResult, SimSeries } from '../host/sim/result.js';
+import { runScenario } from '../host/sim/run.js';
+import { checkScenario, readScenarioFile } from '../host/sim/scenario.js';
+
+const PAYLOAD_10G = (10 * 1518) / 1538; // Gb/s
+
+function runExample(file: string, edit?: (doc: Record<string, unknown>) => void): SimResult {
+  const doc = readScenarioFile(join(packageRoot(), 'examples', file)) as Record<string, unknown>;
+  edit?.(doc);
+  return runScenario(checkScenario(doc));
+}
+
+function series(r: SimResult, name: string): SimSeries {
+  const s = r.series.find((x) => x.name === name);
+  if (!s) throw new Error(`no series "${name}" (have: ${r.series.map((x) => x.name).join(', ')})`);
+  return s;
+}
+
+/** Mean of the samples whose interval ends in (fromPs, toPs]. */
+function meanOver(s: SimSeries, fromPs: number, toPs: number): number {
+  const v = s.values.filter((_, i) => s.t_ps[i] > fromPs && s.t_ps[i] <= toPs);
+  return v.reduce((a, b) => a + b, 0) / v.length;
+}
+
+/** Value of a series at the last sample at or before tPs. */
+function at(s: SimSeries, tPs: number): number {
+  let v = s.values[0];
+  for (let i = 0; i < s.t_ps.length && s.t_ps[i] <= tPs; i++) v = s.values[i];
+  return v;
+}
+
+const ms = 1e9;
+
+describe('examples/converged-link (seed 000 Table 1)', () => {
+  const r = runExample('converged-link/scenario.yaml');
+  const s = r.summary;
+
+  it('shares the saturated link 40/40/20 within 1 percentage point, without loss on SAN', () => {
+    expect(s.drops.lossless).toBe(0);
+    expect(s.ets.max_share_error_pp).not.toBeNull();
+    expect(s.ets.max_share_error_pp!).toBeLessThan(1);
+    const port = s.ets.per_tc.filter((x) => x.port === 'sw0>h3');
+    expect(port.map((x) => [x.tc, x.configured_pct])).toEqual([[0, 40], [1, 40], [2, 20]]);
+    for (const x of port) expect(Math.abs(x.measured_pct - x.configured_pct)).toBeLessThan(1);
+    // While all three send (0.5-3 ms): IPC at 20 % of the payload rate, 1.974 Gb/s.
+    expect(meanOver(series(r, 'throughput flow 2'), 0.5 * ms, 3 * ms)).toBeCloseTo(0.2 * PAYLOAD_10G, 1);
+  });
+
+  it('is work-conserving: with IPC idle, LAN and SAN take its share and the link stays full', () => {
+    // IPC stops at 3 ms; by 4 ms its 150 KB queue has drained. Each of LAN and SAN then gets half.
+    for (const f of [0, 1]) expect(meanOver(series(r, `throughput flow ${f}`), 4 * ms, 6 * ms)).toBeCloseTo(PAYLOAD_10G / 2, 1);
+    const deliveredGbps = (s.flows.reduce((a, f) => a + f.bytes_delivered, 0) * 8) / (6 * ms) * 1e3;
+    expect(deliveredGbps).toBeGreaterThan(0.99 * PAYLOAD_10G);
+  });
+});
+
+describe('examples/pause-vs-pfc (seed 000 Figure 1)', () => {
+  it('PFC pauses only the congested priority, 802.3x PAUSE pauses every priority', () => {
+    const pfc = runExample('pause-vs-pfc/scenario.yaml').summary;
+    const pause = runExample('pause-vs-pfc/pause.yaml').summary;
+    for (const s of [pfc, pause]) expect(s.drops.lossless).toBe(0);
+    const p = pfc.pfc.paused_ps_by_priority;
+    expect(p[3]).toBeGreaterThan(0);
+    expect(p.filter((_, i) => i !== 3)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    const q = pause.pfc.paused_ps_by_priority;
+    expect(q[0]).toBeGreaterThan(0);
+    expect(new Set(q).size).toBe(1); // every priority paused for exactly the same time
+  });
+});
+
+describe('examples/qcn-hotspot (seed 000 Figure 3)', () => {
+  const r = runExample('qcn-hotspot/scenario.yaml');
+  const cr = series(r, 'rate flow 0');
+
+  it('holds the congestion-point queue near Qeq = 26 KB, without loss', () => {
+    expect(r.summary.drops.lossless).toBe(0);
+    const q = meanOver(series(r, 'queue sw0>h4'), 5 * ms, 19 * ms);
+    expect(q).toBeGreaterThan(0.5 * 26000);
+    expect(q).toBeLessThan(2 * 26000);
+  });
+
+  it('recovers in three stages once the hotspot ends: fast recovery, active and hyperactive increase', () => {
+    // Last rate cut: the last sample before 25 ms that is lower than its predecessor.
+    let cut = 0;
+    for (let i = 1; i < cr.t_ps.length && cr.t_ps[i] <= 25 * ms; i++) if (cr.values[i] < cr.values[i - 1]) cut = i;
+    expect(cr.t_ps[cut]).toBeGreaterThan(15 * ms);
+    const after = cr.values.slice(cut);
+    const tAfter = cr.t_ps.slice(cut);
+    // Never decreases again (no more CNMs), and reaches the line rate (the limiter is released).
+    for (let i = 1; i < after.length; i++) expect(after[i]).toBeGreaterThanOrEqual(after[i - 1]);
+    expect(after[after.length - 1]).toBe(10);
+    // Fast recovery: CR = (CR + TR) / 2 per byte-counter cycle, so the first rises halve.
+    const steps: number[] = [];
+    for (let i = 1; i < after.length && steps.length < 5; i++) if (after[i] > after[i - 1]) steps.push(after[i] - after[i - 1]);
+    for (let k = 1; k < 4; k++) expect(steps[k]).toBeLessThan(0.65 * steps[k - 1]);
+    // Active increase (TR + 5 Mb/s per cycle): slow and steady between 30 and 90 ms.
+    const aiSlope = (at(cr, 90 * ms) - at(cr, 30 * ms)) / 60; // Gb/s per ms
+    expect(aiSlope).toBeGreaterThan(0);
+    expect(aiSlope).toBeLessThan(0.1);
+    // Hyperactive increase needs 5 timer periods (15 ms) plus one of 7.5 ms without CNMs, so it
+    // starts 82.5 ms after the last cut at the earliest, then climbs many times faster.
+    let hai = -1;
+    for (let i = 10; i < tAfter.length; i++) {
+      if ((after[i] - after[i - 10]) / ((tAfter[i] - tAfter[i - 10]) / ms) > 4 * aiSlope && after[i] < 10) { hai = tAfter[i - 10]; break; }
+    }
+    expect(hai).toBeGreaterThan(cr.t_ps[cut] + 82.5 * ms - 1 * ms);
+  });
+});
+
+describe('examples/congestion-tree', () => {
+  const victim = (s: SimResult['summary']) => s.flows.filter((f) => f.victim).reduce((a, f) => a + f.throughput_bps, 0) / 1e9;
+
+  it('PFC alone spreads the hotspot to the victim; QCN prunes the tree and the victim runs at line rate', () => {
+    const pfcOnly = runExample('congestion-tree/scenario.yaml', (d) => { (d.qcn as Record<string, unknown>).enable = false; }).summary;
+    const withQcn = runExample('congestion-tree/scenario.yaml').summary;
+    for (const s of [pfcOnly, withQcn]) expect(s.drops.lossless).toBe(0);
+    expect(pfcOnly.pfc.xoff_sent).toBeGreaterThan(0);
+    expect(victim(withQcn)).toBeGreaterThan(0.95 * PAYLOAD_10G);
+    expect(victim(pfcOnly)).toBeLessThan(0.3 * victim(withQcn));
+  });
+});
+
+describe('examples/pfc-storm', () => {
+  const s = runExample('pfc-storm/scenario.yaml').summary;
+
+  it('detects the storm after detection_time, drops that queue, restores it after the storm', () => {
+    expect(s.watchdog.map((w) => [w.event, w.port, w.priority, w.action])).toEqual([
+      ['storm_detected', 'sw0>h1', 3, 'drop'],
+      ['storm_restored', 'sw0>h1', 3, 'drop'],
+    ]);
+    // Storm from 1 ms, detection 2 ms, polled every 0.5 ms: declared between 3 and 3.5 ms.
+    expect(s.watchdog[0].t_ps).toBeGreaterThanOrEqual(3 * ms);
+    expect(s.watchdog[0].t_ps).toBeLessThanOrEqual(3.5 * ms);
+    // Storm ends at 8 ms, restoration 2 ms: restored between 10 and 10.5 ms.
+    expect(s.watchdog[1].t_ps).toBeGreaterThanOrEqual(10 * ms);
+    expect(s.watchdog[1].t_ps).toBeLessThanOrEqual(10.5 * ms);
+    // The drop action discards priority-3 frames only.
+    expect(s.drops.by_priority.filter((_, p) => p !== 3)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('leaves the other priorities alone', () => {
+    expect(s.pfc.paused_ps_by_priority.filter((_, p) => p !== 3)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    const p0 = s.flows.find((f) => f.priority === 0)!;
+    expect(p0.throughput_bps / 1e9).toBeGreaterThan(0.99 * 4 * (1518 / 1538));
+  });
+});
+
+describe('examples/strict-priority', () => {
+  const s = runExample('strict-priority/scenario.yaml').summary;
+
+  it('serves the strict class in full and splits the rest 70:30 between the ETS groups', () => {
+    const by = (p: number) => s.flows.find((f) => f.priority === p)!.throughput_bps / 1e9;
+    expect(by(7)).toBeGreaterThan(0.99 * 2 * (1518 / 1538));
+    expect(s.drops.by_priority[7]).toBe(0);
+    // What is left after 2 Gb/s of strict traffic (on the wire): 8 Gb/s, 70:30.
+    expect(by(0) / (by(0) + by(1))).toBeCloseTo(0.7, 2);
+    expect(by(0) + by(1)).toBeGreaterThan(0.98 * 8 * (1518 / 1538));
+    expect(s.ets.max_share_error_pp!).toBeLessThan(1);
+  });
+});
