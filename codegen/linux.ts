@@ -65,6 +65,11 @@ function emit(ir: Ir): Emitted {
       quantisation.push({ target: 'linux', path: `ets.bw[${t.tc}]`, quantity: 'tc ets quantum as offloaded percent weight', wanted: t.bwPercent, got: offload[i], unit: '%', error: offload[i] - t.bwPercent });
     }
   });
+  for (const t of ir.tcs) {
+    if (!t.used && t.tsa === 'ets' && t.bwPercent > 0) {
+      quantisation.push({ target: 'linux', path: `ets.bw[${t.tc}]`, quantity: 'bandwidth of an ETS TC no priority maps to (it gets no tc band)', wanted: t.bwPercent, got: 0, unit: '%', error: -t.bwPercent });
+    }
+  }
   const bandOfTc = new Map(bands.map((t, i) => [t.tc, i]));
   const priomap = Array.from({ length: 16 }, (_, p) => bandOfTc.get(ir.prioTc[p < 8 ? p : 0])!);
 

@@ -1,5 +1,6 @@
 // Configs used by the codegen tests: the DESIGN.md §5 example port, and variants.
-import type { CodegenConfig } from '../../codegen/ir.js';
+import fc from 'fast-check';
+import { cumulativeRound, type CodegenConfig } from '../../codegen/ir.js';
 import { headroomFromModel } from '../../codegen/index.js';
 
 /** DESIGN.md §5 example: 100G, 300 m, MTU 9216; TCs 0..2 ETS 40/40/20, TC 3..7 strict; PFC on priority 3. */
@@ -36,3 +37,32 @@ export function losslessConfig(): CodegenConfig {
 
 /** The project's headroom model (host/headroom.ts); DESIGN.md §4.1: 100G, 300 m, MTU 9216 -> 111,992 B. */
 export const testHeadroom = headroomFromModel;
+
+/**
+ * Random valid configs: prio -> TC map, TSA per TC, integer ETS bandwidths summing to 100, PFC on
+ * whole TCs (so no TC mixes lossless and lossy priorities), DSCP APP entries, ECN on some
+ * priorities, and a speed/cable/MTU the headroom model knows.
+ */
+export const arbConfig: fc.Arbitrary<CodegenConfig> = fc
+  .record({
+    prioTc: fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 8, maxLength: 8 }),
+    ets: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+    raw: fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 8, maxLength: 8 }),
+    pfcTcs: fc.subarray([0, 1, 2, 3, 4, 5, 6, 7]),
+    mtu: fc.integer({ min: 1500, max: 9216 }),
+    speed: fc.constantFrom('10G', '25G', '40G', '100G', '400G'),
+    cable: fc.integer({ min: 0, max: 2000 }),
+    dscp: fc.uniqueArray(fc.record({ protocol: fc.integer({ min: 0, max: 63 }), priority: fc.integer({ min: 0, max: 7 }) }), { selector: (a) => a.protocol, maxLength: 6 }),
+    cp: fc.subarray([0, 1, 2, 3, 4, 5, 6, 7], { maxLength: 3 }),
+  })
+  .map(({ prioTc, ets, raw, pfcTcs, mtu, speed, cable, dscp, cp }): CodegenConfig => {
+    const bwIn = raw.map((r, t) => (ets[t] ? r : 0));
+    const bw = bwIn.some((b) => b > 0) ? cumulativeRound(bwIn, 100) : bwIn;
+    return {
+      port: { name: 'Ethernet0', speed, mtu, cable: `${cable}m`, mac: '02:00:00:00:00:01' },
+      ets: { prio_tc: prioTc, tsa: ets.map((e, t) => (e && bw[t] > 0 ? 'ets' : 'strict')), bw },
+      pfc: { enable: prioTc.flatMap((tc, p) => (pfcTcs.includes(tc) ? [p] : [])) },
+      app: dscp.map((d) => ({ selector: 'dscp', protocol: d.protocol, priority: d.priority })),
+      qcn: { cp: { priorities: cp } },
+    };
+  });

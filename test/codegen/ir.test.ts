@@ -5,7 +5,7 @@ import { buildIr, cumulativeRound, type CodegenConfig } from '../../codegen/ir.j
 import { defaultDevice, parseDevice } from '../../codegen/device.js';
 import { generate } from '../../codegen/index.js';
 import { InputError } from '../../host/errors.js';
-import { exampleConfig, losslessConfig, testHeadroom } from './fixtures.js';
+import { arbConfig, exampleConfig, losslessConfig, testHeadroom } from './fixtures.js';
 
 const opts = { headroom: testHeadroom };
 
@@ -28,25 +28,6 @@ describe('cumulativeRound (sch_ets offload rounding)', () => {
     );
   });
 });
-
-/** Random valid ETS configs: prio -> TC map, TSA per TC, integer bw over ETS TCs summing to 100. */
-const etsConfig = fc
-  .record({
-    prioTc: fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 8, maxLength: 8 }),
-    ets: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
-    raw: fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 8, maxLength: 8 }),
-    pfc: fc.subarray([0, 1, 2, 3, 4, 5, 6, 7]),
-    mtu: fc.integer({ min: 1500, max: 9216 }),
-  })
-  .map(({ prioTc, ets, raw, pfc, mtu }): CodegenConfig => {
-    const bwIn = raw.map((r, t) => (ets[t] ? r : 0));
-    const bw = bwIn.some((b) => b > 0) ? cumulativeRound(bwIn, 100) : bwIn;
-    return {
-      port: { name: 'Ethernet0', speed: '100G', mtu, cable: '100m' },
-      ets: { prio_tc: prioTc, tsa: ets.map((e, t) => (e && bw[t] > 0 ? 'ets' : 'strict')), bw: bw.map((b, t) => (ets[t] ? b : 0)) },
-      pfc: { enable: pfc },
-    };
-  });
 
 describe('buildIr', () => {
   test('DESIGN §5 example: maps, weights, quanta, DSCP, PGs', () => {
@@ -74,7 +55,7 @@ describe('buildIr', () => {
 
   test('property: every built IR keeps its invariants', () => {
     fc.assert(
-      fc.property(etsConfig, (cfg) => {
+      fc.property(arbConfig, (cfg) => {
         const ir = buildIr(cfg, defaultDevice, opts);
         const ets = ir.tcs.filter((t) => t.tsa === 'ets');
         if (ets.length) expect(ets.reduce((a, t) => a + t.bwPercent, 0)).toBe(100);
