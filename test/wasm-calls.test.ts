@@ -19,6 +19,8 @@ const PER_PACKET_EXPORTS: Record<string, string[]> = {
   etsBenchRun: [],
   portGenerate: [],
   portProcess: ['pfcReceivePfc', 'pfcRefreshDue'],
+  pfcArriveOne: [], pfcDepartOne: [], pfcBlockedMaskAt: [], pfcBenchRun: [], pfcBenchRunItems: [],
+  creditTrySendOne: [], creditReceiveOne: [], creditBenchRun: [],
 };
 
 const CHILD_KEYS = ['children', 'operands', 'condition', 'ifTrue', 'ifFalse', 'body', 'value', 'ptr', 'left', 'right', 'target', 'expected', 'replacement', 'size', 'dest', 'source', 'delta', 'vec', 'vecA', 'vecB', 'mask', 'ref'];
