@@ -24,41 +24,40 @@ export function evReset(base: usize, cap: i32): void {
   evOverflow = 0;
 }
 
+/** (time, seq) of entry a orders before (t, q). */
 @inline
-function before(a: usize, b: usize): bool {
+function earlier(a: usize, t: i64, q: u32): bool {
   const ta = load<i64>(a);
-  const tb = load<i64>(b);
-  return ta < tb || (ta == tb && load<u32>(a, 8) < load<u32>(b, 8));
+  return ta < t || (ta == t && load<u32>(a, 8) < q);
 }
 
+/** Copies the 16-byte entry at `from` to `to`. */
 @inline
-function swapEntries(a: usize, b: usize): void {
-  const t = load<i64>(a);
-  const s = load<i64>(a, 8);
-  store<i64>(a, load<i64>(b));
-  store<i64>(a, load<i64>(b, 8), 8);
-  store<i64>(b, t);
-  store<i64>(b, s, 8);
+function moveEntry(to: usize, from: usize): void {
+  store<i64>(to, load<i64>(from));
+  store<i64>(to, load<i64>(from, 8), 8);
 }
 
+// Both sifts move a hole instead of swapping: one copy per level, the new entry written once.
 export function evPush(time: i64, payload: u32): void {
   if (evCount >= evCap) {
     evOverflow = 1;
     return;
   }
+  const seq = evSeq++;
   let i = evCount++;
-  let at = evBase + (<usize>i << 4);
-  store<i64>(at, time);
-  store<u32>(at, evSeq++, 8);
-  store<u32>(at, payload, 12);
   while (i > 0) {
     const parent = (i - 1) >> 1;
     const pat = evBase + (<usize>parent << 4);
-    if (!before(at, pat)) break;
-    swapEntries(at, pat);
+    // seq is the largest so far, so a parent with an equal time stays earlier.
+    if (load<i64>(pat) <= time) break;
+    moveEntry(evBase + (<usize>i << 4), pat);
     i = parent;
-    at = pat;
   }
+  const at = evBase + (<usize>i << 4);
+  store<i64>(at, time);
+  store<u32>(at, seq, 8);
+  store<u32>(at, payload, 12);
 }
 
 /** Time of the earliest event; only valid when evCount > 0. */
@@ -73,24 +72,29 @@ export function evPop(): u32 {
   const n = --evCount;
   if (n > 0) {
     const last = evBase + (<usize>n << 4);
-    store<i64>(evBase, load<i64>(last));
-    store<i64>(evBase, load<i64>(last, 8), 8);
+    const t = load<i64>(last);
+    const q = load<u32>(last, 8);
+    const lastPayload = load<u32>(last, 12);
     let i = 0;
     while (true) {
       const l = 2 * i + 1;
       if (l >= n) break;
       let c = l;
-      const lat = evBase + (<usize>l << 4);
-      let cat = lat;
+      let cat = evBase + (<usize>l << 4);
       if (l + 1 < n) {
-        const rat = lat + 16;
-        if (before(rat, lat)) { c = l + 1; cat = rat; }
+        const rat = cat + 16;
+        const tr = load<i64>(rat);
+        const tl = load<i64>(cat);
+        if (tr < tl || (tr == tl && load<u32>(rat, 8) < load<u32>(cat, 8))) { c = l + 1; cat = rat; }
       }
-      const at = evBase + (<usize>i << 4);
-      if (!before(cat, at)) break;
-      swapEntries(at, cat);
+      if (!earlier(cat, t, q)) break;
+      moveEntry(evBase + (<usize>i << 4), cat);
       i = c;
     }
+    const at = evBase + (<usize>i << 4);
+    store<i64>(at, t);
+    store<u32>(at, q, 8);
+    store<u32>(at, lastPayload, 12);
   }
   return payload;
 }

@@ -11,6 +11,9 @@ export interface FabricBench {
   events: number;
   events_per_s: number;
   wall_s: number;
+  /** Process CPU time of the timed run (less sensitive than wall time to other load on the machine). */
+  cpu_s: number;
+  packet_hops_per_cpu_s: number;
   simulated_ps: number;
   scenario: string;
 }
@@ -45,18 +48,22 @@ export function benchFabric(opts: { quick?: boolean } = {}): FabricBench {
   const scn = checkScenario(benchScenario(durationUs));
   const once = () => {
     const fab = buildFabric(scn);
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     for (let t = scn.sample_ps; t <= scn.duration_ps; t += scn.sample_ps) fab.runUntil(t);
     const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+    const c = process.cpuUsage(c0);
+    const cpu = (c.user + c.system) / 1e6;
     const r64 = (field: number) => Number(fab.core.i64[(fab.addr.counters + field) >>> 3]);
-    return { wall, hops: r64(fab.L.SC_HOPS), events: r64(fab.L.SC_EVENTS) };
+    return { wall, cpu, hops: r64(fab.L.SC_HOPS), events: r64(fab.L.SC_EVENTS) };
   };
   once();
   const runs = [once(), once(), once()].sort((a, b) => a.wall - b.wall);
-  const { wall, hops, events } = runs[1];
+  const { wall, cpu, hops, events } = runs[1];
   return {
     packet_hops_per_s: Math.round(hops / wall), packet_hops: hops, events,
     events_per_s: Math.round(events / wall), wall_s: Math.round(wall * 1e6) / 1e6,
+    cpu_s: Math.round(cpu * 1e6) / 1e6, packet_hops_per_cpu_s: cpu > 0 ? Math.round(hops / cpu) : 0,
     simulated_ps: scn.duration_ps, scenario: scn.name,
   };
 }
