@@ -91,7 +91,11 @@ export function runQcnRp(s: QcnRpStimulus): object[] {
   const core = new Core('release');
   const c = (n: string) => core.constant(n);
   const rec = c('SCRATCH');
+  const at = (n: string) => rec + c(n); // a field's address, looked up once
   const np = rec + c('QCN_RP_SIZE');
+  const [activeAt, crAt, trAt, siAt, tiAt, bcLeftAt, deadlineAt, alphaAt, alphaDeadlineAt] = [
+    'QCN_RP_ACTIVE', 'QCN_RP_CR', 'QCN_RP_TR', 'QCN_RP_SI', 'QCN_RP_TI', 'QCN_RP_BC_LEFT', 'QCN_RP_DEADLINE', 'QCN_RP_ALPHA', 'QCN_RP_ALPHA_DEADLINE',
+  ].map(at);
   const p = s.params;
   const big = BigInt;
   const dcqcn = p.profile === 'dcqcn';
@@ -117,17 +121,17 @@ export function runQcnRp(s: QcnRpStimulus): object[] {
     const line: Record<string, unknown> = {
       t_ps: t,
       type,
-      active: core.getI32(rec + c('QCN_RP_ACTIVE')),
-      cr_bps: exact(core.getI64(rec + c('QCN_RP_CR')), where),
-      tr_bps: exact(core.getI64(rec + c('QCN_RP_TR')), where),
-      si: core.getI32(rec + c('QCN_RP_SI')),
-      ti: core.getI32(rec + c('QCN_RP_TI')),
-      bc_left: core.getI32(rec + c('QCN_RP_BC_LEFT')),
-      deadline_ps: exact(core.getI64(rec + c('QCN_RP_DEADLINE')), where),
+      active: core.getI32(activeAt),
+      cr_bps: exact(core.getI64(crAt), where),
+      tr_bps: exact(core.getI64(trAt), where),
+      si: core.getI32(siAt),
+      ti: core.getI32(tiAt),
+      bc_left: core.getI32(bcLeftAt),
+      deadline_ps: exact(core.getI64(deadlineAt), where),
     };
     if (dcqcn) {
-      line.alpha_q10 = core.getI32(rec + c('QCN_RP_ALPHA'));
-      line.alpha_deadline_ps = exact(core.getI64(rec + c('QCN_RP_ALPHA_DEADLINE')), where);
+      line.alpha_q10 = core.getI32(alphaAt);
+      line.alpha_deadline_ps = exact(core.getI64(alphaDeadlineAt), where);
     }
     out.push({ ...line, ...extra });
   };
@@ -136,8 +140,8 @@ export function runQcnRp(s: QcnRpStimulus): object[] {
     const where = `events[${i}]`;
     const now = big(e.t_ps);
     for (;;) {
-      const rateDeadline = core.getI64(rec + c('QCN_RP_DEADLINE'));
-      const alphaDeadline = core.getI64(rec + c('QCN_RP_ALPHA_DEADLINE'));
+      const rateDeadline = core.getI64(deadlineAt);
+      const alphaDeadline = core.getI64(alphaDeadlineAt);
       const fired = fireDue(rec, now);
       if (fired === 0) break;
       state(exact(fired === FIRED_RATE_TIMER ? rateDeadline : alphaDeadline, where), fired === FIRED_RATE_TIMER ? 'timer' : 'alpha_timer', where);
