@@ -19,6 +19,7 @@ import { packageRoot } from '../../host/loader.js';
 import { requireTool } from '../helpers.js';
 import { arbConfig, testHeadroom } from './fixtures.js';
 import { yanglint } from './sonic-yang.js';
+import { tcAccepts } from './tc.js';
 import { schemasDir } from './schemas.js';
 
 const opts = { headroom: testHeadroom };
@@ -62,9 +63,7 @@ describe('random valid configs', () => {
         expect(linuxTarget.check(ir)).toEqual([]);
         const out = linuxTarget.emit(ir);
         const line = (out.files['tc.batch'] as string).trim();
-        const r = run('tc', ['-n', NS, ...line.split(' ')]);
-        expect(r.stderr).toBe('Error: Specified qdisc kind is unknown.\n');
-        expect(r.status).toBe(2);
+        expect(tcAccepts(NS, line), line).toBe(true);
         const ets = bandOrder(ir).filter((t) => t.tsa === 'ets');
         const quanta = line.includes(' quanta ') ? line.split(' quanta ')[1].split(' priomap ')[0].split(' ').map(Number) : [];
         const offload = cumulativeRound(quanta, 100);
