@@ -1,5 +1,6 @@
 // Spec vectors for assembly/pfc.ts (802.1Qbb PFC and 802.3x PAUSE, DESIGN.md §4.1), driven through
 // host/pfc.ts. Every expected number is derived in the comment next to it.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Core } from '../host/loader.js';
 import { PfcPort, PORT_UNIT, type PfcPortConfig } from '../host/pfc.js';
@@ -244,5 +245,94 @@ describe('pfc: ingress generates PFC', () => {
     expect(typeof sum).toBe('number');
     // 200 arrivals of priority 3 reach the 30,000 B limit after 20: 180 dropped
     expect(viaBatch.drops[3]).toBe(180);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Properties against a direct reading of the rules (one small reference per side)
+// ---------------------------------------------------------------------------------------------
+
+describe('pfc: properties', () => {
+  it('egress: blocked iff now < (time of the last entry for n) + its quanta * quantum; paused time adds up', () => {
+    const core = new Core();
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ dt: fc.integer({ min: 0, max: 400_000 }), enable: fc.integer({ min: 0, max: 255 }), time: fc.constantFrom(0, 1, 7, 100, 0xffff) }), { maxLength: 40 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (frames, probe) => {
+          const p = port(core, { speedBps: 10 * G, enable: [0, 1, 2, 3, 4, 5, 6, 7] });
+          const last: Array<{ at: number; until: number } | null> = Array(8).fill(null);
+          const paused = Array(8).fill(0);
+          let t = 0;
+          for (const f of frames) {
+            t += f.dt;
+            p.receivePfc(f.enable, Array(8).fill(f.time), BigInt(t));
+            for (let n = 0; n < 8; n++) {
+              if (!((f.enable >> n) & 1)) continue;
+              const prev = last[n];
+              if (prev) paused[n] += Math.max(0, Math.min(prev.until, t) - prev.at);
+              last[n] = { at: t, until: t + f.time * 51_200 }; // replaces, never adds
+            }
+          }
+          const now = t + probe;
+          let expected = 0;
+          for (let n = 0; n < 8; n++) {
+            const l = last[n];
+            if (l && now < l.until) expected |= 1 << n;
+            const open = l ? Math.max(0, Math.min(l.until, now) - l.at) : 0;
+            expect(Number(p.pausedPs(n, BigInt(now)))).toBe(paused[n] + open);
+          }
+          expect(p.blocked(BigInt(now))).toBe(expected);
+        },
+      ),
+      { numRuns: 200, seed: 0xbeef },
+    );
+  });
+
+  it('ingress: XOFF/XON frames and drops follow the hysteresis rules for any arrival/departure sequence', () => {
+    const core = new Core();
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1000, max: 20_000 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 20_000 }),
+        fc.array(fc.record({ depart: fc.boolean(), bytes: fc.integer({ min: 64, max: 9216 }) }), { maxLength: 120 }),
+        (xoff, xonPct, headroom, ops) => {
+          const xon = Math.floor((xoff * xonPct) / 100);
+          const xoffs = Array(9).fill(OFF), xons = Array(9).fill(0), hr = Array(9).fill(0);
+          xoffs[3] = xoff; xons[3] = xon; hr[3] = headroom;
+          const p = port(core, { xoff: xoffs, xon: xons, headroom: hr });
+          const held: number[] = [];
+          let occ = 0, inXoff = false, drops = 0, xoffTx = 0, xonTx = 0;
+          for (const op of ops) {
+            let expectMask = 0, expectTime = 0;
+            if (op.depart && held.length) {
+              const b = held.shift()!;
+              occ -= b;
+              p.depart(3, b);
+              if (inXoff && occ <= xon) { inXoff = false; xonTx++; expectMask = 8; expectTime = 0; }
+            } else if (!op.depart) {
+              const ok = occ + op.bytes <= xoff + headroom;
+              expect(p.arrive(3, op.bytes, 0n)).toBe(ok);
+              if (!ok) drops++;
+              else {
+                occ += op.bytes;
+                held.push(op.bytes);
+                if (!inXoff && occ >= xoff) { inXoff = true; xoffTx++; expectMask = 8; expectTime = 0xffff; }
+              }
+            }
+            const tx = p.takePending();
+            expect(tx.mask).toBe(expectMask);
+            if (expectMask) expect(tx.times[3]).toBe(expectTime);
+          }
+          const s = p.snapshot(0n);
+          expect(s.occ[3]).toBe(occ);
+          expect(s.occ[PORT_UNIT]).toBe(occ);
+          expect(s.drops[3]).toBe(drops);
+          expect(s.xoff_tx[3]).toBe(xoffTx);
+          expect(s.xon_tx[3]).toBe(xonTx);
+          expect(s.xoff_state).toBe(inXoff ? 8 : 0);
+        },
+      ),
+      { numRuns: 200, seed: 0xcafe },
+    );
   });
 });
