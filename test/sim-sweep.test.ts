@@ -118,6 +118,8 @@ describe('runSweep', () => {
     for (const label of ['links.0.buffer=0.5', 'links.0.buffer=3', 'throughput_bps (Gb/s)', '>pfc<', '>credit<']) expect(svg).toContain(label);
     const run = JSON.parse(readFileSync(join(tmp, 'j2', 'run.json'), 'utf8'));
     expect(run).toMatchObject({ jobs: 2, points: 8, packet_hops: 10 + 11 + 12 + 13 + 14 + 15 + 16 + 17 });
+    // The stand-in reports random point times; concurrency is their sum over the sweep's wall time.
+    expect(run.concurrency).toBeCloseTo(run.points_wall_s / run.wall_s, 9);
   });
 
   it('names the point when a worker fails', async () => {

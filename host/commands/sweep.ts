@@ -66,7 +66,8 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
       return;
     }
     process.stdout.write(humanTable(params, outcome));
-    process.stdout.write(`${outcome.rows.length} points on ${outcome.jobs} jobs in ${outcome.wall_s.toFixed(2)} s\n`);
+    const pointsWall = outcome.summaries.reduce((a, x) => a + x.sim.wall_s, 0);
+    process.stdout.write(`${outcome.rows.length} points on ${outcome.jobs} jobs in ${outcome.wall_s.toFixed(2)} s (points' own time ${pointsWall.toFixed(2)} s: concurrency ${(pointsWall / outcome.wall_s).toFixed(2)})\n`);
     if (args.out) process.stdout.write(`aggregate: ${resolve(args.out, 'sweep.csv')}\n`);
   },
 };

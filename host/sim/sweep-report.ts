@@ -6,7 +6,8 @@
 //   sweep-<metric>.svg   the metric against the first swept parameter, one line per combination
 //                 of the others
 //   points/<index>.summary.json   every point's full summary (wall-clock fields removed)
-//   run.json      wall time, jobs, versions: the only file that differs between identical sweeps
+//   run.json      wall time, jobs, achieved concurrency, versions: the only file that differs
+//                 between identical sweeps
 import { writeTreeAtomic } from '../io.js';
 import { toolVersions } from '../versions.js';
 import type { TopLevelSpec } from 'vega-lite';
@@ -77,9 +78,14 @@ export async function sweepFiles(
     files.set(`points/${String(i).padStart(width, '0')}.summary.json`, canonicalJson(deterministicSummary(s)));
   });
   const hops = outcome.summaries.reduce((a, s) => a + s.sim.packet_hops, 0);
+  const pointsWall = outcome.summaries.reduce((a, s) => a + s.sim.wall_s, 0);
   files.set('run.json', canonicalJson({
     wall_s: outcome.wall_s,
     jobs: outcome.jobs,
+    // Sum of the points' own simulation times, and that sum over the sweep's wall time: the
+    // parallelism actually achieved (at most jobs; lower when cores are busy or points are short).
+    points_wall_s: pointsWall,
+    concurrency: outcome.wall_s > 0 ? pointsWall / outcome.wall_s : null,
     points: outcome.rows.length,
     packet_hops: hops,
     packet_hops_per_s: outcome.wall_s > 0 ? hops / outcome.wall_s : null,
