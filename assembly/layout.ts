@@ -277,7 +277,21 @@ export const SH_WD_DETECT: i32 = 152; // i64 ps
 export const SH_WD_RESTORE: i32 = 160;// i64 ps
 export const SH_WD_POLL: i32 = 168;   // i64 ps (0 = no watchdog)
 export const SH_CREDIT_AGING: i32 = 176; // i64 ps (0 = credits never age)
-export const SH_SIZE: i32 = 184;
+export const SH_RP_AI: i32 = 184;       // i64 bit/s: R_AI
+export const SH_RP_HAI: i32 = 192;      // i64 bit/s: R_HAI
+export const SH_RP_MIN: i32 = 200;      // i64 bit/s: minimum rate
+export const SH_ALPHA_PS: i32 = 208;    // i64 dcqcn alpha decay period
+export const SH_CNP_PS: i32 = 216;      // i64 dcqcn minimum CNP spacing per flow
+export const SH_QCN_PROFILE: i32 = 224; // 0 qau-pc, 1 dcqcn
+export const SH_RP_TH: i32 = 228;
+export const SH_RP_GD: i32 = 232;       // qau-pc Gd shift
+export const SH_RP_MINDEC: i32 = 236;   // qau-pc minimum decrease numerator
+export const SH_RP_FLAGS: i32 = 240;    // QCN_RP_F_* mask
+export const SH_G_Q10: i32 = 244;       // dcqcn g in Q10
+export const SH_KMIN: i32 = 248;        // dcqcn CP marking thresholds, bytes
+export const SH_KMAX: i32 = 252;
+export const SH_PMAX_Q16: i32 = 256;
+export const SH_SIZE: i32 = 264;
 
 // Node record (i32): kind, shared pool, PG thresholds.
 export const SN_KIND: i32 = 0;        // 0 host, 1 switch
@@ -372,7 +386,8 @@ export const SF_TOTAL: i32 = 144;
 export const SF_LINE_BPS: i32 = 152;   // i64
 export const SF_RP_EV_AT: i32 = 160;   // i64 time of the one queued RP timer event (max = none)
 export const SF_RP: i32 = 168;         // QCN reaction point record (QCN_RP_SIZE = 160)
-export const SF_SIZE: i32 = 328;
+export const SF_NP: i32 = 328;         // dcqcn notification point at the receiver (DCQCN_NP_SIZE = 16)
+export const SF_SIZE: i32 = 344;
 
 // Counters (i64).
 export const SC_HOPS: i32 = 0;

@@ -21,7 +21,9 @@ import {
   SH_NPORTS, SH_NNODES, SH_NFLOWS, SH_NHOSTS, SH_POOL_CAP, SH_HEAP_CAP, SH_PORTS, SH_NODES, SH_FLOWS,
   SH_POOL, SH_HEAP, SH_ROUTE, SH_NH, SH_MIX, SH_COUNTERS, SH_WDLOG, SH_WDLOG_CAP, SH_STORMS, SH_NSTORMS,
   SH_QCN_MASK, SH_Q_EQ, SH_W, SH_BC, SH_SEED, SH_HOSTQ, SH_CREDIT_UNIT, SH_WD_ACTION, SH_MODES,
-  SH_PAUSE_TIME, SH_RP_TIMER, SH_WD_DETECT, SH_WD_RESTORE, SH_WD_POLL,
+  SH_PAUSE_TIME, SH_RP_TIMER, SH_WD_DETECT, SH_WD_RESTORE, SH_WD_POLL, SH_RP_AI, SH_RP_HAI, SH_RP_MIN,
+  SH_ALPHA_PS, SH_CNP_PS, SH_QCN_PROFILE, SH_RP_TH, SH_RP_GD, SH_RP_MINDEC, SH_RP_FLAGS, SH_G_Q10, SH_KMIN,
+  SH_KMAX, SH_PMAX_Q16, SF_NP,
   SN_KIND, SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED, SN_XOFF, SN_XON, SN_LOSSY_Q, SN_WATCHDOG, SN_SIZE,
   SP_NODE, SP_PEER, SP_PPB, SP_FLAGS, SP_DELAY, SP_HEADROOM, SP_BACKLOG, SP_QHEAD, SP_QTAIL, SP_QBYTES,
   SP_HEADWIRE, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_QTOTAL, SP_PRIO_TC, SP_UNSAT,
@@ -41,10 +43,11 @@ import { evReset, evPush, evPop, evTopTime, evCount, evOverflow } from './events
 import { etsConfigure, etsSelect, etsEmptied } from '../ets';
 import { ETS_WEIGHTED_MASK, ETS_MAX_WIRE, ETS_PRIO_TC } from '../layout';
 import { qcnCpInit, qcnCpEnqueue, qcnCpDequeue } from '../qcn_cp';
-import { qcnRpInit, qcnRpOnCnm, qcnRpOnFrameSent, qcnRpAdvance } from '../qcn_rp';
+import { qcnRpInit, qcnRpOnCnm, qcnRpOnFrameSent, qcnRpAdvance, dcqcnRpConfigure, dcqcnRpOnCnp, dcqcnNpInit, dcqcnNpOnCe } from '../qcn_rp';
+import { dcqcnCpInit, dcqcnCpEnqueue, dcqcnCpDequeue } from '../qcn_cp';
 import {
   QCN_CP_SIZE, QCN_CP_QF, QCN_RP_ACTIVE, QCN_RP_CR, QCN_RP_DEADLINE, QCN_RP_F_EXTRA_FR, QCN_RP_F_JITTER,
-  QCN_RP_F_HALVING,
+  QCN_RP_F_HALVING, QCN_RP_ALPHA_DEADLINE,
 } from '../layout';
 import { rngNext } from '../rng';
 import {
@@ -72,6 +75,9 @@ const K_PFC: i32 = 1;
 const K_PAUSE: i32 = 2;
 const K_CNM: i32 = 3;
 const K_GRANT: i32 = 4;
+const K_CNP: i32 = 5;
+/** Kind bit of a data frame marked Congestion Experienced by a dcqcn CP. */
+const CE_BIT: i32 = 1 << 16;
 // Buffer account of a queued packet (kind bits 8..15).
 const A_NONE: i32 = 0;
 const A_LOSSY: i32 = 1;
@@ -120,6 +126,7 @@ let modeWord: i32 = 0; // 4 bits per priority
 let losslessMask: i32 = 0;
 let creditMask: i32 = 0;
 let pfcMode: i32 = 0;
+let dcqcn: bool = false;
 let pfcEnable: i32 = 0;
 /** Eight u16 PFC time fields handed to pfcReceivePfc (static, 16 bytes). */
 const PFC_TIMES: usize = memory.data(16, 8);
@@ -131,7 +138,12 @@ const PFC_TIMES: usize = memory.data(16, 8);
 @inline function cpRec(pa: usize, tc: i32): usize { return pa + SP_CP + <usize>(tc * QCN_CP_SIZE); }
 /** QCN reaction point of flow record fa: current rate limit (0 while idle) and timer deadline. */
 @inline function rpRate(fa: usize): i64 { return load<i32>(fa + SF_RP + QCN_RP_ACTIVE) != 0 ? load<i64>(fa + SF_RP + QCN_RP_CR) : 0; }
-@inline function rpDeadline(fa: usize): i64 { return load<i64>(fa + SF_RP + QCN_RP_DEADLINE); }
+@inline function rpDeadline(fa: usize): i64 {
+  const d = load<i64>(fa + SF_RP + QCN_RP_DEADLINE);
+  if (!dcqcn) return d;
+  const a = load<i64>(fa + SF_RP + QCN_RP_ALPHA_DEADLINE);
+  return a < d ? a : d;
+}
 @inline function creditRec(pa: usize, pr: i32): usize { return pa + SP_CREDIT + <usize>(pr * CREDIT_SIZE); }
 @inline function modeOf(prio: i32): i32 { return (modeWord >> (prio << 2)) & 15; }
 @inline function count(field: i32, by: i64): void { store<i64>(ctr + field, load<i64>(ctr + field) + by); }
@@ -178,6 +190,7 @@ export function simInit(base: i32): i32 {
     if (m == M_PFC) { pfcEnable |= 1 << pr; pfcMode = PFC_MODE_PFC; }
   }
   for (let pr = 0; pr < 8; pr++) if (modeOf(pr) == M_PAUSE) pfcMode = PFC_MODE_PAUSE;
+  dcqcn = load<i32>(hdr + SH_QCN_PROFILE) == 1;
   const qEq = load<i32>(hdr + SH_Q_EQ);
   const w = load<i32>(hdr + SH_W);
   now = 0;
@@ -212,7 +225,10 @@ export function simInit(base: i32): i32 {
     else for (let m = pfcEnable; m != 0; m &= m - 1) pfcSetThresholds(rec, ctz(m), xoff, xon, hdrm);
     // The host wrote the largest frame (MTU) into the ETS record's max-wire field; derive quanta.
     etsConfigure(pa + SP_ETS, load<i32>(pa + SP_ETS + ETS_MAX_WIRE));
-    for (let tc = 0; tc < 8; tc++) qcnCpInit(cpRec(pa, tc), qEq, w, 0, seed, <u32>(p * 8 + tc));
+    for (let tc = 0; tc < 8; tc++) {
+      if (dcqcn) dcqcnCpInit(cpRec(pa, tc), load<i32>(hdr + SH_KMIN), load<i32>(hdr + SH_KMAX), load<i32>(hdr + SH_PMAX_Q16), seed, <u32>(p * 8 + tc));
+      else qcnCpInit(cpRec(pa, tc), qEq, w, 0, seed, <u32>(p * 8 + tc));
+    }
     // Credit kernel records, one per credit priority: this port's receiver half (its buffer) and
     // sender half. At link-up every sender holds one grant of the peer's whole buffer (CL at ABR 0).
     const peerCap = load<i32>(portAt(load<i32>(pa + SP_PEER)) + SP_CR_CAP);
@@ -229,9 +245,14 @@ export function simInit(base: i32): i32 {
   const rpTimer = load<i64>(hdr + SH_RP_TIMER);
   for (let f = 0; f < nFlows; f++) {
     const fa = flowAt(f);
-    // 802.1Q MIB defaults (DESIGN.md §4.5): TH 5, R_AI 5 Mb/s, R_HAI 50 Mb/s, Gd 1/128, min 50 %, 5 Mb/s.
-    qcnRpInit(fa + SF_RP, load<i64>(fa + SF_LINE_BPS), bc, rpTimer, 5, 5_000_000, 50_000_000, 7, 64, 5_000_000,
-      QCN_RP_F_EXTRA_FR | QCN_RP_F_JITTER | QCN_RP_F_HALVING, seed, <u32>(f + 0x10000));
+    // Reaction point parameters from the DCB config's qcn.rp (802.1Q MIB defaults for qau-pc).
+    qcnRpInit(fa + SF_RP, load<i64>(fa + SF_LINE_BPS), bc, rpTimer, load<i32>(hdr + SH_RP_TH), load<i64>(hdr + SH_RP_AI),
+      load<i64>(hdr + SH_RP_HAI), load<i32>(hdr + SH_RP_GD), load<i32>(hdr + SH_RP_MINDEC), load<i64>(hdr + SH_RP_MIN),
+      load<i32>(hdr + SH_RP_FLAGS), seed, <u32>(f + 0x10000));
+    if (dcqcn) {
+      dcqcnRpConfigure(fa + SF_RP, load<i64>(hdr + SH_ALPHA_PS), load<i32>(hdr + SH_G_Q10), 1024);
+      dcqcnNpInit(fa + SF_NP, load<i64>(hdr + SH_CNP_PS));
+    }
     store<i64>(fa + SF_RP_EV_AT, FOREVER);
     evPush(load<i64>(fa + SF_START), (EV_FLOW << 28) | <u32>f);
   }
@@ -446,7 +467,10 @@ function release(node: i32, k: i32, tc: i32, outPa: usize): void {
   const na = nodeAt(node);
   const inP = load<i32>(ka + SK_PORT);
   const ia = portAt(inP);
-  if (((qcnMask >> pr) & 1) != 0) qcnCpDequeue(cpRec(outPa, tc), bytes);
+  if (((qcnMask >> pr) & 1) != 0) {
+    if (dcqcn) dcqcnCpDequeue(cpRec(outPa, tc), bytes);
+    else qcnCpDequeue(cpRec(outPa, tc), bytes);
+  }
   if (acct == A_LOSSY) {
     store<i32>(na + SN_SHARED_USED, load<i32>(na + SN_SHARED_USED) - bytes);
   } else if (acct == A_LOSSLESS) {
@@ -589,12 +613,15 @@ function switchReceive(inP: i32, k: i32): void {
     acct = A_LOSSLESS;
     sendPendingPause(inP, rec);
   }
-  store<i32>(ka + SK_KIND, K_DATA | (acct << 8));
+  store<i32>(ka + SK_KIND, (load<i32>(ka + SK_KIND) & CE_BIT) | K_DATA | (acct << 8));
   store<i32>(ka + SK_PORT, inP);
   enqueue(oa, tc, k, bytes);
   if (((qcnMask >> pr) & 1) != 0) {
     const cp = cpRec(oa, tc);
-    if (qcnCpEnqueue(cp, bytes)) {
+    if (dcqcn) {
+      // DCQCN: the CP marks CE (RED-like on the queue); the receiver's NP answers with CNPs.
+      if (dcqcnCpEnqueue(cp, bytes)) store<i32>(ka + SK_KIND, load<i32>(ka + SK_KIND) | CE_BIT);
+    } else if (qcnCpEnqueue(cp, bytes)) {
       const qf = load<i32>(cp + QCN_CP_QF);
       count(SC_CNMS, 1);
       const fa = flowAt(f);
@@ -647,17 +674,18 @@ function arrive(k: i32): void {
   } else if (kind == K_GRANT) {
     creditOnGrant(creditRec(pa, load<i32>(ka + SK_A)), load<i32>(ka + SK_B), now);
     tryTransmit(p);
-  } else if (kind == K_CNM) {
+  } else if (kind == K_CNM || kind == K_CNP) {
     const f = load<i32>(ka + SK_A);
     if ((load<i32>(pa + SP_FLAGS) & 1) != 0) {
       const fa = flowAt(f);
-      qcnRpOnCnm(fa + SF_RP, now, load<i32>(ka + SK_B));
+      if (kind == K_CNP) dcqcnRpOnCnp(fa + SF_RP, now);
+      else qcnRpOnCnm(fa + SF_RP, now, load<i32>(ka + SK_B));
       armRp(f, fa);
     } else {
       const node = load<i32>(pa + SP_NODE);
       const qf = load<i32>(ka + SK_B);
       freePacket(k);
-      sendControl(nextHop(node, load<i32>(flowAt(f) + SF_SRC_ORD), f), K_CNM, f, qf, f);
+      sendControl(nextHop(node, load<i32>(flowAt(f) + SF_SRC_ORD), f), kind, f, qf, f);
       return;
     }
   }
@@ -672,6 +700,10 @@ function hostReceive(p: i32, pa: usize, k: i32): void {
   store<i64>(fa + SF_DELIV, load<i64>(fa + SF_DELIV) + <i64>bytes);
   store<i64>(fa + SF_LAST_DELIV, now);
   const pr = load<i32>(ka + SK_PRIO);
+  if ((load<i32>(ka + SK_KIND) & CE_BIT) != 0 && dcqcnNpOnCe(fa + SF_NP, now)) {
+    count(SC_CNMS, 1);
+    sendControl(p, K_CNP, f, 0, f);
+  }
   if (((creditMask >> pr) & 1) != 0) {
     // The NIC consumes on arrival: the blocks are received and freed at once.
     creditReceive(creditRec(pa, pr), bytes);

@@ -2,7 +2,7 @@
 // format (host/config: parseConfig, every rule and default of docs/config.md); a scenario embeds
 // one per node, per profile or as the default, and this module keeps only what the engine reads.
 import { InputError, type Problem } from '../errors.js';
-import { parseConfig, type DcbConfig } from '../config/index.js';
+import { parseConfig, type DcbConfig, type QcnRpConfig } from '../config/index.js';
 
 export interface DcbView {
   mtu: number;
@@ -16,6 +16,11 @@ export interface DcbView {
   qcnPriorities: number[];
   qcnQeq: number;
   qcnW: number;
+  /** dcqcn CP marking: kmin, kmax (bytes), pmax (%) */
+  qcnKmin: number;
+  qcnKmax: number;
+  qcnPmax: number;
+  qcnRp: QcnRpConfig;
   creditPriorities: number[];
   creditUnit: number;
   creditAgingPs: number;
@@ -50,6 +55,10 @@ export function dcbView(c: DcbConfig): DcbView {
     qcnPriorities: [...c.qcn.cp.priorities],
     qcnQeq: c.qcn.cp.q_eq,
     qcnW: c.qcn.cp.w,
+    qcnKmin: c.qcn.cp.kmin,
+    qcnKmax: c.qcn.cp.kmax,
+    qcnPmax: c.qcn.cp.pmax,
+    qcnRp: c.qcn.rp,
     creditPriorities: [...c.credit.priorities],
     creditUnit: c.credit.unit,
     creditAgingPs: c.credit.aging_us * 1e6,

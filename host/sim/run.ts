@@ -89,6 +89,24 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   scn.modes.forEach((m, p) => w32(h + L.SH_MODES + 4 * p, MODE_CODE[m]));
   w32(h + L.SH_PAUSE_TIME, scn.nodes[0]?.dcb.pauseTime ?? 65535);
   w64(h + L.SH_RP_TIMER, scn.qcn.timer_ps);
+  // Reaction-point parameters of the first node's config (qcn.rp, docs/config.md); the profile may be
+  // overridden by the scenario, in which case the other profile's own defaults apply.
+  const d0 = scn.nodes[0].dcb;
+  const rp = d0.qcnRp;
+  const dcqcn = scn.qcn.profile === 'dcqcn';
+  w32(h + L.SH_QCN_PROFILE, dcqcn ? 1 : 0);
+  w32(h + L.SH_RP_TH, rp.th); w64(h + L.SH_RP_AI, rp.ai_bps); w64(h + L.SH_RP_HAI, rp.hai_bps); w64(h + L.SH_RP_MIN, rp.min_bps);
+  if (rp.profile === 'qau-pc') {
+    w32(h + L.SH_RP_GD, rp.gd_shift); w32(h + L.SH_RP_MINDEC, rp.min_dec_num);
+    w32(h + L.SH_RP_FLAGS, (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING);
+  } else {
+    w32(h + L.SH_RP_GD, 7); w32(h + L.SH_RP_MINDEC, 64);
+    w32(h + L.SH_RP_FLAGS, dcqcn ? 0 : L.QCN_RP_F_EXTRA_FR | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING);
+  }
+  w64(h + L.SH_ALPHA_PS, rp.profile === 'dcqcn' ? rp.alpha_timer_ps : 55e6);
+  w32(h + L.SH_G_Q10, 1024 >> (rp.profile === 'dcqcn' ? rp.g_shift : 8));
+  w64(h + L.SH_CNP_PS, rp.profile === 'dcqcn' ? rp.cnp_interval_ps : 50e6);
+  w32(h + L.SH_KMIN, d0.qcnKmin); w32(h + L.SH_KMAX, d0.qcnKmax); w32(h + L.SH_PMAX_Q16, Math.round((d0.qcnPmax * 65536) / 100));
   w64(h + L.SH_WD_DETECT, wd?.detection_time ?? 0); w64(h + L.SH_WD_RESTORE, wd?.restoration_time ?? 0); w64(h + L.SH_WD_POLL, wd?.poll_interval ?? 0);
 
   // Nodes.

@@ -74,8 +74,8 @@ const watchdogSchema = z.strictObject({
 
 const qcnSchema = z.strictObject({
   enable: z.boolean().default(true),
-  /** CP/RP profile: 802.1Qau pseudo-code (DESIGN.md §4.4-4.5). */
-  profile: z.enum(['qau-pc']).default('qau-pc'),
+  /** CP/RP profile: 802.1Qau pseudo-code (DESIGN.md §4.4-4.5) or DCQCN; default: qcn.rp.profile of the config. */
+  profile: z.enum(['qau-pc', 'dcqcn']).optional(),
   q_eq: sizeBytes.optional(),
   w: z.number().int().min(1).max(16).optional(),
   /** RP parameters (DESIGN.md §4.5 names). */
@@ -147,7 +147,7 @@ export interface Scenario {
   name: string; seed: number; duration_ps: number; sample_ps: number;
   modes: FlowControlMode[]; nodes: NormNode[]; ports: NormPort[]; flows: NormFlow[];
   storms: { host: number; priority: number; start_ps: number; stop_ps: number; interval_ps: number }[];
-  qcn: { enable: boolean; q_eq: number; w: number; bc_bytes: number; timer_ps: number; priorities: number[] };
+  qcn: { enable: boolean; profile: 'qau-pc' | 'dcqcn'; q_eq: number; w: number; bc_bytes: number; timer_ps: number; priorities: number[] };
   hostQueue: number; maxFrame: number; minFrame: number;
   seriesPorts: number[]; seriesFlows: number[];
 }
@@ -354,10 +354,11 @@ export function checkScenario(doc: unknown): Scenario {
   const qcnPrios = [...new Set(nodes.flatMap((n) => n.dcb.qcnPriorities))].sort();
   const qcn = {
     enable: q ? q.enable : qcnPrios.length > 0,
+    profile: q?.profile ?? nodes[0]?.dcb.qcnRp.profile ?? 'qau-pc',
     q_eq: q?.q_eq ?? nodes[0]?.dcb.qcnQeq ?? 26000,
     w: q?.w ?? nodes[0]?.dcb.qcnW ?? 2,
-    bc_bytes: q?.bc_bytes ?? 150000,
-    timer_ps: q?.timer ?? 15e9,
+    bc_bytes: q?.bc_bytes ?? nodes[0]?.dcb.qcnRp.bc_bytes ?? 150000,
+    timer_ps: q?.timer ?? nodes[0]?.dcb.qcnRp.timer_ps ?? 15e9,
     priorities: qcnPrios.length > 0 ? qcnPrios : q?.enable ? [...new Set(flows.map((f) => f.priority))].sort() : [],
   };
 
