@@ -3,7 +3,7 @@
 // after it; for qau-pc, fb and qf are those of this enqueue (sampled or not) and 0 on dequeues.
 import { z } from 'zod';
 import { Core } from '../loader.js';
-import { intIn, profileParams, seedField } from './qcn-common.js';
+import { checkTimeOrder, intIn, profileParams, seedField, tPsField } from './qcn-common.js';
 import type { VectorKernel } from './registry.js';
 
 const Q_MAX = 2 ** 30; // queue bytes, with headroom below i32 overflow
@@ -38,8 +38,8 @@ const src = z.union([intIn(0, 2 ** 48), z.string().min(1)], { error: 'must be an
 const event = z.discriminatedUnion(
   'type',
   [
-    z.strictObject({ t_ps: intIn(0, 2 ** 52).optional(), type: z.literal('enq'), bytes: intIn(1, 65535), src }),
-    z.strictObject({ t_ps: intIn(0, 2 ** 52).optional(), type: z.literal('deq'), bytes: intIn(1, 65535), src: src.optional() }),
+    z.strictObject({ t_ps: tPsField.optional(), type: z.literal('enq'), bytes: intIn(1, 65535), src }),
+    z.strictObject({ t_ps: tPsField.optional(), type: z.literal('deq'), bytes: intIn(1, 65535), src: src.optional() }),
   ],
   { error: 'must be enq or deq' },
 );
@@ -51,6 +51,7 @@ export const qcnCpStimulus = z
     events: z.array(event, { error: 'must be a list of events' }),
   })
   .superRefine((s, ctx) => {
+    checkTimeOrder(s.events, ctx);
     // The queue can only give back what it holds, and stays well inside i32.
     let q = 0;
     s.events.forEach((e, i) => {
