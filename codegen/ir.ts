@@ -155,7 +155,9 @@ export interface Ir {
   quantumUnitBytes: number;
   pfc: { enabled: boolean[]; cap: number; mbc: boolean; willing: boolean; pauseTime: number };
   app: IrApp[];
-  /** DSCP 0..63 -> TC (APP DSCP entries through prioTc; others take priority 0's TC). */
+  /** DSCP 0..63 -> priority from the APP DSCP entries (the first one), null when none. */
+  dscpPrio: (number | null)[];
+  /** DSCP 0..63 -> TC (dscpPrio through prioTc; unmapped code points take priority 0's TC). */
   dscpTc: number[];
   watchdog: { enabled: boolean; detectionMs: number; restorationMs: number; pollMs: number; action: WatchdogAction };
   ports: IrPort[];
@@ -416,8 +418,18 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
     if (!s) throw new Error(`unknown APP selector ${a.selector}`);
     return { selector: s.name, selectorCode: s.code, protocol: a.protocol, priority: a.priority };
   });
-  const dscpTc = Array.from({ length: 64 }, () => view.prioTc[0]);
-  for (const a of app) if (a.selector === 'dscp' && a.protocol < 64) dscpTc[a.protocol] = view.prioTc[a.priority];
+  // A DSCP classifier holds one priority per code point; APP may list several (devices differ in
+  // which they use), so two different priorities for one DSCP stop the classifier targets.
+  const dscpPrio: (number | null)[] = Array(64).fill(null);
+  app.forEach((a, i) => {
+    if (a.selector !== 'dscp' || a.protocol >= 64) return;
+    const before = dscpPrio[a.protocol];
+    if (before !== null && before !== a.priority) {
+      problems.push({ targets: ['sonic', 'p4', 'c-header'], path: `app[${i}]`, rule: `DSCP ${a.protocol} is mapped to priorities ${before} and ${a.priority}; a DSCP classifier holds one` });
+    }
+    if (before === null) dscpPrio[a.protocol] = a.priority;
+  });
+  const dscpTc = dscpPrio.map((p) => view.prioTc[p ?? 0]);
 
   const omitted: Ir['omitted'] = [];
   if (cfg.pause?.enable) omitted.push({ path: 'pause.enable', reason: '802.3x PAUSE is a MAC setting outside the QoS tables of these targets' });
@@ -454,6 +466,7 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
       pauseTime: cfg.pfc?.pause_time ?? 0xffff,
     },
     app,
+    dscpPrio,
     dscpTc,
     watchdog: {
       enabled: wd.enable ?? true,

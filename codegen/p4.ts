@@ -104,7 +104,9 @@ export function p4Entries(ir: Ir): P4Entry[] {
   const cells = (b: number) => Math.ceil(b / ir.cellBytes);
   const e: P4Entry[] = [];
   for (let pcp = 0; pcp < 8; pcp++) e.push({ table: 'DcbIngress.pcp_classify', match: [pcp], action: 'DcbIngress.set_prio', params: [pcp] });
-  for (const a of ir.app) if (a.selector === 'dscp') e.push({ table: 'DcbIngress.dscp_classify', match: [a.protocol], action: 'DcbIngress.set_prio', params: [a.priority] });
+  ir.dscpPrio.forEach((prio, dscp) => {
+    if (prio !== null) e.push({ table: 'DcbIngress.dscp_classify', match: [dscp], action: 'DcbIngress.set_prio', params: [prio] });
+  });
   for (let p = 0; p < 8; p++) {
     const t = ir.tcs[ir.prioTc[p]];
     e.push({ table: 'DcbIngress.prio_tc', match: [p], action: 'DcbIngress.set_tc', params: [t.tc, Math.max(0, t.queue), t.pg] });

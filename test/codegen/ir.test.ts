@@ -115,6 +115,17 @@ describe('what a target cannot express: exit-2 problems as target: path: rule', 
     ]);
   });
 
+  test('one DSCP mapped to two priorities stops the DSCP classifiers; a repeat of the same mapping does not', () => {
+    const c = losslessConfig();
+    c.app = [{ selector: 'dscp', protocol: 26, priority: 3 }, { selector: 'dscp', protocol: 26, priority: 3 }, { selector: 'dscp', protocol: 26, priority: 6 }];
+    const lines = expectProblems(c, defaultDevice, ['sonic', 'p4', 'c-header', 'linux']);
+    expect(lines).toEqual(['sonic', 'p4', 'c-header'].map((t) => `${t}: app[2]: DSCP 26 is mapped to priorities 3 and 6; a DSCP classifier holds one`));
+    c.app = c.app.slice(0, 2);
+    const ir = buildIr(c, defaultDevice, opts);
+    expect(ir.problems).toEqual([]);
+    expect(ir.dscpPrio.filter((p) => p !== null)).toEqual([3]);
+  });
+
   test('headroom larger than the device buffer', () => {
     const lines = expectProblems(losslessConfig(), parseDevice({ buffer_bytes: 100000 }), ['c-header']);
     // per lossless PG: xoff 4 x 9216 = 36864 B + headroom 111992 -> 438 cells of 256 B = 112128 B
