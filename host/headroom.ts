@@ -13,8 +13,8 @@
 //
 // Profile `sonic`: the SONiC dynamic-buffer formula of its Mellanox plugin
 // (sonic-swss cfgmgr/buffer_headroom_mellanox.lua), Spectrum-1 defaults: cable at 1.98e8 m/s,
-// a cell-occupancy factor for small frames, xoff and xon rounded up to 1024 B. Exact rational
-// arithmetic (BigInt) so the 1024 rounding never depends on floating-point error.
+// a cell-occupancy factor for small frames, xoff and xon rounded up to 1024 B. Computed in doubles
+// in the plugin's order of operations, so that results match SONiC's to the byte.
 import { InputError } from './errors.js';
 
 export type HeadroomProfile = 'ieee' | 'sonic';
@@ -90,9 +90,15 @@ export interface SonicParams {
   macPhyDelayKb: number;
   /** Pipeline latency, KB of 1024 B (ASIC_TABLE pipeline_latency; 18 on Spectrum-1): the xon size. */
   pipelineLatencyKb: number;
+  /** Gearbox delay, ns (0 = no gearbox). */
+  gearboxDelayNs: number;
+  /** The port has 8 lanes (the plugin doubles the pipeline latency and adds one port MTU to the size). */
+  eightLane: boolean;
 }
 
-export const SONIC_DEFAULTS: SonicParams = { cellBytes: 96, smallPacketPercent: 100, macPhyDelayKb: 0.8, pipelineLatencyKb: 18 };
+export const SONIC_DEFAULTS: SonicParams = {
+  cellBytes: 96, smallPacketPercent: 100, macPhyDelayKb: 0.8, pipelineLatencyKb: 18, gearboxDelayNs: 0, eightLane: false,
+};
 
 export interface HeadroomInput {
   speedBps: number;
@@ -184,39 +190,33 @@ function ieeeHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number):
   };
 }
 
-/** A non-negative decimal with up to 6 fractional digits as an exact fraction n / 1e6. */
-function micro(v: number): bigint {
-  return BigInt(Math.round(v * 1e6));
-}
-
 function sonicHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number): HeadroomResult {
   const p = { ...SONIC_DEFAULTS, ...input.sonic };
   if (!(Number.isInteger(p.cellBytes) && p.cellBytes > 0) || !(p.smallPacketPercent >= 0 && p.smallPacketPercent <= 100) ||
-    !(p.macPhyDelayKb >= 0) || !(p.pipelineLatencyKb >= 0)) {
+    !(p.macPhyDelayKb >= 0) || !(p.pipelineLatencyKb >= 0) || !(p.gearboxDelayNs >= 0)) {
     throw new InputError({ path: 'sonic', rule: 'cell size > 0, small-packet percentage 0..100, delays >= 0' });
   }
-  // worst_case_factor = ceil(cell / 64) above 128 B cells, else ceil(2 * cell / (1 + cell))
-  const cell = BigInt(p.cellBytes);
-  const worst = cell > 128n ? ceilDiv(cell, 64n) : ceilDiv(2n * cell, 1n + cell);
-  // cell_occupancy = (100 - sppb + sppb * worst) / 100, kept as a fraction over 100e6
-  const sppb = micro(p.smallPacketPercent);
-  const occNum = 100_000_000n - sppb + sppb * worst; // over 1e8 (percent * 1e6)
-  // All byte terms as fractions over DEN = 1.584e12 (the cable denominator, see below) * 1e6.
-  // bytes_on_cable = 2 * L[m] * speed / 1.98e8 / 8 = 2 * Lmm * speed / 1.584e12
-  const CABLE_DEN = 1_584_000_000_000n;
-  const DEN = CABLE_DEN * 1_000_000n;
-  const speed = BigInt(input.speedBps);
-  const cableNum = 2n * cableMm(input.cableM) * speed * 1_000_000n; // over DEN
-  const macPhyNum = micro(p.macPhyDelayKb) * 1024n * CABLE_DEN;     // over DEN
-  const peerBytes = BigInt(row.responseQuanta * 512 / 8);
-  const portMtu = BigInt(input.mtu);
-  const propagationNum = portMtu * DEN + cableNum + macPhyNum + peerBytes * DEN;
-  // xoff = lossless_mtu + propagation * cell_occupancy, rounded up to 1024
-  const xoffNum = BigInt(losslessMtu) * DEN * 100_000_000n + propagationNum * occNum;
-  const xoffExact = ceilDiv(xoffNum, DEN * 100_000_000n);
-  const xoff = Number(ceilDiv(xoffExact, 1024n) * 1024n);
-  const xon = Number(ceilDiv(ceilDiv(micro(p.pipelineLatencyKb) * 1024n, 1_000_000n), 1024n) * 1024n);
-  const bitsOf = (num: bigint) => Number(ceilDiv(num * 8n, DEN));
+  // Same operations in the same order as the plugin (IEEE doubles in Lua and in JS), so the 1024
+  // rounding lands where SONiC's does. Its units are kept: speed in Mb/s, cable and gearbox terms
+  // divided by 8 * 1024.
+  const speedMbps = input.speedBps / 1e6;
+  const worstCaseFactor = p.cellBytes > 2 * 64 ? p.cellBytes / 64 : (2 * p.cellBytes) / (1 + p.cellBytes);
+  const cellOccupancy = (100 - p.smallPacketPercent + p.smallPacketPercent * worstCaseFactor) / 100;
+  const gearboxBytes = p.gearboxDelayNs === 0 ? 0 : (speedMbps * p.gearboxDelayNs) / (8 * 1024);
+  const peerResponse = (row.responseQuanta * 512) / 8;
+  const cableBytes = (2 * input.cableM * speedMbps * 1_000_000_000) / 198_000_000 / (8 * 1024);
+  const macPhyDelay = p.macPhyDelayKb * 1024;
+  let pipelineLatency = p.pipelineLatencyKb * 1024;
+  let speedOverhead = 0;
+  if (p.eightLane) {
+    pipelineLatency = pipelineLatency * 2 - 1024;
+    speedOverhead = input.mtu;
+  }
+  const propagation = input.mtu + cableBytes + 2 * gearboxBytes + macPhyDelay + peerResponse;
+  const xoff = Math.ceil((losslessMtu + propagation * cellOccupancy) / 1024) * 1024;
+  const xon = Math.ceil(pipelineLatency / 1024) * 1024;
+  const size = Math.ceil((xoff + xon + speedOverhead) / 1024) * 1024;
+  const bits = (bytes: number) => Math.ceil(bytes * 8);
   return {
     profile: 'sonic',
     speed_bps: input.speedBps,
@@ -225,16 +225,17 @@ function sonicHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number)
     lossless_mtu: losslessMtu,
     headroom_bytes: xoff,
     components: {
-      lossless_mtu: losslessMtu * 8,
-      port_mtu: input.mtu * 8,
-      cable_delay: bitsOf(cableNum),
-      mac_phy_delay: bitsOf(macPhyNum),
-      peer_response: Number(peerBytes) * 8,
+      lossless_mtu: bits(losslessMtu),
+      port_mtu: bits(input.mtu),
+      cable_delay: bits(cableBytes),
+      gearbox_delay: bits(2 * gearboxBytes),
+      mac_phy_delay: bits(macPhyDelay),
+      peer_response: bits(peerResponse),
     },
-    cell_occupancy: Number(occNum) / 1e8,
+    cell_occupancy: cellOccupancy,
     xoff_bytes: xoff,
     xon_bytes: xon,
-    size_bytes: xoff + xon,
+    size_bytes: size,
     assumptions: [],
   };
 }

@@ -58,28 +58,42 @@ describe('headroom: component model (profile ieee)', () => {
 });
 
 describe('headroom: SONiC Mellanox-plugin profile', () => {
-  it('Spectrum-1, 100G, 300 m, port MTU 9100, lossless MTU 1024 -> xoff 147,456, xon 18,432', () => {
+  // The plugin's own arithmetic (sonic-swss cfgmgr/buffer_headroom_mellanox.lua), Spectrum-1 inputs:
+  // speed in Mb/s, cable and gearbox bytes divided by 8 * 1024, worst-case factor not rounded.
+  it('Spectrum-1, 100G, 300 m, port MTU 9100, lossless MTU 1024 -> xoff 144,384, xon 18,432, size 162,816', () => {
     const r = computeHeadroom({ speedBps: 100e9, cableM: 300, mtu: 9100, losslessMtu: 1024, profile: 'sonic' });
-    // bytes_on_cable = 2 * 300 * 100e9 / 1.98e8 / 8 = 37,878.79
-    // propagation    = 9100 + 37,878.79 + 0.8 * 1024 + 394 * 512 / 8 = 9100 + 37,878.79 + 819.2 + 25,216 = 73,013.99
-    // cell occupancy = (100 - 100 + 100 * ceil(2 * 96 / 97)) / 100 = 2
-    // xoff = 1024 + 2 * 73,013.99 = 147,051.98 -> rounded up to 1024: 144 * 1024 = 147,456
-    // xon  = 18 KB = 18,432 (already a multiple of 1024); size = 165,888
-    expect(r.cell_occupancy).toBe(2);
-    expect(r.xoff_bytes).toBe(147_456);
-    expect(r.headroom_bytes).toBe(147_456);
+    // worst_case_factor = 2 * 96 / (1 + 96) = 1.97938 (cell 96 <= 128); occupancy = (100 - 100 + 100 * 1.97938) / 100
+    // bytes_on_cable    = 2 * 300 * 100000 * 1e9 / 1.98e8 / 8192 = 36,991.00
+    // propagation       = 9100 + 36,991.00 + 0.8 * 1024 + 394 * 512 / 8 = 9100 + 36,991.00 + 819.2 + 25,216 = 72,126.20
+    // xoff = 1024 + 72,126.20 * 1.97938 = 143,789.27 -> 141 * 1024 = 144,384
+    // xon  = 18 * 1024 = 18,432; size = 144,384 + 18,432 = 162,816
+    expect(r.cell_occupancy).toBeCloseTo(192 / 97, 12);
+    expect(r.xoff_bytes).toBe(144_384);
+    expect(r.headroom_bytes).toBe(144_384);
     expect(r.xon_bytes).toBe(18_432);
-    expect(r.size_bytes).toBe(165_888);
+    expect(r.size_bytes).toBe(162_816);
   });
 
   it('with no small packets the occupancy factor is 1', () => {
     const r = computeHeadroom({
       speedBps: 100e9, cableM: 300, mtu: 9100, losslessMtu: 1024, profile: 'sonic', sonic: { smallPacketPercent: 0 },
     });
-    // xoff = 1024 + 73,013.99 = 74,037.99 -> 73 * 1024 = 74,752; size = 74,752 + 18,432 = 93,184
+    // xoff = 1024 + 72,126.20 = 73,150.20 -> 72 * 1024 = 73,728; size = 73,728 + 18,432 = 92,160
     expect(r.cell_occupancy).toBe(1);
-    expect(r.xoff_bytes).toBe(74_752);
-    expect(r.size_bytes).toBe(93_184);
+    expect(r.xoff_bytes).toBe(73_728);
+    expect(r.size_bytes).toBe(92_160);
+  });
+
+  it('8-lane ports: pipeline latency doubled less 1 KB, one port MTU added to the size', () => {
+    const r = computeHeadroom({ speedBps: 400e9, cableM: 5, mtu: 9100, losslessMtu: 1024, profile: 'sonic', sonic: { eightLane: true } });
+    // xon = 18,432 * 2 - 1024 = 35,840; size = ceil1024(xoff + 35,840 + 9100)
+    expect(r.xon_bytes).toBe(35_840);
+    expect(r.size_bytes).toBe(Math.ceil((r.xoff_bytes! + 35_840 + 9100) / 1024) * 1024);
+  });
+
+  it('cells above 128 B use cell / 64 (Spectrum-2: 144 B -> 2.25)', () => {
+    const r = computeHeadroom({ speedBps: 100e9, cableM: 0, mtu: 1500, profile: 'sonic', sonic: { cellBytes: 144 } });
+    expect(r.cell_occupancy).toBe(2.25);
   });
 });
 
@@ -115,7 +129,7 @@ describe('dcbkit headroom', () => {
   it('--profile sonic', () => {
     const r = runCli(['headroom', '--speed', '100G', '--cable', '300m', '--mtu', '9100', '--lossless-mtu', '1024', '--profile', 'sonic', '--json']);
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ headroom_bytes: 147_456, xon_bytes: 18_432, size_bytes: 165_888 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ headroom_bytes: 144_384, xon_bytes: 18_432, size_bytes: 162_816 });
   });
 
   it.each([
