@@ -164,3 +164,31 @@ describe('examples/strict-priority', () => {
     expect(s.ets.max_share_error_pp!).toBeLessThan(1);
   });
 });
+
+describe('examples/buffer-sizing (seed 000: XON/XOFF needs ~2 x RTT of buffer, credit ~1 x RTT)', () => {
+  // One BDP: 10 Gb/s x RTT 20 us (2 km each way at 5 ns/m) = 25,000 B.
+  const BDP = 25_000;
+  const p3 = (r: SimResult) => r.summary.flows.find((f) => f.priority === 3)!.throughput_bps / 1e9;
+  const credit = (bdp: number) => runExample('buffer-sizing/credit.yaml', (d) => {
+    ((d.defaults as Record<string, unknown>).buffer as Record<string, unknown>).headroom = bdp * BDP;
+  });
+  // PFC: 30,000 B headroom (lossless) plus the XOFF threshold make the buffer.
+  const xonXoff = (bdp: number) => runExample('buffer-sizing/scenario.yaml', (d) => {
+    ((d.defaults as Record<string, unknown>).buffer as Record<string, unknown>).xoff = bdp * BDP - 30_000;
+  });
+
+  it('credit needs about one BDP, XON/XOFF about two, for full lossless throughput', () => {
+    const c = [0.5, 1.5, 3].map(credit);
+    const x = [1.5, 2.2, 3].map(xonXoff);
+    for (const r of [...c, ...x]) expect(r.summary.drops.lossless).toBe(0);
+    const full = p3(c[2]);
+    expect(full).toBeGreaterThan(0.98 * PAYLOAD_10G / 2); // half the link is all there is
+    expect(p3(x[2])).toBeGreaterThan(0.99 * full);
+    // Credit: full at 1.5 BDP, about half at 0.5 BDP (B / RTT).
+    expect(p3(c[1])).toBeGreaterThan(0.99 * full);
+    expect(p3(c[0])).toBeLessThan(0.6 * full);
+    // XON/XOFF: short of full at 1.5 BDP, 95 % around 2.2 BDP.
+    expect(p3(x[0])).toBeLessThan(0.9 * full);
+    expect(p3(x[1])).toBeGreaterThan(0.95 * full);
+  });
+});
