@@ -128,6 +128,28 @@ describe('ETS', () => {
   });
 });
 
+describe('ETS property', () => {
+  it('any 3-way split of the bandwidth (each >= 10 %) is met within 1 pp under saturation', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 10, max: 80 }), fc.integer({ min: 10, max: 80 }), fc.integer({ min: 64, max: 1500 }), (a, b, frame) => {
+        fc.pre(a + b <= 90);
+        const doc = star(4, { duration: '150us', sample: '10us' });
+        // MTU 1500: DWRR quanta are bw x ceil(1520 / min bw) bytes, so a 10 us interval holds several rounds.
+        doc.defaults!.dcb = { ...ETS_403020, port: { mtu: 1500 }, ets: { ...ETS_403020.ets, bw: [a, b, 100 - a - b, 0, 0, 0, 0, 0] } };
+        // Each lossy TC queue may hold 150 KB, so no TC loses the shared pool to the others and all stay backlogged.
+        doc.defaults!.buffer = { size: '1MB', headroom: 'auto', lossy_queue: '150KB' };
+        const s = run({ ...doc, traffic: { flows: [
+          { src: 'h1', dst: 'h0', priority: 0, frames: frame }, { src: 'h2', dst: 'h0', priority: 2, frames: frame },
+          { src: 'h3', dst: 'h0', priority: 4, frames: frame },
+        ] } });
+        expect(s.ets.max_share_error_pp).not.toBeNull();
+        expect(s.ets.max_share_error_pp!).toBeLessThanOrEqual(1);
+      }),
+      { numRuns: 6 },
+    );
+  });
+});
+
 describe('determinism and memory', () => {
   const strip = (s: SimSummary) => JSON.stringify({ ...s, sim: { ...s.sim, wall_s: 0, packet_hops_per_s: 0 } });
   it('same seed gives a byte-identical summary (wall-clock fields aside)', () => {
