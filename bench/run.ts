@@ -110,13 +110,13 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
     tasks.forEach((t, i) => {
       const lat = t.result && 'latency' in t.result ? t.result.latency : null;
       const s = (lat?.samples ?? []).map((ms) => (ms * 1e6) / BATCH);
-      variants[i].samples.push(...s);
+      for (const x of s) variants[i].samples.push(x); // no spread: a fast task can have 10^5+ samples
       variants[i].perRoundP50.push(median(s));
     });
     if (native) {
       const samples = Math.max(20, Math.round(timeMs / 0.1)); // ~100 us per 4096-packet C sample
       const s = nativeSamples(native, BATCH, samples, WARMUP_CALLS);
-      cSamples.push(...s);
+      for (const x of s) cSamples.push(x);
       cPerRound.push(median(s));
     }
   }
