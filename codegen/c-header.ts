@@ -168,8 +168,8 @@ export function registerValues(ir: Ir): Map<string, number> {
   for (let i = 0; i < 8; i++) for (let j = 0; j < 8; j++) put('dscp', i, `tc${j}`, ir.dscpTc[8 * i + j]);
   ir.ports.forEach((port, i) => {
     put('port', i, 'index', port.index);
-    put('port', i, 'speed_gbps', Math.round(port.speedBps / 1e9));
-    put('port', i, 'cable_m', Math.round(port.cableM));
+    put('port', i, 'speed_gbps', port.speedBps / 1e9);
+    put('port', i, 'cable_m', port.cableM);
     for (let g = 0; g < 8; g++) {
       const pg = port.pgs.find((x) => x.pg === g);
       put('port', i, `pg${g}_xon_cells`, pg ? cells(pg.xonBytes) : 0);
@@ -190,7 +190,7 @@ function check(ir: Ir): Problem[] {
       for (const [key, value] of values) {
         if (!key.startsWith(`${b.name}[`) || !key.endsWith(`].${fl.name}`)) continue;
         if (value < 0 || value >= 2 ** fl.width || !Number.isInteger(value)) {
-          out.push(problem('c-header', key, `value ${value} does not fit the ${fl.width}-bit field`));
+          out.push(problem('c-header', key, `value ${value} does not fit the ${fl.width}-bit field (whole numbers 0..${2 ** fl.width - 1})`));
         }
       }
     }

@@ -67,6 +67,14 @@ describe('c-header target', () => {
     expect(cc.stderr).toMatch(/tsa overlaps dwrr_weight/);
   });
 
+  test('a speed or cable the PORT block cannot hold exactly is a problem, not a rounding', () => {
+    const d = parseDevice({ ports: [{ name: 'Ethernet0', index: 0, speed: '2500M', cable: 1.5 }] });
+    expect(cHeaderTarget.check(buildIr(losslessConfig(), d, { headroom: () => 1000 }))).toEqual([
+      { path: 'c-header: port[0].speed_gbps', rule: 'value 2.5 does not fit the 16-bit field (whole numbers 0..65535)' },
+      { path: 'c-header: port[0].cable_m', rule: 'value 1.5 does not fit the 32-bit field (whole numbers 0..4294967295)' },
+    ]);
+  });
+
   test('quantum rounding to 64-byte credits is reported', () => {
     // 924 B x 10/20/30/40 % = 9240/18480/27720/36960 B; credits round up to 9280/18496/27776/36992.
     expect(out.quantisation.map((q) => [q.path, q.wanted, q.got])).toEqual([
