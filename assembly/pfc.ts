@@ -101,14 +101,16 @@ export function pfcArrive(rec: usize, prio: i32, bytes: i32, now: i64): i32 {
   const mode = load<i32>(rec + PFC_MODE);
   const pauseMode = mode == PFC_MODE_PAUSE;
   const unit = pauseMode ? PFC_PORT_UNIT : prio;
-  const occUnit = load<i32>(i32At(rec, PFC_OCC, unit)) + bytes;
-  if (occUnit > load<i32>(i32At(rec, PFC_LIMIT, unit))) {
+  const occUnit64 = <i64>load<i32>(i32At(rec, PFC_OCC, unit)) + <i64>bytes;
+  // compared in 64 bits: with the limit at most i32.MAX, an accepted occupancy never overflows
+  if (occUnit64 > <i64>load<i32>(i32At(rec, PFC_LIMIT, unit))) {
     const d = i64At(rec, PFC_DROPS, prio);
     store<i64>(d, load<i64>(d) + 1);
     const db = i64At(rec, PFC_DROP_BYTES, prio);
     store<i64>(db, load<i64>(db) + <i64>bytes);
     return 0;
   }
+  const occUnit = <i32>occUnit64;
   const occPrio = i32At(rec, PFC_OCC, prio);
   store<i32>(occPrio, load<i32>(occPrio) + bytes);
   const occPort = i32At(rec, PFC_OCC, PFC_PORT_UNIT);

@@ -336,3 +336,15 @@ describe('pfc: properties', () => {
     );
   });
 });
+
+describe('pfc: limits', () => {
+  it('an unlimited unit accepts up to 2^31 - 1 bytes and then drops instead of wrapping', () => {
+    const p = port(new Core()); // thresholds disabled: limit = 2^31 - 1
+    // 32767 frames of 65535 B = 2,147,385,345 B; 98,302 B of room remain below 2^31 - 1
+    for (let i = 0; i < 32767; i++) p.arrive(1, 65535, 0n);
+    expect(p.occupancy(1)).toBe(2_147_385_345);
+    expect(p.arrive(1, 65535, 0n)).toBe(true); // 2,147,450,880
+    expect(p.arrive(1, 65535, 0n)).toBe(false); // would be 2,147,516,415 > 2,147,483,647
+    expect(p.occupancy(1)).toBe(2_147_450_880);
+  });
+});
