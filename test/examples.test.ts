@@ -62,9 +62,17 @@ describe('examples/converged-link (seed 000 Table 1)', () => {
 
 describe('examples/pause-vs-pfc (seed 000 Figure 1)', () => {
   it('PFC pauses only the congested priority, 802.3x PAUSE pauses every priority', () => {
-    const pfc = runExample('pause-vs-pfc/scenario.yaml').summary;
-    const pause = runExample('pause-vs-pfc/pause.yaml').summary;
-    for (const s of [pfc, pause]) expect(s.drops.lossless).toBe(0);
+    const pfcRun = runExample('pause-vs-pfc/scenario.yaml');
+    const pauseRun = runExample('pause-vs-pfc/pause.yaml');
+    const pfc = pfcRun.summary;
+    const pause = pauseRun.summary;
+    for (const r of [pfcRun, pauseRun]) {
+      expect(r.summary.drops.lossless).toBe(0);
+      // h0's link, which carries both priorities, is paused in both runs...
+      expect(Math.max(...series(r, 'paused h0>sw0').values)).toBeGreaterThan(0);
+      // ...and priority 0's 4 Gb/s (3.95 Gb/s of payload) still gets through: the pauses are short.
+      expect(r.summary.flows.find((f) => f.priority === 0)!.throughput_bps / 1e9).toBeGreaterThan(0.99 * 4 * (1518 / 1538));
+    }
     const p = pfc.pfc.paused_ps_by_priority;
     expect(p[3]).toBeGreaterThan(0);
     expect(p.filter((_, i) => i !== 3)).toEqual([0, 0, 0, 0, 0, 0, 0]);
