@@ -7,7 +7,7 @@
 //                over the image with the crc field zero
 //   0x010 GLB    MTU, cell size, PFC enable/cap/MBC/willing, pause time, watchdog
 //   0x030 PRIO   8 x 4 B: TC, PG, PFC enable per priority 0..7
-//   0x050 TC     8 x 16 B: TSA, DWRR weight %, queue, PG, DWRR quantum in 64-B credits, ECN
+//   0x050 TC     8 x 16 B: TSA, DWRR weight %, queue, PG, DWRR quantum in 64-B credits, ECN, QCN
 //   0x0D0 DSCP   8 x 4 B: TC per DSCP, eight 4-bit fields a word (DSCP 8i+j at bits 4j..4j+3)
 //   0x0F0 PORT   n x 144 B: index, speed, cable, then 8 x 16 B per-PG thresholds in cells
 // The quantum is held in 64-byte credits (as Intel 82599 DCB refill credits), rounded up, so each
@@ -91,9 +91,11 @@ export const BLOCKS: Block[] = [
       f('lossless', 0x0, 25, 1, 'All priorities of the TC have PFC on'),
       f('ecn_en', 0x0, 26, 1, 'ECN marking enabled'),
       f('quantum_credits', 0x4, 0, 16, 'DWRR quantum in 64-byte credits'),
+      f('qcn_qeq_cells', 0x4, 16, 16, 'QCN congestion point equilibrium queue depth (cells)'),
       f('ecn_kmin_cells', 0x8, 0, 24, 'ECN marking starts above this queue depth (cells)'),
       f('ecn_pmax_pct', 0x8, 24, 8, 'Marking probability at kmax, percent'),
       f('ecn_kmax_cells', 0xc, 0, 24, 'All packets marked above this queue depth (cells)'),
+      f('qcn_w', 0xc, 24, 4, 'QCN feedback weight w (802.1Qau: fb = (Qeq - q) - w (q - qOld))'),
     ],
   },
   {
@@ -164,6 +166,8 @@ export function registerValues(ir: Ir): Map<string, number> {
     put('tc', t.tc, 'ecn_kmin_cells', t.ecn ? cells(t.ecn.kminBytes) : 0);
     put('tc', t.tc, 'ecn_pmax_pct', t.ecn ? Math.round(t.ecn.pmaxPercent) : 0);
     put('tc', t.tc, 'ecn_kmax_cells', t.ecn ? cells(t.ecn.kmaxBytes) : 0);
+    put('tc', t.tc, 'qcn_qeq_cells', t.ecn ? cells(t.ecn.qEqBytes) : 0);
+    put('tc', t.tc, 'qcn_w', t.ecn ? t.ecn.w : 0);
   }
   for (let i = 0; i < 8; i++) for (let j = 0; j < 8; j++) put('dscp', i, `tc${j}`, ir.dscpTc[8 * i + j]);
   ir.ports.forEach((port, i) => {

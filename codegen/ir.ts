@@ -334,12 +334,13 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
     const want = {
       kminBytes: cp.kmin ?? DCQCN_DEFAULTS.kminBytes,
       kmaxBytes: cp.kmax ?? DCQCN_DEFAULTS.kmaxBytes,
+      qEqBytes: cp.q_eq ?? QCN_DEFAULTS.qEqBytes,
     };
-    const got = { kminBytes: roundUpTo(want.kminBytes, cell), kmaxBytes: roundUpTo(want.kmaxBytes, cell) };
-    for (const [k, key] of [['kminBytes', 'kmin'], ['kmaxBytes', 'kmax']] as const) {
-      if (got[k] !== want[k]) quantisation.push({ target: 'ir', path: `qcn.cp.${key}`, quantity: `ECN ${key} of TC ${t} to whole cells of ${cell} B`, wanted: want[k], got: got[k], unit: 'B', error: got[k] - want[k] });
+    const got = { kminBytes: roundUpTo(want.kminBytes, cell), kmaxBytes: roundUpTo(want.kmaxBytes, cell), qEqBytes: roundUpTo(want.qEqBytes, cell) };
+    for (const [k, key] of [['kminBytes', 'kmin'], ['kmaxBytes', 'kmax'], ['qEqBytes', 'q_eq']] as const) {
+      if (got[k] !== want[k]) quantisation.push({ target: 'ir', path: `qcn.cp.${key}`, quantity: `${key === 'q_eq' ? 'QCN' : 'ECN'} ${key} of TC ${t} to whole cells of ${cell} B`, wanted: want[k], got: got[k], unit: 'B', error: got[k] - want[k] });
     }
-    return { ...got, pmaxPercent: cp.pmax ?? DCQCN_DEFAULTS.pmaxPercent, qEqBytes: cp.q_eq ?? QCN_DEFAULTS.qEqBytes, w: cp.w ?? QCN_DEFAULTS.w };
+    return { ...got, pmaxPercent: cp.pmax ?? DCQCN_DEFAULTS.pmaxPercent, w: cp.w ?? QCN_DEFAULTS.w };
   };
 
   const tcs: IrTc[] = Array.from({ length: 8 }, (_, t) => ({
