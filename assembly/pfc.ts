@@ -172,6 +172,7 @@ export function pfcNextRefresh(rec: usize): i64 {
  * grid t_xoff + k * interval). Returns the mask of units refreshed. Callers that need every
  * refresh at its exact time call this with now = pfcNextRefresh() until it passes their time.
  */
+@inline
 export function pfcRefreshDue(rec: usize, now: i64): i32 {
   const state = load<i32>(rec + PFC_XOFF_STATE);
   const interval = load<i64>(rec + PFC_REFRESH_PS);
@@ -230,6 +231,7 @@ function restartPause(rec: usize, unit: i32, quanta: i32, now: i64): void {
  * fields as u16 values at timesPtr (host byte order, priority 0 first). Each enabled entry for a
  * PFC-enabled priority replaces that priority's timer; other entries are counted as ignored.
  */
+@inline
 export function pfcReceivePfc(rec: usize, enable: i32, timesPtr: usize, now: i64): void {
   const pfcMode = load<i32>(rec + PFC_MODE) == PFC_MODE_PFC;
   const obey = pfcMode ? load<i32>(rec + PFC_ENABLE) : 0;

@@ -4,10 +4,8 @@
 // build has no name section), and walk its whole expression tree collecting Call / CallIndirect /
 // CallRef nodes and their targets.
 //
-// portProcess may call exactly two functions, both on per-event paths outside the per-packet one:
-// pfcReceivePfc (a PFC frame received, ~1 arrival in 512 in the generator's mix) and pfcRefreshDue
-// (an XOFF refresh falls due, once per pause_time/2). assembly/pfc.ts exports them for its own
-// tests, so Binaryen does not inline their single use; the test names them by export.
+// The per-event helpers the port calls (pfcReceivePfc, pfcRefreshDue) are @inline too, so even
+// their rare paths add no call inside portProcess.
 import binaryen from 'binaryen';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +16,7 @@ const PER_PACKET_EXPORTS: Record<string, string[]> = {
   etsSelectOnce: [],
   etsBenchRun: [],
   portGenerate: [],
-  portProcess: ['pfcReceivePfc', 'pfcRefreshDue'],
+  portProcess: [],
   pfcArriveOne: [], pfcDepartOne: [], pfcBlockedMaskAt: [], pfcBenchRun: [], pfcBenchRunItems: [],
   creditTrySendOne: [], creditReceiveOne: [], creditBenchRun: [],
 };
