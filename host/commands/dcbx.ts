@@ -15,13 +15,15 @@ import { parseCetOui } from '../dcbx/cet.js';
 import { loadConfig, type DcbConfig } from '../config/index.js';
 import { formatProblem } from '../errors.js';
 import { appendFcs } from '../frames/fcs.js';
-import { ceeLldpdu, checkAdvertisable, ieeeLldpdu, type DcbxMode } from '../dcbx/advertise.js';
-import { encodeLldpdu } from '../dcbx/lldpdu.js';
+import { checkAdvertisable, encodeConfigLldpdu, type DcbxMode } from '../dcbx/advertise.js';
 import { simulate, type SimResult } from '../dcbx/simulate.js';
 
-function flat(v: unknown): string {
-  if (Array.isArray(v)) return v.every((x) => typeof x !== 'object') ? v.join(',') : `[${v.map(flat).join('; ')}]`;
-  if (v && typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k}=${flat(x)}`).join(' ');
+function flat(v: unknown, nested = false): string {
+  if (Array.isArray(v)) return v.every((x) => typeof x !== 'object') ? v.join(',') : `[${v.map((x) => flat(x)).join('; ')}]`;
+  if (v && typeof v === 'object') {
+    const body = Object.entries(v).map(([k, x]) => `${k}=${flat(x, true)}`).join(' ');
+    return nested ? `{${body}}` : body;
+  }
   return String(v);
 }
 
@@ -92,13 +94,6 @@ function withLabel<T>(label: string, f: () => T): T {
     if (e instanceof InputError) throw new InputError(e.problems.map((p) => ({ path: `${label}: ${p.path}`, rule: p.rule })));
     throw e;
   }
-}
-
-/** Library form of `dcbx encode`: the LLDPDU a port advertises before it has heard a peer. */
-export function encodeConfigLldpdu(cfg: DcbConfig, mode: DcbxMode, src?: string): Uint8Array {
-  checkAdvertisable(cfg, mode);
-  const pdu = mode === 'ieee' ? ieeeLldpdu(cfg, undefined, { src }) : ceeLldpdu(cfg, { seq: 1, ack: 0, pgError: false, pfcError: false, appError: false }, { src });
-  return encodeLldpdu(pdu);
 }
 
 const encodeCmd: CommandModule<object, A> = {

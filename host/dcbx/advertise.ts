@@ -12,7 +12,7 @@ import { InputError, type Problem } from '../errors.js';
 import { CEE_APP, CEE_CONTROL, CEE_PFC, CEE_PG, type CeeTlv } from './cee.js';
 import { parseCetOui, ouiText, type CetTlv } from './cet.js';
 import { MAX_APP_ENTRIES, selectorName, type AppEntry, type EtsTables, type IeeeTlv, type Tsa } from './ieee.js';
-import { LLDP_NEAREST_BRIDGE, type LldpTlv, type Lldpdu } from './lldpdu.js';
+import { LLDP_NEAREST_BRIDGE, encodeLldpdu, type LldpTlv, type Lldpdu } from './lldpdu.js';
 
 /** The parts of a DCB config (host/config, DESIGN §5) that DCBX advertises and negotiates. */
 export interface DcbxPortConfig {
@@ -160,3 +160,14 @@ export function ceeLldpdu(cfg: DcbxPortConfig, flags: CeeFlags, opts: { src?: st
   return frame(cfg, opts.src ?? cfg.port.mac, opts.ttl ?? DEFAULT_TTL_S, [cee, ...cetTlv(cfg)]);
 }
 
+
+/**
+ * The bytes of the LLDPDU a port with this config advertises before it has heard a peer
+ * (`dcbx encode`; also what a code generator writes as lldp/lldpdu.pcap). InputError when the
+ * config cannot be advertised.
+ */
+export function encodeConfigLldpdu(cfg: DcbxPortConfig, mode: DcbxMode = cfg.pg ? 'cee' : 'ieee', src?: string): Uint8Array {
+  checkAdvertisable(cfg, mode);
+  const pdu = mode === 'ieee' ? ieeeLldpdu(cfg, undefined, { src }) : ceeLldpdu(cfg, { seq: 1, ack: 0, pgError: false, pfcError: false, appError: false }, { src });
+  return encodeLldpdu(pdu);
+}

@@ -114,19 +114,24 @@ export class Writer {
   }
 }
 
+const HEX2 = Array.from({ length: 256 }, (_, v) => v.toString(16).padStart(2, '0'));
+
 export function hex2(v: number): string {
-  return v.toString(16).padStart(2, '0');
+  return HEX2[v & 0xff];
 }
 
 export function toHex(b: Uint8Array): string {
   let s = '';
-  for (const v of b) s += hex2(v);
+  for (let i = 0; i < b.length; i++) s += HEX2[b[i]];
   return s;
 }
 
 /** Lower-case, colon-separated: 02:00:00:00:00:01. */
 export function formatMac(b: Uint8Array): string {
-  return Array.from(b, hex2).join(':');
+  if (b.length === 0) return '';
+  let s = HEX2[b[0]];
+  for (let i = 1; i < b.length; i++) s += ':' + HEX2[b[i]];
+  return s;
 }
 
 const MAC_RE = /^[0-9a-fA-F]{2}([:-]?)[0-9a-fA-F]{2}(\1[0-9a-fA-F]{2}){4}$/;
