@@ -185,3 +185,7 @@ export const dcbxCommand: CommandModule<object, object> = {
   handler: () => {},
 };
 
+
+// The library form of `dcbx encode` lives with the advertising rules; re-exported for callers
+// that imported it from here.
+export { encodeConfigLldpdu } from '../dcbx/advertise.js';
