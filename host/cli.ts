@@ -4,7 +4,7 @@
 // InputError -> one `path: rule` line per problem on stderr, exit 2; anything else -> exit 1.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { commands } from './commands/index.js';
+import { loadCommands } from './commands/index.js';
 import { InputError, formatProblem } from './errors.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -20,7 +20,7 @@ export async function main(argv: string[]): Promise<number> {
       // Usage errors (unknown option, missing argument) are bad input too.
       throw new InputError({ path: '', rule: msg });
     });
-  for (const c of commands) parser.command(c);
+  for (const c of await loadCommands(argv)) parser.command(c);
   try {
     await parser.parseAsync();
   } catch (e) {

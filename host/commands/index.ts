@@ -1,28 +1,28 @@
-// The CLI's commands, one module each. Add a command by importing its module and listing it here.
+// The CLI's commands, one module each, loaded on demand: a command's module (and the libraries it
+// pulls in: vega, piscina, binaryen, protobuf...) is imported only when that command runs, which
+// keeps every `dcbkit` start cheap. Add a command by listing its name and module here.
 import type { CommandModule } from 'yargs';
-import { benchCommand } from './bench.js';
-import { headroomCommand } from './headroom.js';
-import { vectorsCommand } from './vectors.js';
-import { versionCommand } from './version.js';
-import { framesCommand } from './frames.js';
-import { runCommandModule } from './run.js';
-import { sweepCommand } from './sweep.js';
-import { validateCommand } from './validate.js';
-import { schemaCommand } from './schema.js';
-import { codegenCommand } from './codegen.js';
-import { dcbxCommand } from './dcbx.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [
-  versionCommand,
-  vectorsCommand,
-  benchCommand,
-  framesCommand,
-  headroomCommand,
-  runCommandModule,
-  sweepCommand,
-  validateCommand,
-  schemaCommand,
-  codegenCommand,
-  dcbxCommand,
-];
+type AnyCommand = CommandModule<any, any>;
+
+export const commandLoaders: Record<string, () => Promise<AnyCommand>> = {
+  versions: async () => (await import('./version.js')).versionCommand,
+  validate: async () => (await import('./validate.js')).validateCommand,
+  schema: async () => (await import('./schema.js')).schemaCommand,
+  vectors: async () => (await import('./vectors.js')).vectorsCommand,
+  headroom: async () => (await import('./headroom.js')).headroomCommand,
+  bench: async () => (await import('./bench.js')).benchCommand,
+  run: async () => (await import('./run.js')).runCommandModule,
+  sweep: async () => (await import('./sweep.js')).sweepCommand,
+  frames: async () => (await import('./frames.js')).framesCommand,
+  dcbx: async () => (await import('./dcbx.js')).dcbxCommand,
+  codegen: async () => (await import('./codegen.js')).codegenCommand,
+};
+
+/** The modules needed for `argv`: just the named command, or all of them (help, typos). */
+export async function loadCommands(argv: string[]): Promise<AnyCommand[]> {
+  const first = argv.find((a) => !a.startsWith('-'));
+  const names = first !== undefined && first in commandLoaders ? [first] : Object.keys(commandLoaders);
+  return Promise.all(names.map((n) => commandLoaders[n]()));
+}
