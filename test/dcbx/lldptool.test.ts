@@ -4,7 +4,7 @@
 // decoder written independently of Wireshark's. Everything runs in a private network namespace
 // (we need root); only the lldpad we start is stopped, by its pid.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -19,6 +19,7 @@ import { ceeArb } from './arbitraries.js';
 
 const NS = `dcbkit-lldp-${process.pid}`;
 let lldpad: ChildProcess | undefined;
+let stateDir: string | undefined;
 
 function sh(cmd: string, args: string[], input?: string): { status: number; out: string } {
   const r = spawnSync(cmd, args, { encoding: 'utf8', input });
@@ -41,6 +42,7 @@ beforeAll(async () => {
     if (r.status !== 0) throw new Error(`ip ${s.join(' ')}: ${r.out}`);
   }
   const dir = mkdtempSync(join(tmpdir(), 'dcbkit-lldpad-'));
+  stateDir = dir;
   // lldpad refuses to start while another instance's state record looks alive (its SysV shared
   // memory is machine-wide, not per namespace), so a start is retried after that one has gone.
   let log = '';
@@ -74,6 +76,7 @@ afterAll(async () => {
     await Promise.race([gone, sleep(5000)]);
   }
   sh('ip', ['netns', 'del', NS]);
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 }, 10_000);
 
 /** Sends the frame on b, then returns lldptool's view of a's neighbour once it shows `marker`. */

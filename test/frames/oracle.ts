@@ -1,16 +1,22 @@
 // Test helper: runs tshark (the independent decoder oracle) over a pcap and returns one row of
 // named fields per frame. `-T fields` with occurrence=a and aggregator "," keeps repeated fields.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { requireTool } from '../helpers.js';
 import { writePcap } from '../../host/pcap.js';
 
 export const LUA = join(import.meta.dirname, '..', 'wireshark', 'dcbkit.lua');
 
+// One temporary directory per test file that imports this module, removed after its tests.
+const tmpRoot = mkdtempSync(join(tmpdir(), 'dcbkit-test-'));
+afterAll(() => rmSync(tmpRoot, { recursive: true, force: true }));
+
+/** A fresh path under the test file's temporary directory. */
 export function tmpFile(name: string): string {
-  return join(mkdtempSync(join(tmpdir(), 'dcbkit-test-')), name);
+  return join(mkdtempSync(join(tmpRoot, 'f-')), name);
 }
 
 export function pcapOf(frames: Uint8Array[]): string {
