@@ -8,7 +8,7 @@ export { etsBenchSetup, etsBenchRun } from './bench';
 export {
   PFC_MODE_OFF, PFC_MODE_PFC, PFC_MODE_PAUSE, pfcInit, pfcSetThresholds, pfcSetRefreshQuanta, pfcNextRefresh,
   pfcRefreshDue, pfcReceivePfc, pfcReceivePause, pfcPausedPs, pfcArriveOne, pfcDepartOne, pfcTakePendingOne,
-  pfcBlockedMaskAt, pfcBlockedTcsOf, pfcBenchRunItems, pfcBenchSetup, pfcBenchRun,
+  pfcBlockedMaskAt, pfcBlockedTcsOf, pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting,
 } from './pfc';
 export { simInit, simRunUntil, simReserve, simFreePackets } from './sim/engine';
 export {

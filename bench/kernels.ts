@@ -3,6 +3,7 @@
 // build is reported as missing, never faked.
 //   ets_dwrr_select  etsBenchRun(n)               assembly/bench.ts, static state
 //   pfc_accounting   pfcBenchSetup() + pfcBenchRun(n)   assembly/pfc.ts
+//   pfc_accounting_only  pfcBenchSetup() + pfcBenchRunAccounting(n) (no blocked-mask query)
 //   credit_send      creditBenchSetup() + creditBenchRun(n)   assembly/credit.ts
 //   qcn_cp_packet    qcnCpBenchSetup() + qcnCpBenchRun(n), or qcnCpBenchRun(rec, lens, n) over
 //                    a CP record and frame lengths prepared here (assembly/qcn_exports.ts)
@@ -52,6 +53,16 @@ export const kernelBenches: KernelBench[] = [
       if (typeof ex === 'string') return { missing: ex };
       (ex.pfcBenchSetup as () => void)();
       return { run: ex.pfcBenchRun as (n: number) => number };
+    },
+  },
+  {
+    name: 'pfc_accounting_only',
+    op: 'one PFC ingress accounting update (arrival or departure) + pending check, without the egress blocked-mask query',
+    bind(core) {
+      const ex = exportsOf(core, ['pfcBenchSetup', 'pfcBenchRunAccounting']);
+      if (typeof ex === 'string') return { missing: ex };
+      (ex.pfcBenchSetup as () => void)();
+      return { run: ex.pfcBenchRunAccounting as (n: number) => number };
     },
   },
   {

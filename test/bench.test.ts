@@ -19,7 +19,7 @@ describe('dcbkit bench --quick --json', () => {
     }
     // A null instruction count always comes with its reason.
     if (rep.pipeline.instructions_per_packet === null) expect(typeof rep.pipeline.instructions_reason).toBe('string');
-    expect(Object.keys(rep.kernels)).toEqual(['ets_dwrr_select', 'pfc_accounting', 'credit_send', 'qcn_cp_packet']);
+    expect(Object.keys(rep.kernels)).toEqual(['ets_dwrr_select', 'pfc_accounting', 'pfc_accounting_only', 'credit_send', 'qcn_cp_packet']);
     const dwrr = rep.kernels.ets_dwrr_select;
     expect(typeof dwrr.ns_per_op).toBe('number');
     expect(dwrr.samples).toBeGreaterThan(0);

@@ -17,7 +17,7 @@ const PER_PACKET_EXPORTS: Record<string, string[]> = {
   etsBenchRun: [],
   portGenerate: [],
   portProcess: [],
-  pfcArriveOne: [], pfcDepartOne: [], pfcBlockedMaskAt: [], pfcBenchRun: [], pfcBenchRunItems: [],
+  pfcArriveOne: [], pfcDepartOne: [], pfcBlockedMaskAt: [], pfcBenchRun: [], pfcBenchRunAccounting: [], pfcBenchRunItems: [],
   creditTrySendOne: [], creditReceiveOne: [], creditBenchRun: [],
 };
 
