@@ -86,6 +86,18 @@ describe('examples/qcn-hotspot (seed 000 Figure 3)', () => {
   const r = runExample('qcn-hotspot/scenario.yaml');
   const cr = series(r, 'rate flow 0');
 
+  it('plots the target rate beside the current rate: TR >= CR at every sample (qau-pc invariant)', () => {
+    for (let f = 0; f < 4; f++) {
+      const c = series(r, `rate flow ${f}`);
+      const tr = series(r, `target rate flow ${f}`);
+      expect(tr.t_ps).toEqual(c.t_ps);
+      c.values.forEach((v, i) => expect(tr.values[i]).toBeGreaterThanOrEqual(v));
+    }
+    // fast recovery is visible: right after the hotspot ends TR is above CR, which climbs toward it
+    const at = cr.t_ps.findIndex((x) => x >= 25 * ms);
+    expect(series(r, 'target rate flow 0').values[at]).toBeGreaterThan(cr.values[at]);
+  });
+
   it('holds the congestion-point queue near Qeq = 26 KB, without loss', () => {
     expect(r.summary.drops.lossless).toBe(0);
     const q = meanOver(series(r, 'queue sw0>h4'), 5 * ms, 19 * ms);

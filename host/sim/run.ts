@@ -295,6 +295,9 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
     : [];
   const fSeries = scn.seriesFlows.map((f) => mk(`throughput flow ${f}`, 'throughput', 'Gb/s', `flow ${f}`));
   const rSeries = scn.qcn.enable ? scn.seriesFlows.map((f) => mk(`rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`)) : [];
+  // The reaction point's target rate beside its current rate: with both, the rate plot shows
+  // seed 000 Figure 3 (fast recovery halving toward TR, then TR climbing by AI and HAI steps).
+  const trSeries = scn.qcn.enable ? scn.seriesFlows.map((f) => mk(`target rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`)) : [];
 
   // Paused time of priority pr at port pa up to `now` (PFC kernel record: closed intervals plus the
   // running one; in PAUSE mode the port unit 8 pauses every priority).
@@ -342,6 +345,8 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
         const active = r32(fa + L.SF_RP + L.QCN_RP_ACTIVE) !== 0;
         rSeries[i].t_ps.push(t);
         rSeries[i].values.push(round3((active ? r64(fa + L.SF_RP + L.QCN_RP_CR) : r64(fa + L.SF_LINE_BPS)) / 1e9));
+        trSeries[i].t_ps.push(t);
+        trSeries[i].values.push(round3((active ? r64(fa + L.SF_RP + L.QCN_RP_TR) : r64(fa + L.SF_LINE_BPS)) / 1e9));
       }
     });
     etsPorts.forEach((p, i) => {
