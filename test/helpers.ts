@@ -1,6 +1,7 @@
 // Shared test helpers: run the built CLI as a user would and capture what it prints.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { DecodeError } from '../host/frames/bytes.js';
 import { packageRoot } from '../host/loader.js';
 
 export interface CliResult {
@@ -28,4 +29,15 @@ export function requireTool(cmd: string): string {
     throw new Error(`oracle tool "${cmd}" is not installed; run \`npm test\` (scripts/test.sh installs it)`);
   }
   return path;
+}
+
+/** The DecodeError that `f` throws; fails when it throws anything else or nothing. */
+export function errorOf(f: () => unknown): DecodeError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof DecodeError) return e;
+    throw e;
+  }
+  throw new Error('expected a DecodeError');
 }

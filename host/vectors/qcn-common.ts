@@ -20,6 +20,11 @@ export function intIn(min: number, max: number) {
 /** `seed` of the one entity (id 0) a vectors run simulates; defaults to 1. */
 export const seedField = intIn(0, 2 ** 32 - 1).default(1);
 
+/** The stimulus document every qcn vectors kernel reads: seed, params and the list of events. */
+export function stimulusOf<P extends z.ZodType, E extends z.ZodType>(params: P, event: E) {
+  return z.strictObject({ seed: seedField, params, events: z.array(event, { error: 'must be a list of events' }) });
+}
+
 /** Event time in picoseconds. */
 export const tPsField = intIn(0, MAX_T_PS);
 

@@ -3,7 +3,7 @@
 // after it; for qau-pc, fb and qf are those of this enqueue (sampled or not) and 0 on dequeues.
 import { z } from 'zod';
 import { Core } from '../loader.js';
-import { checkTimeOrder, intIn, profileParams, seedField, tPsField } from './qcn-common.js';
+import { checkTimeOrder, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
 import type { VectorKernel } from './registry.js';
 
 const Q_MAX = 2 ** 30; // queue bytes, with headroom below i32 overflow
@@ -44,25 +44,19 @@ const event = z.discriminatedUnion(
   { error: 'must be enq or deq' },
 );
 
-export const qcnCpStimulus = z
-  .strictObject({
-    seed: seedField,
-    params,
-    events: z.array(event, { error: 'must be a list of events' }),
-  })
-  .superRefine((s, ctx) => {
-    checkTimeOrder(s.events, ctx);
-    // The queue can only give back what it holds, and stays well inside i32.
-    let q = 0;
-    s.events.forEach((e, i) => {
-      if (e.type === 'deq' && e.bytes > q) {
-        ctx.addIssue({ code: 'custom', path: ['events', i, 'bytes'], message: `dequeues more than the queue holds (${q} bytes)` });
-        return;
-      }
-      q += e.type === 'enq' ? e.bytes : -e.bytes;
-      if (q > Q_MAX) ctx.addIssue({ code: 'custom', path: ['events', i, 'bytes'], message: `queue would exceed ${Q_MAX} bytes` });
-    });
+export const qcnCpStimulus = stimulusOf(params, event).superRefine((s, ctx) => {
+  checkTimeOrder(s.events, ctx);
+  // The queue can only give back what it holds, and stays well inside i32.
+  let q = 0;
+  s.events.forEach((e, i) => {
+    if (e.type === 'deq' && e.bytes > q) {
+      ctx.addIssue({ code: 'custom', path: ['events', i, 'bytes'], message: `dequeues more than the queue holds (${q} bytes)` });
+      return;
+    }
+    q += e.type === 'enq' ? e.bytes : -e.bytes;
+    if (q > Q_MAX) ctx.addIssue({ code: 'custom', path: ['events', i, 'bytes'], message: `queue would exceed ${Q_MAX} bytes` });
   });
+});
 
 export type QcnCpStimulus = z.output<typeof qcnCpStimulus>;
 

@@ -4,7 +4,7 @@
 // `alpha_timer` for the dcqcn alpha decay), stamped with the deadline that fired.
 import { z } from 'zod';
 import { Core } from '../loader.js';
-import { checkTimeOrder, exact, intIn, profileParams, seedField, tPsField } from './qcn-common.js';
+import { checkTimeOrder, exact, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
 import type { VectorKernel } from './registry.js';
 
 const RATE_MAX = 2 ** 43; // 8.8 Tb/s: keeps CR * 2^gd_shift inside i64
@@ -62,24 +62,18 @@ const event = z.discriminatedUnion(
 const QAU_ONLY = new Set(['cnm']);
 const DCQCN_ONLY = new Set(['cnp', 'ce']);
 
-export const qcnRpStimulus = z
-  .strictObject({
-    seed: seedField,
-    params,
-    events: z.array(event, { error: 'must be a list of events' }),
-  })
-  .superRefine((s, ctx) => {
-    checkTimeOrder(s.events, ctx);
-    const p = s.params;
-    if (p.min_bps > p.line_bps) ctx.addIssue({ code: 'custom', path: ['params', 'min_bps'], message: `must not exceed line_bps (${p.line_bps})` });
-    if (p.profile === 'qau-pc' && p.min_dec_num > 2 ** p.gd_shift) {
-      ctx.addIssue({ code: 'custom', path: ['params', 'min_dec_num'], message: `must be 1..${2 ** p.gd_shift} (2^gd_shift)` });
-    }
-    s.events.forEach((e, i) => {
-      const wrong = p.profile === 'qau-pc' ? DCQCN_ONLY.has(e.type) : QAU_ONLY.has(e.type);
-      if (wrong) ctx.addIssue({ code: 'custom', path: ['events', i, 'type'], message: `"${e.type}" is not an event of profile ${p.profile}` });
-    });
+export const qcnRpStimulus = stimulusOf(params, event).superRefine((s, ctx) => {
+  checkTimeOrder(s.events, ctx);
+  const p = s.params;
+  if (p.min_bps > p.line_bps) ctx.addIssue({ code: 'custom', path: ['params', 'min_bps'], message: `must not exceed line_bps (${p.line_bps})` });
+  if (p.profile === 'qau-pc' && p.min_dec_num > 2 ** p.gd_shift) {
+    ctx.addIssue({ code: 'custom', path: ['params', 'min_dec_num'], message: `must be 1..${2 ** p.gd_shift} (2^gd_shift)` });
+  }
+  s.events.forEach((e, i) => {
+    const wrong = p.profile === 'qau-pc' ? DCQCN_ONLY.has(e.type) : QAU_ONLY.has(e.type);
+    if (wrong) ctx.addIssue({ code: 'custom', path: ['events', i, 'type'], message: `"${e.type}" is not an event of profile ${p.profile}` });
   });
+});
 
 export type QcnRpStimulus = z.output<typeof qcnRpStimulus>;
 

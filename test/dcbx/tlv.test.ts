@@ -3,20 +3,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeLldpdu, decodeTlv, encodeLldpdu, encodeTlv, type Lldpdu } from '../../host/dcbx/lldpdu.js';
-import { DecodeError, parseHex, toHex } from '../../host/frames/bytes.js';
+import { parseHex, toHex } from '../../host/frames/bytes.js';
 import { lldpduArb, tlvListArb } from './arbitraries.js';
+import { errorOf } from '../helpers.js';
 
 const hex = (s: string) => parseHex(s.replace(/\s+/g, ''), 'golden');
-
-function errorOf(f: () => unknown): DecodeError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof DecodeError) return e;
-    throw e;
-  }
-  throw new Error('expected a DecodeError');
-}
 
 describe('golden TLVs of pfc-credit-dcbx.md §5.5 (IEEE) and §5.6 (CEE)', () => {
   const golden: [string, string, unknown][] = [

@@ -1,22 +1,13 @@
 // Frame codecs: golden bytes from the reference notes, lossless round trips, typed errors.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DecodeError, parseHex, toHex } from '../../host/frames/bytes.js';
+import { parseHex, toHex } from '../../host/frames/bytes.js';
 import { appendFcs, crc32 } from '../../host/frames/fcs.js';
 import { decodeFrame, encodeFrame } from '../../host/frames/index.js';
 import { decodePfc, encodePfc } from '../../host/frames/pfc.js';
 import { readPcap, writePcap } from '../../host/pcap.js';
 import { controlFrameArb } from './arbitraries.js';
-
-function errorOf(f: () => unknown): DecodeError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof DecodeError) return e;
-    throw e;
-  }
-  throw new Error('expected a DecodeError');
-}
+import { errorOf } from '../helpers.js';
 
 describe('PFC frame (802.1Qbb, Annex 31D)', () => {
   // pfc-credit-dcbx.md §1.1 golden vector: priority 3 paused 0xFFFF quanta, priority 4 0x1234;
