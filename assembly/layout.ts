@@ -263,35 +263,16 @@ export const SH_WDLOG_CAP: i32 = 64;
 export const SH_STORMS: i32 = 68;
 export const SH_NSTORMS: i32 = 72;
 export const SH_QCN_MASK: i32 = 76;   // priorities with a congestion point / reaction point
-export const SH_Q_EQ: i32 = 80;
-export const SH_W: i32 = 84;
-export const SH_BC: i32 = 88;
+export const SH_QCN_PROFILE: i32 = 80; // 0 qau-pc, 1 dcqcn (one profile per fabric)
 export const SH_SEED: i32 = 92;
 export const SH_HOSTQ: i32 = 96;      // bytes a host TC queue holds before its flows wait
 export const SH_CREDIT_UNIT: i32 = 100;
-export const SH_WD_ACTION: i32 = 104; // 0 drop, 1 forward, 2 alert
-export const SH_MODES: i32 = 108;     // i32[8] flow-control mode per priority: 0 lossy, 1 pfc, 2 pause, 3 credit
-export const SH_PAUSE_TIME: i32 = 140;
-export const SH_RP_TIMER: i32 = 144;  // i64 ps
-export const SH_WD_DETECT: i32 = 152; // i64 ps
-export const SH_WD_RESTORE: i32 = 160;// i64 ps
-export const SH_WD_POLL: i32 = 168;   // i64 ps (0 = no watchdog)
+export const SH_WD_POLLS: i32 = 104;  // i64[SH_NWD_POLLS]: the distinct watchdog poll intervals, ps
+export const SH_NWD_POLLS: i32 = 108;
 export const SH_CREDIT_AGING: i32 = 176; // i64 ps (0 = credits never age)
-export const SH_RP_AI: i32 = 184;       // i64 bit/s: R_AI
-export const SH_RP_HAI: i32 = 192;      // i64 bit/s: R_HAI
-export const SH_RP_MIN: i32 = 200;      // i64 bit/s: minimum rate
-export const SH_ALPHA_PS: i32 = 208;    // i64 dcqcn alpha decay period
-export const SH_CNP_PS: i32 = 216;      // i64 dcqcn minimum CNP spacing per flow
-export const SH_QCN_PROFILE: i32 = 224; // 0 qau-pc, 1 dcqcn
-export const SH_RP_TH: i32 = 228;
-export const SH_RP_GD: i32 = 232;       // qau-pc Gd shift
-export const SH_RP_MINDEC: i32 = 236;   // qau-pc minimum decrease numerator
-export const SH_RP_FLAGS: i32 = 240;    // QCN_RP_F_* mask
-export const SH_G_Q10: i32 = 244;       // dcqcn g in Q10
-export const SH_KMIN: i32 = 248;        // dcqcn CP marking thresholds, bytes
-export const SH_KMAX: i32 = 252;
-export const SH_PMAX_Q16: i32 = 256;
 export const SH_SIZE: i32 = 264;
+// Flow-control modes, pause time, watchdog and QCN CP parameters are per port (SP_MODES...), the
+// reaction-point parameters per flow (SF_P_*): each written from its own node's config.
 
 // Node record (i32): kind, shared pool, PG thresholds.
 export const SN_KIND: i32 = 0;        // 0 host, 1 switch
@@ -301,7 +282,6 @@ export const SN_SHARED_USED: i32 = 12;
 export const SN_XOFF: i32 = 16;
 export const SN_XON: i32 = 20;
 export const SN_LOSSY_Q: i32 = 24;
-export const SN_WATCHDOG: i32 = 28;   // 1 when the PFC watchdog runs on this switch's ports
 export const SN_SIZE: i32 = 32;
 
 // Port record: one per link end; egress queues per TC, credit counters, watchdog state, and the
@@ -332,6 +312,20 @@ export const SP_PFC_RX: i32 = 320;       // i64[8] PFC/PAUSE frames received per
 export const SP_WD_LEFT: i32 = 384;      // i64[8] detection / restoration countdown
 export const SP_WD_LAST_TX: i32 = 448;   // i64[8]
 export const SP_WD_LAST_RX: i32 = 512;   // i64[8]
+// Per-port parameters from the node's own config (written by the host).
+export const SP_MODES: i32 = 576;        // flow-control mode of priority n in bits 4n..4n+3: 0 lossy 1 pfc 2 pause 3 credit
+export const SP_LOSSLESS: i32 = 580;     // priorities whose mode is not lossy
+export const SP_CREDIT_MASK: i32 = 584;  // credit priorities
+export const SP_PAUSE_TIME: i32 = 588;   // quanta of the XOFF frames this port sends
+export const SP_WD_ACTION: i32 = 592;    // watchdog action: 0 drop, 1 forward, 2 alert
+export const SP_WD_POLL: i32 = 596;      // index into SH_WD_POLLS, -1 = no watchdog on this port
+export const SP_WD_DETECT: i32 = 600;    // i64 ps
+export const SP_WD_RESTORE: i32 = 608;   // i64 ps
+export const SP_Q_EQ: i32 = 616;         // QCN CP (qau-pc): Qeq bytes
+export const SP_W: i32 = 620;            // QCN CP (qau-pc): w
+export const SP_KMIN: i32 = 624;         // dcqcn CP marking thresholds, bytes
+export const SP_KMAX: i32 = 628;
+export const SP_PMAX_Q16: i32 = 632;
 export const SP_CR_LASTCL: i32 = 704;    // i32[8] credit receiver: limit of the last grant sent
 export const SP_CR_CAP: i32 = 736;       // credit receiver buffer, units (written by the host)
 export const SP_WAIT_HEAD: i32 = 740;    // host port: first flow waiting for room in its NIC queue
@@ -387,7 +381,20 @@ export const SF_LINE_BPS: i32 = 152;   // i64
 export const SF_RP_EV_AT: i32 = 160;   // i64 time of the one queued RP timer event (max = none)
 export const SF_RP: i32 = 168;         // QCN reaction point record (QCN_RP_SIZE = 160)
 export const SF_NP: i32 = 328;         // dcqcn notification point at the receiver (DCQCN_NP_SIZE = 16)
-export const SF_SIZE: i32 = 344;
+// Reaction-point parameters of the source host's config (qcn.rp), read by simInit.
+export const SF_P_BC: i32 = 344;       // bytes per cycle
+export const SF_P_TH: i32 = 348;
+export const SF_P_GD: i32 = 352;       // qau-pc Gd shift
+export const SF_P_MINDEC: i32 = 356;   // qau-pc minimum decrease numerator
+export const SF_P_FLAGS: i32 = 360;    // QCN_RP_F_* mask
+export const SF_P_G_Q10: i32 = 364;    // dcqcn g in Q10
+export const SF_P_TIMER: i32 = 368;    // i64 ps
+export const SF_P_AI: i32 = 376;       // i64 bit/s: R_AI
+export const SF_P_HAI: i32 = 384;      // i64 bit/s: R_HAI
+export const SF_P_MIN: i32 = 392;      // i64 bit/s: minimum rate
+export const SF_P_ALPHA_PS: i32 = 400; // i64 dcqcn alpha decay period
+export const SF_P_CNP_PS: i32 = 408;   // i64 dcqcn minimum CNP spacing at the receiver of this flow
+export const SF_SIZE: i32 = 416;
 
 // Counters (i64).
 export const SC_HOPS: i32 = 0;

@@ -14,17 +14,20 @@
 //
 // Events (payload = type << 28 | index):
 //   TX_DONE(port)  ARRIVE(packet)  FLOW(flow)  WAKE(port)  REFRESH(port * 16 + pg)
-//   RP_TIMER(flow) STORM(storm)    WATCHDOG(0)
+//   RP_TIMER(flow) STORM(storm)    WATCHDOG(poll interval index)  CREDIT_REFRESH(0)
+// Parameters that a node's config sets (flow-control mode per priority, pause time, watchdog, QCN
+// CP and RP parameters) are read from the port or flow record, never from one global.
 // Stale events (a refresh after XON, a timer after a newer CNM) are recognised by comparing the
 // event time with the deadline stored in the record.
 import {
-  SH_NPORTS, SH_NNODES, SH_NFLOWS, SH_NHOSTS, SH_POOL_CAP, SH_HEAP_CAP, SH_PORTS, SH_NODES, SH_FLOWS,
+  SH_NPORTS, SH_NFLOWS, SH_NHOSTS, SH_POOL_CAP, SH_HEAP_CAP, SH_PORTS, SH_NODES, SH_FLOWS,
   SH_POOL, SH_HEAP, SH_ROUTE, SH_NH, SH_MIX, SH_COUNTERS, SH_WDLOG, SH_WDLOG_CAP, SH_STORMS, SH_NSTORMS,
-  SH_QCN_MASK, SH_Q_EQ, SH_W, SH_BC, SH_SEED, SH_HOSTQ, SH_CREDIT_UNIT, SH_WD_ACTION, SH_MODES,
-  SH_PAUSE_TIME, SH_RP_TIMER, SH_WD_DETECT, SH_WD_RESTORE, SH_WD_POLL, SH_RP_AI, SH_RP_HAI, SH_RP_MIN,
-  SH_ALPHA_PS, SH_CNP_PS, SH_QCN_PROFILE, SH_RP_TH, SH_RP_GD, SH_RP_MINDEC, SH_RP_FLAGS, SH_G_Q10, SH_KMIN,
-  SH_KMAX, SH_PMAX_Q16, SF_NP,
-  SN_KIND, SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED, SN_XOFF, SN_XON, SN_LOSSY_Q, SN_WATCHDOG, SN_SIZE,
+  SH_QCN_MASK, SH_SEED, SH_HOSTQ, SH_CREDIT_UNIT, SH_QCN_PROFILE, SH_WD_POLLS, SH_NWD_POLLS, SF_NP,
+  SP_MODES, SP_LOSSLESS, SP_CREDIT_MASK, SP_PAUSE_TIME, SP_WD_ACTION, SP_WD_POLL, SP_WD_DETECT, SP_WD_RESTORE,
+  SP_Q_EQ, SP_W, SP_KMIN, SP_KMAX, SP_PMAX_Q16,
+  SF_P_BC, SF_P_TH, SF_P_GD, SF_P_MINDEC, SF_P_FLAGS, SF_P_G_Q10, SF_P_TIMER, SF_P_AI, SF_P_HAI, SF_P_MIN,
+  SF_P_ALPHA_PS, SF_P_CNP_PS,
+  SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED, SN_XOFF, SN_XON, SN_LOSSY_Q, SN_SIZE,
   SP_NODE, SP_PEER, SP_PPB, SP_FLAGS, SP_DELAY, SP_HEADROOM, SP_BACKLOG, SP_QHEAD, SP_QTAIL, SP_QBYTES,
   SP_HEADWIRE, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_QTOTAL, SP_PRIO_TC, SP_UNSAT,
   SP_WD_IGNORE, SP_TX_BYTES_TC, SP_TX_PKTS, SP_PFC_RX,
@@ -117,17 +120,10 @@ let qcnMask: i32 = 0;
 let creditUnit: i32 = 64;
 let creditAging: i64 = 0;
 let hostQueue: i32 = 0;
-let pauseTime: i32 = 65535;
-let wdAction: i32 = 0;
-let wdPoll: i64 = 0;
-let wdDetect: i64 = 0;
-let wdRestore: i64 = 0;
-let modeWord: i32 = 0; // 4 bits per priority
-let losslessMask: i32 = 0;
-let creditMask: i32 = 0;
-let pfcMode: i32 = 0;
+/** Credit priorities of any port (credit re-grant events run only when some port has one). */
+let anyCredit: i32 = 0;
+let wdPolls: usize = 0;
 let dcqcn: bool = false;
-let pfcEnable: i32 = 0;
 /** Eight u16 PFC time fields handed to pfcReceivePfc (static, 16 bytes). */
 const PFC_TIMES: usize = memory.data(16, 8);
 
@@ -145,7 +141,9 @@ const PFC_TIMES: usize = memory.data(16, 8);
   return a < d ? a : d;
 }
 @inline function creditRec(pa: usize, pr: i32): usize { return pa + SP_CREDIT + <usize>(pr * CREDIT_SIZE); }
-@inline function modeOf(prio: i32): i32 { return (modeWord >> (prio << 2)) & 15; }
+/** Flow-control mode of priority prio on the port at pa (its node's config). */
+@inline function modeAt(pa: usize, prio: i32): i32 { return (load<i32>(pa + SP_MODES) >> (prio << 2)) & 15; }
+@inline function creditMaskAt(pa: usize): i32 { return load<i32>(pa + SP_CREDIT_MASK); }
 @inline function count(field: i32, by: i64): void { store<i64>(ctr + field, load<i64>(ctr + field) + by); }
 
 /** Reads the header the host wrote at `base`, links the packet free list, seeds the events. */
@@ -170,29 +168,11 @@ export function simInit(base: i32): i32 {
   creditUnit = load<i32>(hdr + SH_CREDIT_UNIT);
   creditAging = load<i64>(hdr + SH_CREDIT_AGING);
   hostQueue = load<i32>(hdr + SH_HOSTQ);
-  pauseTime = load<i32>(hdr + SH_PAUSE_TIME);
-  wdAction = load<i32>(hdr + SH_WD_ACTION);
-  wdPoll = load<i64>(hdr + SH_WD_POLL);
-  wdDetect = load<i64>(hdr + SH_WD_DETECT);
-  wdRestore = load<i64>(hdr + SH_WD_RESTORE);
+  wdPolls = <usize>load<i32>(hdr + SH_WD_POLLS);
+  const nPolls = load<i32>(hdr + SH_NWD_POLLS);
   const seed = <u32>load<i32>(hdr + SH_SEED);
-  modeWord = 0; losslessMask = 0; creditMask = 0;
-  for (let p = 0; p < 8; p++) {
-    const m = load<i32>(hdr + SH_MODES + (p << 2));
-    modeWord |= m << (p << 2);
-    if (m != M_LOSSY) losslessMask |= 1 << p;
-    if (m == M_CREDIT) creditMask |= 1 << p;
-  }
-  pfcEnable = 0;
-  pfcMode = PFC_MODE_OFF;
-  for (let pr = 0; pr < 8; pr++) {
-    const m = modeOf(pr);
-    if (m == M_PFC) { pfcEnable |= 1 << pr; pfcMode = PFC_MODE_PFC; }
-  }
-  for (let pr = 0; pr < 8; pr++) if (modeOf(pr) == M_PAUSE) pfcMode = PFC_MODE_PAUSE;
   dcqcn = load<i32>(hdr + SH_QCN_PROFILE) == 1;
-  const qEq = load<i32>(hdr + SH_Q_EQ);
-  const w = load<i32>(hdr + SH_W);
+  anyCredit = 0;
   now = 0;
   // Packet pool: a free list threaded through SK_NEXT.
   const poolCap = load<i32>(hdr + SH_POOL_CAP);
@@ -209,14 +189,28 @@ export function simInit(base: i32): i32 {
     store<i32>(pa + SP_CTRL_TAIL, -1);
     store<i32>(pa + SP_WAIT_HEAD, -1);
     store<i64>(pa + SP_REFRESH_EV, FOREVER);
+    const wdDetect = load<i64>(pa + SP_WD_DETECT);
     for (let pr = 0; pr < 8; pr++) store<i64>(pa + SP_WD_LEFT + (<usize>pr << 3), wdDetect);
+    // Modes of this port's priorities: the lossless and credit masks, and the PFC kernel's mode
+    // (PAUSE if any priority uses PAUSE, else PFC if any uses PFC).
+    let lossless = 0, credit = 0, pfcEnable = 0, pfcMode = PFC_MODE_OFF;
+    for (let pr = 0; pr < 8; pr++) {
+      const m = modeAt(pa, pr);
+      if (m != M_LOSSY) lossless |= 1 << pr;
+      if (m == M_CREDIT) credit |= 1 << pr;
+      if (m == M_PFC) { pfcEnable |= 1 << pr; if (pfcMode == PFC_MODE_OFF) pfcMode = PFC_MODE_PFC; }
+      if (m == M_PAUSE) pfcMode = PFC_MODE_PAUSE;
+    }
+    store<i32>(pa + SP_LOSSLESS, lossless);
+    store<i32>(pa + SP_CREDIT_MASK, credit);
+    anyCredit |= credit;
     let packed = 0;
     for (let pr = 0; pr < 8; pr++) packed |= (<i32>load<u8>(pa + SP_ETS + ETS_PRIO_TC + pr) & 7) << (3 * pr);
     store<i32>(pa + SP_PRIO_TC, packed);
     // PFC kernel record: mode and thresholds from the node (xoff, xon) and this port's headroom.
     const rec = pa + SP_PFC;
     const speed = <i64>8_000_000_000_000 / <i64>load<i32>(pa + SP_PPB);
-    pfcInit(rec, pfcMode, pfcEnable, pauseTime, speed);
+    pfcInit(rec, pfcMode, pfcEnable, load<i32>(pa + SP_PAUSE_TIME), speed);
     const na = nodeAt(load<i32>(pa + SP_NODE));
     const xoff = load<i32>(na + SN_XOFF);
     const xon = load<i32>(na + SN_XON);
@@ -226,14 +220,14 @@ export function simInit(base: i32): i32 {
     // The host wrote the largest frame (MTU) into the ETS record's max-wire field; derive quanta.
     etsConfigure(pa + SP_ETS, load<i32>(pa + SP_ETS + ETS_MAX_WIRE));
     for (let tc = 0; tc < 8; tc++) {
-      if (dcqcn) dcqcnCpInit(cpRec(pa, tc), load<i32>(hdr + SH_KMIN), load<i32>(hdr + SH_KMAX), load<i32>(hdr + SH_PMAX_Q16), seed, <u32>(p * 8 + tc));
-      else qcnCpInit(cpRec(pa, tc), qEq, w, 0, seed, <u32>(p * 8 + tc));
+      if (dcqcn) dcqcnCpInit(cpRec(pa, tc), load<i32>(pa + SP_KMIN), load<i32>(pa + SP_KMAX), load<i32>(pa + SP_PMAX_Q16), seed, <u32>(p * 8 + tc));
+      else qcnCpInit(cpRec(pa, tc), load<i32>(pa + SP_Q_EQ), load<i32>(pa + SP_W), 0, seed, <u32>(p * 8 + tc));
     }
     // Credit kernel records, one per credit priority: this port's receiver half (its buffer) and
     // sender half. At link-up every sender holds one grant of the peer's whole buffer (CL at ABR 0).
     const peerCap = load<i32>(portAt(load<i32>(pa + SP_PEER)) + SP_CR_CAP);
     const ownCap = load<i32>(pa + SP_CR_CAP);
-    for (let m = creditMask; m != 0; m &= m - 1) {
+    for (let m = credit; m != 0; m &= m - 1) {
       const pr = ctz(m);
       const cr = creditRec(pa, pr);
       creditInit(cr, CREDIT_K, creditUnit, ownCap, creditAging);
@@ -241,24 +235,23 @@ export function simInit(base: i32): i32 {
       store<i32>(pa + SP_CR_LASTCL + (pr << 2), ownCap < CREDIT_HALF ? ownCap : CREDIT_HALF);
     }
   }
-  const bc = load<i32>(hdr + SH_BC);
-  const rpTimer = load<i64>(hdr + SH_RP_TIMER);
   for (let f = 0; f < nFlows; f++) {
     const fa = flowAt(f);
-    // Reaction point parameters from the DCB config's qcn.rp (802.1Q MIB defaults for qau-pc).
-    qcnRpInit(fa + SF_RP, load<i64>(fa + SF_LINE_BPS), bc, rpTimer, load<i32>(hdr + SH_RP_TH), load<i64>(hdr + SH_RP_AI),
-      load<i64>(hdr + SH_RP_HAI), load<i32>(hdr + SH_RP_GD), load<i32>(hdr + SH_RP_MINDEC), load<i64>(hdr + SH_RP_MIN),
-      load<i32>(hdr + SH_RP_FLAGS), seed, <u32>(f + 0x10000));
+    // Reaction point parameters from the source host's qcn.rp (802.1Q MIB defaults for qau-pc).
+    qcnRpInit(fa + SF_RP, load<i64>(fa + SF_LINE_BPS), load<i32>(fa + SF_P_BC), load<i64>(fa + SF_P_TIMER), load<i32>(fa + SF_P_TH),
+      load<i64>(fa + SF_P_AI), load<i64>(fa + SF_P_HAI), load<i32>(fa + SF_P_GD), load<i32>(fa + SF_P_MINDEC),
+      load<i64>(fa + SF_P_MIN), load<i32>(fa + SF_P_FLAGS), seed, <u32>(f + 0x10000));
     if (dcqcn) {
-      dcqcnRpConfigure(fa + SF_RP, load<i64>(hdr + SH_ALPHA_PS), load<i32>(hdr + SH_G_Q10), 1024);
-      dcqcnNpInit(fa + SF_NP, load<i64>(hdr + SH_CNP_PS));
+      dcqcnRpConfigure(fa + SF_RP, load<i64>(fa + SF_P_ALPHA_PS), load<i32>(fa + SF_P_G_Q10), 1024);
+      dcqcnNpInit(fa + SF_NP, load<i64>(fa + SF_P_CNP_PS));
     }
     store<i64>(fa + SF_RP_EV_AT, FOREVER);
     evPush(load<i64>(fa + SF_START), (EV_FLOW << 28) | <u32>f);
   }
   for (let s = 0; s < nStorms; s++) evPush(load<i64>(storms + <usize>s * SS_SIZE + SS_START), (EV_STORM << 28) | <u32>s);
-  if (wdPoll > 0) evPush(wdPoll, EV_WATCHDOG << 28);
-  if (creditMask != 0 && creditAging > 0) evPush(creditAging >> 1, EV_CREDIT_REFRESH << 28);
+  // One poll event per distinct poll interval; each poll visits the ports with that interval.
+  for (let g = 0; g < nPolls; g++) evPush(load<i64>(wdPolls + (<usize>g << 3)), (EV_WATCHDOG << 28) | <u32>g);
+  if (anyCredit != 0 && creditAging > 0) evPush(creditAging >> 1, EV_CREDIT_REFRESH << 28);
   return evOverflow;
 }
 
@@ -385,6 +378,7 @@ function blockedTcs(p: i32, pa: usize, backlog: i32): i32 {
       if (u > now && u < earliest) earliest = u;
     }
   }
+  const creditMask = creditMaskAt(pa);
   if (creditMask != 0) {
     let m = backlog & ~blocked;
     while (m != 0) {
@@ -441,7 +435,7 @@ function tryTransmit(p: i32): void {
   store<i64>(tb, load<i64>(tb) + <i64>wireBytes(bytes));
   const tp = pa + SP_TX_PKTS + (<usize>pr << 3);
   store<i64>(tp, load<i64>(tp) + 1);
-  if (((creditMask >> pr) & 1) != 0) creditTrySend(creditRec(pa, pr), bytes, now); // checked in blockedTcs
+  if (((creditMaskAt(pa) >> pr) & 1) != 0) creditTrySend(creditRec(pa, pr), bytes, now); // checked in blockedTcs
   const node = load<i32>(pa + SP_NODE);
   // Busy before release, which may queue control frames and call tryTransmit again.
   store<i64>(pa + SP_BUSY_UNTIL, now + <i64>wireBytes(bytes) * <i64>load<i32>(pa + SP_PPB));
@@ -498,7 +492,7 @@ function sendPendingPause(p: i32, rec: usize): void {
       const n = ctz(m);
       if (load<i32>(rec + PFC_TX_TIME + (<usize>n << 2)) != 0) xoffs |= 1 << n;
     }
-    sendControl(p, K_PFC, prios | (xoffs << 8), pauseTime, -1);
+    sendControl(p, K_PFC, prios | (xoffs << 8), load<i32>(portAt(p) + SP_PAUSE_TIME), -1);
   }
   if ((pending & 0x100) != 0) sendControl(p, K_PAUSE, 0, load<i32>(rec + PFC_TX_TIME + (<usize>PFC_PORT_UNIT << 2)), -1);
   armRefresh(p, portAt(p), rec);
@@ -546,7 +540,7 @@ function creditFreed(p: i32, pr: i32, bytes: i32): void {
 function creditRefresh(): void {
   for (let p = 0; p < nPorts; p++) {
     const pa = portAt(p);
-    for (let m = creditMask; m != 0; m &= m - 1) {
+    for (let m = creditMaskAt(pa); m != 0; m &= m - 1) {
       const pr = ctz(m);
       const cl = creditGrantValue(creditRec(pa, pr));
       store<i32>(pa + SP_CR_LASTCL + (<usize>pr << 2), cl);
@@ -556,9 +550,10 @@ function creditRefresh(): void {
   }
 }
 
+/** Drops packet k of priority pr, counted lossless when `lossless` (its ingress port's mode). */
 @inline
-function dropPacket(k: i32, pr: i32): void {
-  if (((losslessMask >> pr) & 1) != 0) count(SC_DROP_LOSSLESS, 1);
+function dropPacket(k: i32, pr: i32, lossless: bool): void {
+  if (lossless) count(SC_DROP_LOSSLESS, 1);
   else count(SC_DROP_LOSSY, 1);
   count(SC_DROP_PRIO + (pr << 3), 1);
   freePacket(k);
@@ -590,25 +585,25 @@ function switchReceive(inP: i32, k: i32): void {
   const out = nextHop(node, load<i32>(flowAt(f) + SF_DST_ORD), f);
   const oa = portAt(out);
   const tc = <i32>load<u8>(oa + SP_ETS + pr);
-  if (((load<i32>(oa + SP_WD_DROP) >> pr) & 1) != 0) { dropPacket(k, pr); return; }
-  const mode = modeOf(pr);
+  const mode = modeAt(ia, pr);
+  if (((load<i32>(oa + SP_WD_DROP) >> pr) & 1) != 0) { dropPacket(k, pr, mode != M_LOSSY); return; }
   let acct = A_NONE;
   if (mode == M_LOSSY) {
     const qb = load<i32>(oa + SP_QBYTES + (<usize>tc << 2));
     const used = load<i32>(na + SN_SHARED_USED);
     if (qb + bytes > load<i32>(na + SN_LOSSY_Q) || used + bytes > load<i32>(na + SN_SHARED_SIZE)) {
-      dropPacket(k, pr);
+      dropPacket(k, pr, false);
       return;
     }
     store<i32>(na + SN_SHARED_USED, used + bytes);
     acct = A_LOSSY;
   } else if (mode == M_CREDIT) {
-    if (creditReceive(creditRec(ia, pr), bytes) == 0) { dropPacket(k, pr); return; } // overrun: never while senders obey
+    if (creditReceive(creditRec(ia, pr), bytes) == 0) { dropPacket(k, pr, true); return; } // overrun: never while senders obey
     acct = A_CREDIT;
   } else {
     // PFC / PAUSE: the kernel admits up to xoff + headroom per unit and queues XOFF at xoff.
     const rec = ia + SP_PFC;
-    if (pfcArrive(rec, pr, bytes, now) == 0) { dropPacket(k, pr); return; }
+    if (pfcArrive(rec, pr, bytes, now) == 0) { dropPacket(k, pr, true); return; }
     store<i32>(na + SN_SHARED_USED, load<i32>(na + SN_SHARED_USED) + bytes);
     acct = A_LOSSLESS;
     sendPendingPause(inP, rec);
@@ -704,7 +699,7 @@ function hostReceive(p: i32, pa: usize, k: i32): void {
     count(SC_CNMS, 1);
     sendControl(p, K_CNP, f, 0, f);
   }
-  if (((creditMask >> pr) & 1) != 0) {
+  if (((creditMaskAt(pa) >> pr) & 1) != 0) {
     // The NIC consumes on arrival: the blocks are received and freed at once.
     creditReceive(creditRec(pa, pr), bytes);
     creditFreed(p, pr, bytes);
@@ -828,14 +823,21 @@ function logWatchdog(p: i32, pr: i32, event: i32): void {
   count(SC_WD_EVENTS, 1);
 }
 
-/** One poll: a lossless queue with frames, paused and without transmissions for detection_time is stormed. */
-function watchdogPoll(): void {
+/**
+ * One poll of the ports whose watchdog polls at interval `group`: a lossless queue with frames,
+ * paused and without transmissions for detection_time is stormed. Each port acts with its own
+ * switch's detection and restoration times and action.
+ */
+function watchdogPoll(group: i32): void {
+  const wdPoll = load<i64>(wdPolls + (<usize>group << 3));
   for (let p = 0; p < nPorts; p++) {
     const pa = portAt(p);
-    if ((load<i32>(pa + SP_FLAGS) & 1) != 0) continue;
-    if (load<i32>(nodeAt(load<i32>(pa + SP_NODE)) + SN_WATCHDOG) == 0) continue;
+    if (load<i32>(pa + SP_WD_POLL) != group) continue;
+    const wdDetect = load<i64>(pa + SP_WD_DETECT);
+    const wdRestore = load<i64>(pa + SP_WD_RESTORE);
+    const wdAction = load<i32>(pa + SP_WD_ACTION);
     for (let pr = 0; pr < 8; pr++) {
-      if (modeOf(pr) != M_PFC) continue;
+      if (modeAt(pa, pr) != M_PFC) continue;
       const o = <usize>pr << 3;
       const tx = load<i64>(pa + SP_TX_PKTS + o);
       const rx = load<i64>(pa + SP_PFC_RX + o);
@@ -885,7 +887,8 @@ function flushPriority(p: i32, pa: usize, pr: i32): void {
   for (let i = 0; i < n; i++) {
     const q = dequeue(pa, tc);
     release(node, q, tc, pa);
-    dropPacket(q, load<i32>(pktAt(q) + SK_PRIO));
+    // Lossless unless its ingress port admitted it as lossy (the buffer account it held).
+    dropPacket(q, load<i32>(pktAt(q) + SK_PRIO), ((load<i32>(pktAt(q) + SK_KIND) >> 8) & 0xff) != A_LOSSY);
   }
 }
 
@@ -940,15 +943,15 @@ export function simRunUntil(until: i64): i32 {
         const p = load<i32>(sa + SS_PORT);
         count(SC_STORM_XOFF, 1);
         const bit = 1 << load<i32>(sa + SS_PRIO);
-        sendControl(p, K_PFC, bit | (bit << 8), pauseTime, -1);
+        sendControl(p, K_PFC, bit | (bit << 8), load<i32>(portAt(p) + SP_PAUSE_TIME), -1);
         evPush(now + load<i64>(sa + SS_INTERVAL), (EV_STORM << 28) | <u32>idx);
       }
     } else if (type == EV_CREDIT_REFRESH) {
       creditRefresh();
       evPush(now + (creditAging >> 1), EV_CREDIT_REFRESH << 28);
     } else if (type == EV_WATCHDOG) {
-      watchdogPoll();
-      evPush(now + wdPoll, EV_WATCHDOG << 28);
+      watchdogPoll(idx);
+      evPush(now + load<i64>(wdPolls + (<usize>idx << 3)), (EV_WATCHDOG << 28) | <u32>idx);
     }
   }
   if (until > now) now = until;

@@ -3,7 +3,7 @@
 // engine one sampling interval per call (the JS/Wasm boundary is crossed per interval, never per
 // packet), reads the tables zero-copy between calls and assembles the SimResult.
 import { Core } from '../loader.js';
-import type { Scenario } from './scenario.js';
+import { losslessPgs, type NormNode, type Scenario } from './scenario.js';
 import type { SimFlowResult, SimResult, SimSeries, SimSummary } from './result.js';
 
 const MODE_CODE = { lossy: 0, pfc: 1, pause: 2, credit: 3 } as const;
@@ -53,13 +53,15 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const poolCap = Math.min(POOL_MAX, poolEst);
   const heapCap = poolCap + nPorts * 16 + nFlows * 4 + scn.storms.length + 64;
   const mixEntries = scn.flows.reduce((a, f) => a + f.frames.mix.length, 0);
+  // The distinct watchdog poll intervals: one poll event each (usually one for the whole fabric).
+  const wdPolls = [...new Set(scn.nodes.filter((n) => !n.isHost && n.watchdog).map((n) => n.watchdog!.poll_interval))].filter((x) => x > 0);
 
   let off = 0;
   const take = (bytes: number) => { const at = off; off += Math.ceil(bytes / 64) * 64; return at; };
   const o = {
     hdr: take(L.SH_SIZE), nodes: take(nNodes * L.SN_SIZE), ports: take(nPorts * L.SP_SIZE), flows: take(nFlows * L.SF_SIZE),
     pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * nHosts * 4), nh: take(nhWords.length * 4),
-    mix: take(mixEntries * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
+    mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
   };
   const arenaBytes = off;
   const base = core.fn<(b: number) => number>('simReserve')(arenaBytes);
@@ -80,34 +82,16 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   w32(h + L.SH_COUNTERS, a.counters); w32(h + L.SH_WDLOG, a.wdlog); w32(h + L.SH_WDLOG_CAP, WDLOG_CAP);
   w32(h + L.SH_STORMS, a.storms); w32(h + L.SH_NSTORMS, scn.storms.length);
   const qcnMask = scn.qcn.enable ? scn.qcn.priorities.reduce((m, p) => m | (1 << p), 0) : 0;
-  w32(h + L.SH_QCN_MASK, qcnMask); w32(h + L.SH_Q_EQ, scn.qcn.q_eq); w32(h + L.SH_W, scn.qcn.w); w32(h + L.SH_BC, scn.qcn.bc_bytes);
+  w32(h + L.SH_QCN_MASK, qcnMask);
   w32(h + L.SH_SEED, scn.seed >>> 0); w32(h + L.SH_HOSTQ, scn.hostQueue);
-  w32(h + L.SH_CREDIT_UNIT, scn.nodes[0]?.dcb.creditUnit ?? 64);
-  w64(h + L.SH_CREDIT_AGING, scn.nodes[0]?.dcb.creditAgingPs ?? 0);
-  const wd = scn.nodes.find((n) => n.watchdog)?.watchdog ?? null;
-  w32(h + L.SH_WD_ACTION, wd ? WD_ACTION[wd.action] : 0);
-  scn.modes.forEach((m, p) => w32(h + L.SH_MODES + 4 * p, MODE_CODE[m]));
-  w32(h + L.SH_PAUSE_TIME, scn.nodes[0]?.dcb.pauseTime ?? 65535);
-  w64(h + L.SH_RP_TIMER, scn.qcn.timer_ps);
-  // Reaction-point parameters of the first node's config (qcn.rp, docs/config.md); the profile may be
-  // overridden by the scenario, in which case the other profile's own defaults apply.
-  const d0 = scn.nodes[0].dcb;
-  const rp = d0.qcnRp;
+  // Credit unit and aging are fabric-wide: checkScenario requires every credit node to agree.
+  const creditNode = scn.nodes.find((n) => n.modes.includes('credit')) ?? scn.nodes[0];
+  w32(h + L.SH_CREDIT_UNIT, creditNode?.dcb.creditUnit ?? 64);
+  w64(h + L.SH_CREDIT_AGING, creditNode?.dcb.creditAgingPs ?? 0);
   const dcqcn = scn.qcn.profile === 'dcqcn';
   w32(h + L.SH_QCN_PROFILE, dcqcn ? 1 : 0);
-  w32(h + L.SH_RP_TH, rp.th); w64(h + L.SH_RP_AI, rp.ai_bps); w64(h + L.SH_RP_HAI, rp.hai_bps); w64(h + L.SH_RP_MIN, rp.min_bps);
-  if (rp.profile === 'qau-pc') {
-    w32(h + L.SH_RP_GD, rp.gd_shift); w32(h + L.SH_RP_MINDEC, rp.min_dec_num);
-    w32(h + L.SH_RP_FLAGS, (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING);
-  } else {
-    w32(h + L.SH_RP_GD, 7); w32(h + L.SH_RP_MINDEC, 64);
-    w32(h + L.SH_RP_FLAGS, dcqcn ? 0 : L.QCN_RP_F_EXTRA_FR | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING);
-  }
-  w64(h + L.SH_ALPHA_PS, rp.profile === 'dcqcn' ? rp.alpha_timer_ps : 55e6);
-  w32(h + L.SH_G_Q10, 1024 >> (rp.profile === 'dcqcn' ? rp.g_shift : 8));
-  w64(h + L.SH_CNP_PS, rp.profile === 'dcqcn' ? rp.cnp_interval_ps : 50e6);
-  w32(h + L.SH_KMIN, d0.qcnKmin); w32(h + L.SH_KMAX, d0.qcnKmax); w32(h + L.SH_PMAX_Q16, Math.round((d0.qcnPmax * 65536) / 100));
-  w64(h + L.SH_WD_DETECT, wd?.detection_time ?? 0); w64(h + L.SH_WD_RESTORE, wd?.restoration_time ?? 0); w64(h + L.SH_WD_POLL, wd?.poll_interval ?? 0);
+  w32(h + L.SH_WD_POLLS, a.wdPolls); w32(h + L.SH_NWD_POLLS, wdPolls.length);
+  wdPolls.forEach((ps, g) => w64(a.wdPolls + 8 * g, ps));
 
   // Nodes.
   for (const n of scn.nodes) {
@@ -115,11 +99,10 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     w32(na + L.SN_KIND, n.isHost ? 0 : 1);
     w32(na + L.SN_ORD, n.isHost ? hostOrd.get(n.id)! : swOrd.get(n.id)!);
     if (n.buffer) {
-      const lossless = scn.modes.filter((m) => m === 'pfc' || m === 'credit').length + (scn.modes.includes('pause') ? 1 : 0);
+      const lossless = losslessPgs(n.modes);
       const reserved = lossless > 0 ? n.buffer.headroom.reduce((x, y) => x + y, 0) * lossless : 0;
       w32(na + L.SN_SHARED_SIZE, Math.max(0, n.buffer.size - reserved));
       w32(na + L.SN_XOFF, n.buffer.xoff); w32(na + L.SN_XON, n.buffer.xon); w32(na + L.SN_LOSSY_Q, n.buffer.lossyQueue);
-      w32(na + L.SN_WATCHDOG, n.watchdog ? 1 : 0);
     }
   }
   // Ports.
@@ -135,6 +118,16 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     const unit = node.dcb.creditUnit;
     const crBytes = node.buffer ? headroom : hostCreditBytes(p, node.dcb.mtu);
     w32(pa + L.SP_CR_CAP, Math.floor(crBytes / unit));
+    // This node's own flow control, pause time, watchdog and congestion points.
+    w32(pa + L.SP_MODES, node.modes.reduce((word, m, pr) => word | (MODE_CODE[m] << (4 * pr)), 0));
+    w32(pa + L.SP_PAUSE_TIME, node.dcb.pauseTime);
+    const wd = node.isHost ? null : node.watchdog;
+    w32(pa + L.SP_WD_POLL, wd && wd.poll_interval > 0 ? wdPolls.indexOf(wd.poll_interval) : -1);
+    w32(pa + L.SP_WD_ACTION, wd ? WD_ACTION[wd.action] : 0);
+    w64(pa + L.SP_WD_DETECT, wd?.detection_time ?? 0); w64(pa + L.SP_WD_RESTORE, wd?.restoration_time ?? 0);
+    const cp = node.qcn;
+    w32(pa + L.SP_Q_EQ, cp.q_eq); w32(pa + L.SP_W, cp.w);
+    w32(pa + L.SP_KMIN, cp.kmin); w32(pa + L.SP_KMAX, cp.kmax); w32(pa + L.SP_PMAX_Q16, Math.round((cp.pmax * 65536) / 100));
     const ets = pa + L.SP_ETS;
     for (let x = 0; x < 8; x++) {
       u8[ets + L.ETS_PRIO_TC + x] = node.dcb.prioTc[x];
@@ -165,6 +158,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     w64(fa + L.SF_START, f.start_ps); w64(fa + L.SF_STOP, f.stop_ps); w64(fa + L.SF_LEFT, f.size > 0 ? f.size : -1);
     w64(fa + L.SF_RATE, f.rate_bps > 0 ? Math.min(f.rate_bps, srcPort.bps) : srcPort.bps);
     w64(fa + L.SF_ON, f.on_ps); w64(fa + L.SF_OFF, f.off_ps); w64(fa + L.SF_LINE_BPS, srcPort.bps);
+    writeRpParams(fa, scn.nodes[f.src], scn.nodes[f.dst], dcqcn, L, w32, w64);
   }
   // Routes.
   i32.set(route, a.route >>> 2);
@@ -187,6 +181,31 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
       if (core.memoryBytes !== memAfterInit) throw new Error('linear memory grew during the run');
     },
   };
+}
+
+/**
+ * Reaction-point parameters of flow record fa from its source host's qcn.rp (docs/config.md); the
+ * receiver's CNP spacing (dcqcn notification point) from the destination host. When the scenario's
+ * qcn.profile differs from the node's rp.profile, that profile's own defaults apply.
+ */
+function writeRpParams(
+  fa: number, src: NormNode, dst: NormNode, dcqcn: boolean, L: L,
+  w32: (at: number, v: number) => void, w64: (at: number, v: number) => void,
+): void {
+  const rp = src.qcn.rp;
+  w32(fa + L.SF_P_BC, rp.bc_bytes); w64(fa + L.SF_P_TIMER, rp.timer_ps);
+  w32(fa + L.SF_P_TH, rp.th); w64(fa + L.SF_P_AI, rp.ai_bps); w64(fa + L.SF_P_HAI, rp.hai_bps); w64(fa + L.SF_P_MIN, rp.min_bps);
+  if (rp.profile === 'qau-pc') {
+    w32(fa + L.SF_P_GD, rp.gd_shift); w32(fa + L.SF_P_MINDEC, rp.min_dec_num);
+    w32(fa + L.SF_P_FLAGS, (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING);
+  } else {
+    w32(fa + L.SF_P_GD, 7); w32(fa + L.SF_P_MINDEC, 64);
+    w32(fa + L.SF_P_FLAGS, dcqcn ? 0 : L.QCN_RP_F_EXTRA_FR | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING);
+  }
+  w64(fa + L.SF_P_ALPHA_PS, rp.profile === 'dcqcn' ? rp.alpha_timer_ps : 55e6);
+  w32(fa + L.SF_P_G_Q10, 1024 >> (rp.profile === 'dcqcn' ? rp.g_shift : 8));
+  const np = dst.qcn.rp;
+  w64(fa + L.SF_P_CNP_PS, np.profile === 'dcqcn' ? np.cnp_interval_ps : 50e6);
 }
 
 function hostCreditBytes(p: { bps: number; delay_ps: number; psPerByte: number }, mtu: number): number {
@@ -288,9 +307,10 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
     series.push(s);
     return s;
   };
-  const lossless = scn.modes.map((m) => m !== 'lossy');
+  // Priorities a port's transmitter obeys pause for: those its own node does not run lossy.
+  const lossless = (p: number) => scn.nodes[scn.ports[p].node].modes.map((m) => m !== 'lossy');
   const qSeries = scn.seriesPorts.map((p) => mk(`queue ${scn.ports[p].name}`, 'queue', 'bytes', scn.ports[p].name));
-  const pSeries = lossless.some(Boolean)
+  const pSeries = scn.nodes.some((n) => n.modes.some((m) => m !== 'lossy'))
     ? scn.seriesPorts.map((p) => mk(`paused ${scn.ports[p].name}`, 'pause', '%', scn.ports[p].name))
     : [];
   const fSeries = scn.seriesFlows.map((f) => mk(`throughput flow ${f}`, 'throughput', 'Gb/s', `flow ${f}`));
@@ -300,11 +320,11 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
   const trSeries = scn.qcn.enable ? scn.seriesFlows.map((f) => mk(`target rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`)) : [];
 
   // Paused time of priority pr at port pa up to `now` (PFC kernel record: closed intervals plus the
-  // running one; in PAUSE mode the port unit 8 pauses every priority).
-  const pauseMode = scn.modes.includes('pause');
-  const pausedPs = (pa: number, now: number, pr: number) => {
-    const rec = pa + L.SP_PFC;
-    const u = pauseMode ? 8 : pr;
+  // running one; on a port in PAUSE mode the port unit 8 pauses every priority).
+  const pauseMode = scn.ports.map((p) => scn.nodes[p.node].modes.includes('pause'));
+  const pausedPs = (p: number, now: number, pr: number) => {
+    const rec = portAt(p) + L.SP_PFC;
+    const u = pauseMode[p] ? 8 : pr;
     const until = r64(rec + L.PFC_PAUSED_UNTIL + 8 * u);
     const start = r64(rec + L.PFC_PAUSE_START + 8 * u);
     const end = Math.min(until, now);
@@ -329,7 +349,8 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
       qSeries[i].values.push(r32(pa + L.SP_QTOTAL));
       if (pSeries.length) {
         let tot = 0;
-        for (let pr = 0; pr < 8; pr++) if (lossless[pr]) tot = Math.max(tot, pausedPs(pa, t, pr));
+        const ll = lossless(p);
+        for (let pr = 0; pr < 8; pr++) if (ll[pr]) tot = Math.max(tot, pausedPs(p, t, pr));
         pSeries[i].t_ps.push(t);
         pSeries[i].values.push(round3((100 * (tot - lastPaused[i])) / dt));
         lastPaused[i] = tot;
@@ -371,7 +392,7 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
   const byPrio = Array.from({ length: 8 }, (_, p) => c(L.SC_DROP_PRIO + 8 * p));
   const pausedByPrio = Array.from({ length: 8 }, (_, pr) => {
     let s = 0;
-    for (const p of scn.ports) s += pausedPs(portAt(p.id), scn.duration_ps, pr);
+    for (const p of scn.ports) s += pausedPs(p.id, scn.duration_ps, pr);
     return s;
   });
 
@@ -421,14 +442,14 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
   const jain = fairFlows.length > 0 && sq > 0 ? round3((sum * sum) / (fairFlows.length * sq)) : null;
 
   const nWd = Math.min(c(L.SC_WD_EVENTS), WDLOG_CAP);
-  const wdAction = scn.nodes.find((n) => n.watchdog)?.watchdog?.action ?? 'drop';
   const watchdog: SimSummary['watchdog'] = [];
   for (let i = 0; i < nWd; i++) {
     const at = fab.addr.wdlog + i * L.SW_SIZE;
     const word = r32(at + 12);
+    const port = scn.ports[r32(at + 8)];
     watchdog.push({
-      t_ps: r64(at), port: scn.ports[r32(at + 8)].name, priority: word & 0xff,
-      event: word >> 8 === 1 ? 'storm_detected' : 'storm_restored', action: wdAction,
+      t_ps: r64(at), port: port.name, priority: word & 0xff,
+      event: word >> 8 === 1 ? 'storm_detected' : 'storm_restored', action: scn.nodes[port.node].watchdog?.action ?? 'drop',
     });
   }
 

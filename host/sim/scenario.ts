@@ -13,12 +13,15 @@ import { InputError, type Problem } from '../errors.js';
 import { parseOrThrow } from '../problems.js';
 import { metres, psPerByte, sizeBytes, speedBps, timePs } from './units.js';
 import { parseDcb, type DcbView } from './dcb.js';
+import type { QcnRpConfig } from '../config/index.js';
 import { computeHeadroom } from '../headroom.js';
 
 export const FLOW_CONTROL_MODES = ['lossy', 'pfc', 'pause', 'credit'] as const;
 export type FlowControlMode = (typeof FLOW_CONTROL_MODES)[number];
 
 const name = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a name uses letters, digits, _ . -');
+/** Flow-control mode of each priority 0..7 (scenario-wide or per node). */
+const flowControl = z.array(z.enum(FLOW_CONTROL_MODES)).length(8, 'flow_control lists 8 priorities');
 const priority = z.number().int().min(0, 'a priority is 0..7').max(7, 'a priority is 0..7');
 /** A DCB config (the core config schema of host/config; validated by validateDcb) or a profile name. */
 const dcbRef = z.union([name, z.record(z.string(), z.unknown())]);
@@ -90,8 +93,11 @@ export const scenarioSchema = z.strictObject({
   duration: timePs,
   /** Sampling interval of the time series (default duration / 200). */
   sample: timePs.optional(),
-  /** Flow-control mode of each priority 0..7; default: pfc for pfc.enable, credit for credit.priorities, else lossy. */
-  flow_control: z.array(z.enum(FLOW_CONTROL_MODES)).length(8, 'flow_control lists 8 priorities').optional(),
+  /**
+   * Flow-control mode of each priority 0..7 for every node without its own `flow_control`; default:
+   * each node's DCB config (pause for pause.enable, pfc for pfc.enable, credit for credit.priorities, else lossy).
+   */
+  flow_control: flowControl.optional(),
   defaults: z
     .strictObject({
       link: linkParams.optional(),
@@ -102,9 +108,11 @@ export const scenarioSchema = z.strictObject({
     })
     .default({}),
   dcb_profiles: z.record(name, z.record(z.string(), z.unknown())).default({}),
-  hosts: z.array(z.strictObject({ name, dcb: dcbRef.optional() })).min(1, 'a scenario needs hosts'),
+  hosts: z.array(z.strictObject({ name, dcb: dcbRef.optional(), flow_control: flowControl.optional() })).min(1, 'a scenario needs hosts'),
   switches: z
-    .array(z.strictObject({ name, dcb: dcbRef.optional(), buffer: bufferSchema.optional(), watchdog: watchdogSchema.optional() }))
+    .array(z.strictObject({
+      name, dcb: dcbRef.optional(), flow_control: flowControl.optional(), buffer: bufferSchema.optional(), watchdog: watchdogSchema.optional(),
+    }))
     .default([]),
   links: z.array(z.strictObject({ a: name, b: name, ...linkParams.shape })).min(1, 'a scenario needs links'),
   qcn: qcnSchema.optional(),
@@ -138,16 +146,27 @@ export interface NormFlow {
   size: number; rate_bps: number; on_ps: number; off_ps: number; frames: FrameDist; victim: boolean;
 }
 export interface NormPort { id: number; node: number; peer: number; peerNode: number; name: string; bps: number; psPerByte: number; delay_ps: number; cable_m: number }
+/** QCN parameters of one node: its reaction points (hosts) and congestion points (switch egress queues). */
+export interface NodeQcn {
+  /** qcn.rp of the node's config, bc_bytes and timer_ps overridden by the scenario's qcn keys. */
+  rp: QcnRpConfig;
+  q_eq: number; w: number; kmin: number; kmax: number; pmax: number;
+}
 export interface NormNode {
   id: number; name: string; isHost: boolean; dcb: DcbView; ports: number[];
+  /** Flow-control mode of each priority on every port of this node. */
+  modes: FlowControlMode[];
+  qcn: NodeQcn;
   buffer: { size: number; headroom: number[]; xoff: number; xon: number; lossyQueue: number } | null;
   watchdog: z.output<typeof watchdogSchema> | null;
 }
 export interface Scenario {
   name: string; seed: number; duration_ps: number; sample_ps: number;
-  modes: FlowControlMode[]; nodes: NormNode[]; ports: NormPort[]; flows: NormFlow[];
+  /** Per priority, the mode every node uses, or 'mixed' when nodes differ (see NormNode.modes). */
+  modes: (FlowControlMode | 'mixed')[]; nodes: NormNode[]; ports: NormPort[]; flows: NormFlow[];
   storms: { host: number; priority: number; start_ps: number; stop_ps: number; interval_ps: number }[];
-  qcn: { enable: boolean; profile: 'qau-pc' | 'dcqcn'; q_eq: number; w: number; bc_bytes: number; timer_ps: number; priorities: number[] };
+  /** One profile for the whole fabric; the parameters are per node (NormNode.qcn). */
+  qcn: { enable: boolean; profile: 'qau-pc' | 'dcqcn'; priorities: number[] };
   hostQueue: number; maxFrame: number; minFrame: number;
   seriesPorts: number[]; seriesFlows: number[];
 }
@@ -196,10 +215,35 @@ export function checkScenario(doc: unknown): Scenario {
     problems.push(...found);
     return view;
   };
-  const addNode = (n: { name: string; dcb?: unknown }, isHost: boolean, path: string) => {
+  const q = s.qcn;
+  const nodeQcn = (d: DcbView): NodeQcn => ({
+    rp: { ...d.qcnRp, bc_bytes: q?.bc_bytes ?? d.qcnRp.bc_bytes, timer_ps: q?.timer ?? d.qcnRp.timer_ps },
+    q_eq: q?.q_eq ?? d.qcnQeq, w: q?.w ?? d.qcnW, kmin: d.qcnKmin, kmax: d.qcnKmax, pmax: d.qcnPmax,
+  });
+  /** Modes of a node: its own flow_control, else the scenario's, else derived from its DCB config. */
+  const nodeModes = (nodeName: string, d: DcbView, own: FlowControlMode[] | undefined, path: string): FlowControlMode[] => {
+    const given = own ?? s.flow_control;
+    const modes: FlowControlMode[] = given
+      ? [...given]
+      : Array.from({ length: 8 }, (_, p) =>
+        d.pauseEnable ? 'pause' : d.pfcEnable.includes(p) ? 'pfc' : d.creditPriorities.includes(p) ? 'credit' : 'lossy');
+    const at = own ? path : 'flow_control';
+    for (const p of d.pfcEnable) {
+      if (modes[p] !== 'pfc') bad(at, `priority ${p} is in pfc.enable of ${nodeName} but its mode is ${modes[p]}`);
+    }
+    if (modes.includes('pfc') && modes.includes('pause')) {
+      bad(at, 'PFC and 802.3x PAUSE are mutually exclusive on a port (802.3 Annex 31D): use one of them');
+    }
+    return modes;
+  };
+  const addNode = (n: { name: string; dcb?: unknown; flow_control?: FlowControlMode[] }, isHost: boolean, path: string) => {
     if (nodeIdx.has(n.name)) bad(`${path}.name`, `duplicate node name "${n.name}"`);
     nodeIdx.set(n.name, nodes.length);
-    nodes.push({ id: nodes.length, name: n.name, isHost, dcb: resolveDcb(n.dcb, `${path}.dcb`), ports: [], buffer: null, watchdog: null });
+    const dcb = resolveDcb(n.dcb, `${path}.dcb`);
+    nodes.push({
+      id: nodes.length, name: n.name, isHost, dcb, ports: [], modes: nodeModes(n.name, dcb, n.flow_control, `${path}.flow_control`),
+      qcn: nodeQcn(dcb), buffer: null, watchdog: null,
+    });
   };
   s.hosts.forEach((h, i) => addNode(h, true, `hosts[${i}]`));
   s.switches.forEach((w, i) => addNode(w, false, `switches[${i}]`));
@@ -244,21 +288,33 @@ export function checkScenario(doc: unknown): Scenario {
     }
   });
 
-  // Flow-control mode per priority.
-  const d0 = nodes[0]?.dcb;
-  const modes: FlowControlMode[] = s.flow_control
-    ? [...s.flow_control]
-    : Array.from({ length: 8 }, (_, p) =>
-      d0?.pauseEnable ? 'pause' : d0?.pfcEnable.includes(p) ? 'pfc' : d0?.creditPriorities.includes(p) ? 'credit' : 'lossy');
-  if (s.flow_control) {
-    nodes.forEach((n) => {
-      for (const p of n.dcb.pfcEnable) {
-        if (modes[p] !== 'pfc') bad('flow_control', `priority ${p} is in pfc.enable of ${n.name} but its mode is ${modes[p]}`);
+  // Flow-control modes are per node. Credit needs both ends of a link: the sender spends what the
+  // receiver grants. PFC or PAUSE at one end only is allowed (a misconfiguration worth simulating:
+  // the other end's PFC kernel ignores the frames it does not expect and counts them).
+  const modes = Array.from({ length: 8 }, (_, p) => {
+    const m = nodes[0]?.modes[p] ?? 'lossy';
+    return nodes.every((n) => n.modes[p] === m) ? m : 'mixed' as const;
+  });
+  s.links.forEach((l, i) => {
+    const a = nodeIdx.get(l.a);
+    const b = nodeIdx.get(l.b);
+    if (a === undefined || b === undefined) return;
+    for (let p = 0; p < 8; p++) {
+      const ma = nodes[a].modes[p];
+      const mb = nodes[b].modes[p];
+      if ((ma === 'credit') !== (mb === 'credit')) {
+        bad(`links[${i}]`, `priority ${p} is ${ma} at ${l.a} but ${mb} at ${l.b}: credit flow control needs both ends of a link`);
       }
-    });
-  }
-  if (modes.includes('pfc') && modes.includes('pause')) {
-    bad('flow_control', 'PFC and 802.3x PAUSE are mutually exclusive on a port (802.3 Annex 31D): use one of them');
+    }
+  });
+  // Credit unit and aging are one setting of the fabric (the engine's grants count one unit size).
+  const nodePath = (i: number) => (nodes[i].isHost ? `hosts[${i}]` : `switches[${i - s.hosts.length}]`);
+  const creditNodes = nodes.filter((n) => n.modes.includes('credit'));
+  for (const n of creditNodes) {
+    const c0 = creditNodes[0].dcb;
+    if (n.dcb.creditUnit !== c0.creditUnit || n.dcb.creditAgingPs !== c0.creditAgingPs) {
+      bad(`${nodePath(n.id)}.dcb.credit`, `credit unit/aging (${n.dcb.creditUnit} B, ${n.dcb.creditAgingPs / 1e6} us) differ from ${creditNodes[0].name}'s (${c0.creditUnit} B, ${c0.creditAgingPs / 1e6} us): the fabric uses one`);
+    }
   }
   const maxFrame = Math.max(...nodes.map((n) => n.dcb.mtu));
 
@@ -318,9 +374,9 @@ export function checkScenario(doc: unknown): Scenario {
   });
 
   // Switch buffers: headroom per lossless (port, priority) must fit.
-  const hasLossless = modes.some((m) => m !== 'lossy');
   s.switches.forEach((w, i) => {
     const n = nodes[nodeIdx.get(w.name)!];
+    const hasLossless = n.modes.some((m) => m !== 'lossy');
     const b = w.buffer ?? s.defaults.buffer;
     if (!b) { bad(`switches[${i}].buffer`, 'give a buffer here or in defaults.buffer'); return; }
     const mtu = n.dcb.mtu;
@@ -336,7 +392,7 @@ export function checkScenario(doc: unknown): Scenario {
         return 0;
       }
     });
-    const pgs = modes.filter((m) => m === 'pfc' || m === 'credit').length + (modes.includes('pause') ? 1 : 0);
+    const pgs = losslessPgs(n.modes);
     const reserved = hasLossless ? headroom.reduce((x, y) => x + y, 0) * pgs : 0;
     const path = w.buffer ? `switches[${i}].buffer.size` : 'defaults.buffer.size';
     if (reserved + 2 * mtu > b.size) {
@@ -350,15 +406,21 @@ export function checkScenario(doc: unknown): Scenario {
     n.watchdog = w.watchdog ?? s.watchdog ?? n.dcb.watchdog;
   });
 
-  const q = s.qcn;
   const qcnPrios = [...new Set(nodes.flatMap((n) => n.dcb.qcnPriorities))].sort();
+  const qcnEnable = q ? q.enable : qcnPrios.length > 0;
+  // One profile runs the fabric (a dcqcn CP marks CE for CNPs, a qau-pc CP sends CNMs): the
+  // scenario's qcn.profile, else the profile every node's qcn.rp agrees on.
+  const profile0 = nodes[0]?.qcn.rp.profile ?? 'qau-pc';
+  if (qcnEnable && !q?.profile) {
+    nodes.forEach((n, i) => {
+      if (n.qcn.rp.profile !== profile0) {
+        bad(`${nodePath(i)}.dcb`, `qcn.rp.profile ${n.qcn.rp.profile} differs from ${profile0} of ${nodes[0].name}: the fabric runs one QCN profile (set qcn.profile)`);
+      }
+    });
+  }
   const qcn = {
-    enable: q ? q.enable : qcnPrios.length > 0,
-    profile: q?.profile ?? nodes[0]?.dcb.qcnRp.profile ?? 'qau-pc',
-    q_eq: q?.q_eq ?? nodes[0]?.dcb.qcnQeq ?? 26000,
-    w: q?.w ?? nodes[0]?.dcb.qcnW ?? 2,
-    bc_bytes: q?.bc_bytes ?? nodes[0]?.dcb.qcnRp.bc_bytes ?? 150000,
-    timer_ps: q?.timer ?? nodes[0]?.dcb.qcnRp.timer_ps ?? 15e9,
+    enable: qcnEnable,
+    profile: q?.profile ?? profile0,
     priorities: qcnPrios.length > 0 ? qcnPrios : q?.enable ? [...new Set(flows.map((f) => f.priority))].sort() : [],
   };
 
@@ -378,6 +440,11 @@ export function checkScenario(doc: unknown): Scenario {
     hostQueue: s.defaults.host_queue ?? 4 * (maxFrame + 20), maxFrame, minFrame,
     seriesPorts, seriesFlows,
   };
+}
+
+/** Lossless priority groups a switch reserves headroom for: one per PFC or credit priority, one for PAUSE. */
+export function losslessPgs(modes: FlowControlMode[]): number {
+  return modes.filter((m) => m === 'pfc' || m === 'credit').length + (modes.includes('pause') ? 1 : 0);
 }
 
 /** Connected component of every node (union-find over the links). */
