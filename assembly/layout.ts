@@ -114,6 +114,7 @@ export const PFC_ENABLE: i32 = 4;          // i32 bit n: priority n is PFC-enabl
 export const PFC_PAUSE_TIME: i32 = 8;      // i32 quanta carried by XOFF (default 0xFFFF)
 export const PFC_XOFF_STATE: i32 = 12;     // i32 bit u: unit u has sent XOFF and not yet XON
 export const PFC_PENDING: i32 = 16;        // i32 bit u: a PFC time (bits 0..7) / PAUSE (bit 8) awaits sending
+export const PFC_CONTROLLED: i32 = 20;     // i32 bit u: unit u sends XOFF/XON (PFC: the enable mask, PAUSE: bit 8, off: 0)
 export const PFC_QUANTUM_PS: i32 = 24;     // i64 512 bit times at the port speed, ps
 export const PFC_REFRESH_PS: i32 = 32;     // i64 XOFF refresh interval, ps (pause_time/2 quanta)
 export const PFC_RX_IGNORED: i32 = 40;     // i64 received pause entries not acted upon (wrong mode / priority)
@@ -134,7 +135,16 @@ export const PFC_XOFF_RX: i32 = 680;       // i64[9] XOFF (time > 0) entries obe
 export const PFC_XON_RX: i32 = 752;        // i64[9] XON (time 0) entries obeyed
 export const PFC_DROPS: i32 = 824;         // i64[9] frames dropped at ingress (by frame priority; unit 8 unused)
 export const PFC_DROP_BYTES: i32 = 896;    // i64[9] bytes dropped at ingress
-export const PFC_SIZE: i32 = 976;
+// Derived per-packet views of mode, enable mask and XOFF state (one compare per test on the hot path)
+export const PFC_UNIT_OF: i32 = 968;       // u8[8] flow-control unit of priority n: n (PFC, off) or 8 (PAUSE)
+export const PFC_XOFF_AT: i32 = 976;       // u32[9] occupancy that sends XOFF: xoff while the unit is flow-controlled and
+                                           //   not in XOFF state, else 0xFFFFFFFF (never: occupancy <= limit <= i32.MAX)
+export const PFC_XON_AT: i32 = 1016;       // i32[9] occupancy at or below which XON is sent: xon in XOFF state, else i32.MIN
+// Egress blocked-priority mask cache: the mask holds for any time in [from, until) (until = the earliest running pause end)
+export const PFC_BLOCKED_MASK: i32 = 1056; // i32 blocked priorities (bit n)
+export const PFC_BLOCKED_FROM: i32 = 1064; // i64 ps
+export const PFC_BLOCKED_UNTIL: i32 = 1072;// i64 ps (i64.MIN: invalid, recompute)
+export const PFC_SIZE: i32 = 1080;
 
 // ---------------------------------------------------------------------------------------------
 // credit (assembly/credit.ts)
@@ -227,8 +237,8 @@ export const PORT_HEAD_WIRE: i32 = 176;    // i32[8] wire bytes of each TC's hea
 export const PORT_TC_TX_BYTES: i32 = 208;  // i64[8] frame bytes transmitted per TC
 export const PORT_ETS: i32 = 272;          // ETS record (ETS_BYTES)
 export const PORT_PFC: i32 = 400;          // PFC record (PFC_SIZE)
-export const PORT_CP: i32 = 1376;          // 8 QCN CP records (QCN_CP_SIZE each), one per TC
-export const PORT_BYTES: i32 = 2048;
+export const PORT_CP: i32 = 1480;          // 8 QCN CP records (QCN_CP_SIZE each), one per TC
+export const PORT_BYTES: i32 = 2064;
 /** FIFO storage: per TC QUEUE_CAP u32 entries (bytes | prio << 16 | src << 19). */
 export const QUEUE_CAP: i32 = 2048;
 /** Arrival ring: IN_CAP entries of 8 bytes (word0 frame or control, word1 gap before it in ps). */
@@ -333,10 +343,10 @@ export const SP_WAKE_AT: i32 = 744;      // i64 pending pause-expiry wake-up
 export const SP_REFRESH_EV: i32 = 752;   // i64 time of the queued XOFF-refresh event (max = none)
 export const SP_BUSY_UNTIL: i32 = 760;   // i64 the frame on the wire ends (transmitter idle from then)
 export const SP_ETS: i32 = 768;          // ETS record (ETS_BYTES = 128)
-export const SP_PFC: i32 = 896;          // PFC record (PFC_SIZE = 976)
-export const SP_CREDIT: i32 = 1872;      // 8 x credit record (CREDIT_SIZE = 112), one per priority
-export const SP_CP: i32 = 2768;          // 8 x QCN CP record (QCN_CP_SIZE = 72), one per TC
-export const SP_SIZE: i32 = 3344;
+export const SP_PFC: i32 = 896;          // PFC record (PFC_SIZE = 1080)
+export const SP_CREDIT: i32 = 1976;      // 8 x credit record (CREDIT_SIZE = 112), one per priority
+export const SP_CP: i32 = 2872;          // 8 x QCN CP record (QCN_CP_SIZE = 72), one per TC
+export const SP_SIZE: i32 = 3448;
 
 // Packet record (pool entry).
 export const SK_NEXT: i32 = 0;

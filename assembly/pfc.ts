@@ -21,19 +21,25 @@
 //
 // State (layout.ts, PFC_*): mode, enable mask, pause time, XOFF-state and pending bitmasks, quantum
 // and refresh interval; per unit u = 0..8: occupancy, thresholds, limit, pending time, next refresh,
-// pausedUntil, pause start, paused ps, counters.
+// pausedUntil, pause start, paused ps, counters. Derived for the per-packet path (so that an update is
+// one compare per test, with no branch on the random priority): the unit of each priority, and per
+// unit the occupancy that triggers XOFF (xoffAt) and the one that triggers XON (xonAt).
 // Invariants: occ[u] >= 0 and occ[prio] <= limit[prio] (PFC/off) or occ[8] <= limit[8] (PAUSE);
 //   occ[8] = sum of occ[0..7]; XOFF-state bit u set => nextRefresh[u] is finite;
-//   pauseStart[u] <= pausedUntil[u] after the first pause.
+//   xoffAt[u] = xoff[u] if u is controlled and not in XOFF state, else 0xFFFFFFFF;
+//   xonAt[u] = xon[u] if u is in XOFF state, else i32.MIN;
+//   pauseStart[u] <= pausedUntil[u] after the first pause;
+//   the cached blocked mask is the one of any time in [blockedFrom, blockedUntil) (until = the
+//   earliest pause end after blockedFrom; a received PFC/PAUSE frame invalidates it).
 //
 // Accounting point: `pfcArrive` is called when a frame STARTS arriving (its length is known from
 // the header and the whole frame is reserved at once). With that, a buffer of xoff + headroom with
 // the headroom of host/headroom.ts never drops on a lossless priority (docs/pfc.md, Validation).
 import {
-  PFC_UNITS, PFC_PORT_UNIT, PFC_MODE, PFC_ENABLE, PFC_PAUSE_TIME, PFC_XOFF_STATE, PFC_PENDING,
+  PFC_UNITS, PFC_PORT_UNIT, PFC_MODE, PFC_ENABLE, PFC_PAUSE_TIME, PFC_XOFF_STATE, PFC_PENDING, PFC_CONTROLLED,
   PFC_QUANTUM_PS, PFC_REFRESH_PS, PFC_RX_IGNORED, PFC_OCC, PFC_XOFF_TH, PFC_XON_TH, PFC_LIMIT,
   PFC_TX_TIME, PFC_NEXT_REFRESH, PFC_PAUSED_UNTIL, PFC_PAUSE_START, PFC_PAUSED_PS, PFC_XOFF_TX,
-  PFC_XON_TX, PFC_XOFF_RX, PFC_XON_RX, PFC_DROPS, PFC_DROP_BYTES, PFC_SIZE,
+  PFC_XON_TX, PFC_XOFF_RX, PFC_XON_RX, PFC_DROPS, PFC_DROP_BYTES, PFC_UNIT_OF, PFC_XOFF_AT, PFC_XON_AT, PFC_BLOCKED_MASK, PFC_BLOCKED_FROM, PFC_BLOCKED_UNTIL, PFC_SIZE,
 } from './layout';
 
 /** Port flow-control modes (PFC_MODE). */
@@ -62,16 +68,28 @@ export function pfcInit(rec: usize, mode: i32, enableMask: i32, pauseTime: i32, 
   memory.fill(rec, 0, <usize>PFC_SIZE);
   store<i32>(rec + PFC_MODE, mode);
   store<i32>(rec + PFC_ENABLE, enableMask & 0xFF);
+  store<i32>(rec + PFC_CONTROLLED, mode == PFC_MODE_PFC ? enableMask & 0xFF : mode == PFC_MODE_PAUSE ? 1 << PFC_PORT_UNIT : 0);
   store<i32>(rec + PFC_PAUSE_TIME, pauseTime & 0xFFFF);
   const quantum = <i64>512_000_000_000_000 / speedBps;
   store<i64>(rec + PFC_QUANTUM_PS, quantum);
   const half = (pauseTime & 0xFFFF) >> 1;
   store<i64>(rec + PFC_REFRESH_PS, <i64>(half > 0 ? half : 1) * quantum);
+  for (let n = 0; n < 8; n++) store<u8>(rec + PFC_UNIT_OF + n, <u8>(mode == PFC_MODE_PAUSE ? PFC_PORT_UNIT : n));
   for (let u = 0; u < PFC_UNITS; u++) {
     store<i32>(i32At(rec, PFC_XOFF_TH, u), i32.MAX_VALUE);
     store<i32>(i32At(rec, PFC_LIMIT, u), i32.MAX_VALUE);
     store<i64>(i64At(rec, PFC_NEXT_REFRESH, u), NEVER);
+    rearm(rec, u);
   }
+}
+
+/** Recomputes xoffAt[u] and xonAt[u] from the thresholds, the controlled mask and the XOFF state. */
+@inline
+function rearm(rec: usize, u: i32): void {
+  const inXoff = ((load<i32>(rec + PFC_XOFF_STATE) >> u) & 1) != 0;
+  const controlled = ((load<i32>(rec + PFC_CONTROLLED) >> u) & 1) != 0;
+  store<u32>(i32At(rec, PFC_XOFF_AT, u), controlled && !inXoff ? <u32>load<i32>(i32At(rec, PFC_XOFF_TH, u)) : u32.MAX_VALUE);
+  store<i32>(i32At(rec, PFC_XON_AT, u), inXoff ? load<i32>(i32At(rec, PFC_XON_TH, u)) : i32.MIN_VALUE);
 }
 
 /** Thresholds of unit u (priority 0..7, or 8 = port in PAUSE mode), bytes; limit = xoff + headroom, saturating. */
@@ -80,6 +98,7 @@ export function pfcSetThresholds(rec: usize, unit: i32, xoff: i32, xon: i32, hea
   store<i32>(i32At(rec, PFC_XOFF_TH, unit), xoff);
   store<i32>(i32At(rec, PFC_XON_TH, unit), xon);
   store<i32>(i32At(rec, PFC_LIMIT, unit), limit > <i64>i32.MAX_VALUE ? i32.MAX_VALUE : <i32>limit);
+  rearm(rec, unit);
 }
 
 /** Overrides the refresh interval (default pause_time/2 quanta); at least 1 quantum. */
@@ -98,28 +117,25 @@ export function pfcSetRefreshQuanta(rec: usize, quanta: i32): void {
  */
 @inline
 export function pfcArrive(rec: usize, prio: i32, bytes: i32, now: i64): i32 {
-  const mode = load<i32>(rec + PFC_MODE);
-  const pauseMode = mode == PFC_MODE_PAUSE;
-  const unit = pauseMode ? PFC_PORT_UNIT : prio;
-  const occUnit64 = <i64>load<i32>(i32At(rec, PFC_OCC, unit)) + <i64>bytes;
-  // compared in 64 bits: with the limit at most i32.MAX, an accepted occupancy never overflows
-  if (occUnit64 > <i64>load<i32>(i32At(rec, PFC_LIMIT, unit))) {
+  const unit = <i32>load<u8>(rec + PFC_UNIT_OF + prio);
+  // Unsigned: occ <= limit <= i32.MAX and bytes < 2^16, so the sum cannot wrap in 32 bits.
+  const occUnit = <u32>load<i32>(i32At(rec, PFC_OCC, unit)) + <u32>bytes;
+  if (occUnit > <u32>load<i32>(i32At(rec, PFC_LIMIT, unit))) {
     const d = i64At(rec, PFC_DROPS, prio);
     store<i64>(d, load<i64>(d) + 1);
     const db = i64At(rec, PFC_DROP_BYTES, prio);
     store<i64>(db, load<i64>(db) + <i64>bytes);
     return 0;
   }
-  const occUnit = <i32>occUnit64;
   const occPrio = i32At(rec, PFC_OCC, prio);
   store<i32>(occPrio, load<i32>(occPrio) + bytes);
   const occPort = i32At(rec, PFC_OCC, PFC_PORT_UNIT);
   store<i32>(occPort, load<i32>(occPort) + bytes);
-  const controlled = pauseMode || (mode == PFC_MODE_PFC && ((load<i32>(rec + PFC_ENABLE) >> prio) & 1) != 0);
-  const bit = 1 << unit;
-  const state = load<i32>(rec + PFC_XOFF_STATE);
-  if (controlled && (state & bit) == 0 && occUnit >= load<i32>(i32At(rec, PFC_XOFF_TH, unit))) {
-    store<i32>(rec + PFC_XOFF_STATE, state | bit);
+  if (occUnit >= load<u32>(i32At(rec, PFC_XOFF_AT, unit))) {
+    const bit = 1 << unit;
+    store<i32>(rec + PFC_XOFF_STATE, load<i32>(rec + PFC_XOFF_STATE) | bit);
+    store<u32>(i32At(rec, PFC_XOFF_AT, unit), u32.MAX_VALUE);
+    store<i32>(i32At(rec, PFC_XON_AT, unit), load<i32>(i32At(rec, PFC_XON_TH, unit)));
     store<i32>(rec + PFC_PENDING, load<i32>(rec + PFC_PENDING) | bit);
     store<i32>(i32At(rec, PFC_TX_TIME, unit), load<i32>(rec + PFC_PAUSE_TIME));
     store<i64>(i64At(rec, PFC_NEXT_REFRESH, unit), now + load<i64>(rec + PFC_REFRESH_PS));
@@ -136,18 +152,16 @@ export function pfcArrive(rec: usize, prio: i32, bytes: i32, now: i64): i32 {
 @inline
 export function pfcDepart(rec: usize, prio: i32, bytes: i32): void {
   const occPrio = i32At(rec, PFC_OCC, prio);
-  const leftPrio = load<i32>(occPrio) - bytes;
-  store<i32>(occPrio, leftPrio);
+  store<i32>(occPrio, load<i32>(occPrio) - bytes);
   const occPort = i32At(rec, PFC_OCC, PFC_PORT_UNIT);
-  const leftPort = load<i32>(occPort) - bytes;
-  store<i32>(occPort, leftPort);
-  const pauseMode = load<i32>(rec + PFC_MODE) == PFC_MODE_PAUSE;
-  const unit = pauseMode ? PFC_PORT_UNIT : prio;
-  const left = pauseMode ? leftPort : leftPrio;
-  const bit = 1 << unit;
-  const state = load<i32>(rec + PFC_XOFF_STATE);
-  if ((state & bit) != 0 && left <= load<i32>(i32At(rec, PFC_XON_TH, unit))) {
-    store<i32>(rec + PFC_XOFF_STATE, state & ~bit);
+  store<i32>(occPort, load<i32>(occPort) - bytes);
+  const unit = <i32>load<u8>(rec + PFC_UNIT_OF + prio);
+  if (load<i32>(i32At(rec, PFC_OCC, unit)) <= load<i32>(i32At(rec, PFC_XON_AT, unit))) {
+    const bit = 1 << unit;
+    store<i32>(rec + PFC_XOFF_STATE, load<i32>(rec + PFC_XOFF_STATE) & ~bit);
+    // only a controlled unit enters XOFF state, so leaving it re-arms the XOFF threshold
+    store<i32>(i32At(rec, PFC_XOFF_AT, unit), load<i32>(i32At(rec, PFC_XOFF_TH, unit)));
+    store<i32>(i32At(rec, PFC_XON_AT, unit), i32.MIN_VALUE);
     store<i32>(rec + PFC_PENDING, load<i32>(rec + PFC_PENDING) | bit);
     store<i32>(i32At(rec, PFC_TX_TIME, unit), 0);
     store<i64>(i64At(rec, PFC_NEXT_REFRESH, unit), NEVER);
@@ -224,6 +238,7 @@ function restartPause(rec: usize, unit: i32, quanta: i32, now: i64): void {
   store<i64>(untilAt, now + <i64>quanta * load<i64>(rec + PFC_QUANTUM_PS));
   const c = i64At(rec, quanta == 0 ? PFC_XON_RX : PFC_XOFF_RX, unit);
   store<i64>(c, load<i64>(c) + 1);
+  store<i64>(rec + PFC_BLOCKED_UNTIL, i64.MIN_VALUE);
 }
 
 /**
@@ -256,23 +271,33 @@ export function pfcReceivePause(rec: usize, quanta: i32, now: i64): void {
   restartPause(rec, PFC_PORT_UNIT, quanta & 0xFFFF, now);
 }
 
-/** Priorities that may not start a frame at `now` (bit n = priority n). PAUSE mode blocks all eight. */
+/**
+ * Priorities that may not start a frame at `now` (bit n = priority n). PAUSE mode blocks all eight.
+ * The mask only changes when a pause ends or a PFC/PAUSE frame arrives, so it is cached with the
+ * interval it holds for: the per-packet query is two compares while nothing changes.
+ */
 @inline
 export function pfcBlockedMask(rec: usize, now: i64): i32 {
-  const mode = load<i32>(rec + PFC_MODE);
-  if (mode == PFC_MODE_PAUSE) {
-    return now < load<i64>(i64At(rec, PFC_PAUSED_UNTIL, PFC_PORT_UNIT)) ? 0xFF : 0;
+  if ((<i32>(now < load<i64>(rec + PFC_BLOCKED_UNTIL)) & <i32>(now >= load<i64>(rec + PFC_BLOCKED_FROM))) != 0) {
+    return load<i32>(rec + PFC_BLOCKED_MASK);
   }
-  if (mode != PFC_MODE_PFC) return 0;
+  const mode = load<i32>(rec + PFC_MODE);
   const u = rec + <usize>PFC_PAUSED_UNTIL;
-  return (<i32>(now < load<i64>(u))) |
-    (<i32>(now < load<i64>(u + 8)) << 1) |
-    (<i32>(now < load<i64>(u + 16)) << 2) |
-    (<i32>(now < load<i64>(u + 24)) << 3) |
-    (<i32>(now < load<i64>(u + 32)) << 4) |
-    (<i32>(now < load<i64>(u + 40)) << 5) |
-    (<i32>(now < load<i64>(u + 48)) << 6) |
-    (<i32>(now < load<i64>(u + 56)) << 7);
+  let mask = 0;
+  if (mode == PFC_MODE_PAUSE) {
+    mask = now < load<i64>(u + (<usize>PFC_PORT_UNIT << 3)) ? 0xFF : 0;
+  } else if (mode == PFC_MODE_PFC) {
+    for (let n = 0; n < 8; n++) mask |= <i32>(now < load<i64>(u + (<usize>n << 3))) << n;
+  }
+  let until = NEVER;
+  for (let n = 0; n < PFC_UNITS; n++) {
+    const end = load<i64>(u + (<usize>n << 3));
+    if (end > now && end < until) until = end;
+  }
+  store<i32>(rec + PFC_BLOCKED_MASK, mask);
+  store<i64>(rec + PFC_BLOCKED_FROM, now);
+  store<i64>(rec + PFC_BLOCKED_UNTIL, until);
+  return mask;
 }
 
 /**
@@ -385,7 +410,7 @@ export function pfcBenchSetup(): void {
       const d = a + (64 << 3);
       store<i32>(a, word);
       store<i32>(a + 4, bytes * 80);
-      store<i32>(d, word | 8);
+      store<i32>(d, word);
       store<i32>(d + 4, bytes * 80);
     }
   }
@@ -393,20 +418,44 @@ export function pfcBenchSetup(): void {
   store<i64>(BENCH_CURSOR + 8, 0);
 }
 
-/** The set-up item cycle, n items from where the last call stopped; `withBlocked` adds the egress query. */
+/** Items [from, to) of the set-up cycle, all arrivals or all departures; returns the folded results. */
+@inline
+function benchRange(from: i32, to: i32, departures: bool, withBlocked: bool, clock: usize): i32 {
+  let now = load<i64>(clock);
+  let sum: i32 = 0;
+  for (let i = from; i < to; i++) {
+    const item = BENCH_ITEM_BUF + (<usize>i << 3);
+    const word = load<i32>(item);
+    now += <i64>load<u32>(item + 4);
+    if (departures) pfcDepart(BENCH_REC, word & 7, word >>> 16);
+    else sum += pfcArrive(BENCH_REC, word & 7, word >>> 16, now);
+    sum += pfcTakePending(BENCH_REC);
+    if (withBlocked) sum += pfcBlockedMask(BENCH_REC, now);
+  }
+  store<i64>(clock, now);
+  return sum;
+}
+
+/**
+ * n items of the set-up cycle from where the last call stopped; `withBlocked` adds the egress
+ * query. The cycle alternates runs of 64 arrivals and 64 departures, and each run is one loop
+ * without a per-item arrival/departure test, so the figure is the accounting update, not the
+ * driver's dispatch.
+ */
 @inline
 function benchLoop(n: i32, withBlocked: bool): i32 {
   let cursor = load<i32>(BENCH_CURSOR);
-  let now = load<i64>(BENCH_CURSOR + 8);
+  let left = n;
   let sum: i32 = 0;
-  for (let i = 0; i < n; i++) {
-    const item = BENCH_ITEM_BUF + (<usize>cursor << 3);
-    now += <i64>load<u32>(item + 4);
-    sum = sum * 31 + (withBlocked ? benchItem(BENCH_REC, item, now) : benchAccount(BENCH_REC, item, now));
-    cursor = (cursor + 1) & (BENCH_ITEMS - 1);
+  while (left > 0) {
+    const runEnd = (cursor | 63) + 1; // the end of the current run of 64
+    const to = runEnd - cursor < left ? runEnd : cursor + left;
+    if ((cursor & 64) != 0) sum += benchRange(cursor, to, true, withBlocked, BENCH_CURSOR + 8);
+    else sum += benchRange(cursor, to, false, withBlocked, BENCH_CURSOR + 8);
+    left -= to - cursor;
+    cursor = to & (BENCH_ITEMS - 1);
   }
   store<i32>(BENCH_CURSOR, cursor);
-  store<i64>(BENCH_CURSOR + 8, now);
   return sum;
 }
 

@@ -37,7 +37,7 @@
 // enable vector and time 0..1023 quanta. bench/native/port.c implements the same pipeline, byte
 // for byte on the same layout; portChecksum hashes the state the same way (FNV-1a over words).
 import {
-  ETS_BW, ETS_PRIO_TC, ETS_TSA, IN_CAP, OUT_CAP, PFC_PAUSED_UNTIL, PFC_TX_TIME, PORT_BACKLOG, PORT_BLOCKED, PORT_BYTES,
+  ETS_BW, ETS_PRIO_TC, ETS_TSA, IN_CAP, OUT_CAP, PFC_BLOCKED_UNTIL, PFC_TX_TIME, PORT_BACKLOG, PORT_BLOCKED, PORT_BYTES,
   PORT_CP, PORT_CP_MASK, PORT_ETS, PORT_EVENTS_OUT, PORT_GEN_RNG, PORT_HEAD_WIRE, PORT_NEXT_REFRESH, PORT_NOW,
   PORT_OUT_HEAD, PORT_PAUSE_EXPIRY, PORT_PFC, PORT_PFC_RX, PORT_PRIO_TC, PORT_PS_PER_BYTE, PORT_QUEUE_DROPS,
   PORT_Q_COUNT, PORT_Q_HEAD, PORT_RX_FRAMES, PORT_TC_TX_BYTES, PORT_TX_BYTES, PORT_TX_FRAMES, PORT_TX_FREE,
@@ -104,18 +104,13 @@ function flushPfc(t: i64): void {
   }
 }
 
-/** Recomputes the blocked-TC mask at time t and the time until which it holds. */
+/** Recomputes the blocked-TC mask at time t and the time until which it holds (the PFC kernel's cache interval). */
 @inline
 function refreshBlocked(t: i64): void {
   const pfc = PORT + PORT_PFC;
   const prios = pfcBlockedMask(pfc, t);
   store<i32>(PORT + PORT_BLOCKED, pfcBlockedTcs(prios, load<i32>(PORT + PORT_PRIO_TC)));
-  let expiry = NEVER;
-  for (let n = 0; n < 8; n++) {
-    const until = load<i64>(pfc + <usize>PFC_PAUSED_UNTIL + (<usize>n << 3));
-    if (until > t && until < expiry) expiry = until;
-  }
-  store<i64>(PORT + PORT_PAUSE_EXPIRY, expiry);
+  store<i64>(PORT + PORT_PAUSE_EXPIRY, load<i64>(pfc + PFC_BLOCKED_UNTIL));
 }
 
 /** Step 1: transmissions that start at or before `now`. */

@@ -337,6 +337,88 @@ describe('pfc: properties', () => {
   });
 });
 
+describe('pfc: derived per-packet state agrees with the rules it replaces', () => {
+  // pfcArrive/pfcDepart test one precomputed threshold per unit (xoffAt, xonAt) instead of the
+  // mode, enable mask and XOFF-state bits; this model keeps the bits and applies DESIGN.md §4.1
+  // literally, for every mode, enable mask and priority.
+  it('ingress: any mode, enable mask, priorities and thresholds give the frames of the rule-by-rule model', () => {
+    const core = new Core();
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'off' | 'pfc' | 'pause'>('off', 'pfc', 'pause'),
+        fc.integer({ min: 0, max: 255 }),
+        fc.array(fc.record({ xoff: fc.integer({ min: 500, max: 30_000 }), xonPct: fc.integer({ min: 0, max: 100 }), headroom: fc.integer({ min: 0, max: 20_000 }) }), { minLength: 9, maxLength: 9 }),
+        fc.array(fc.record({ depart: fc.boolean(), prio: fc.integer({ min: 0, max: 7 }), bytes: fc.integer({ min: 64, max: 9216 }) }), { maxLength: 150 }),
+        (mode, enableMask, th, ops) => {
+          const enable = [0, 1, 2, 3, 4, 5, 6, 7].filter((n) => (enableMask >> n) & 1);
+          const xoff = th.map((t) => t.xoff), xon = th.map((t) => Math.floor((t.xoff * t.xonPct) / 100)), hr = th.map((t) => t.headroom);
+          const p = port(core, { mode, enable, xoff, xon, headroom: hr });
+          const unitOf = (prio: number) => (mode === 'pause' ? PORT_UNIT : prio);
+          const controlled = (u: number) => (mode === 'pause' ? u === PORT_UNIT : mode === 'pfc' && ((enableMask >> u) & 1) === 1);
+          const occ = Array(9).fill(0);
+          const held: Array<{ prio: number; bytes: number }> = [];
+          let state = 0;
+          for (const op of ops) {
+            let expectMask = 0;
+            if (op.depart && held.length) {
+              const f = held.shift()!;
+              occ[f.prio] -= f.bytes; occ[PORT_UNIT] -= f.bytes;
+              p.depart(f.prio, f.bytes);
+              const u = unitOf(f.prio);
+              if ((state >> u) & 1 && occ[u] <= xon[u]) { state &= ~(1 << u); expectMask = 1 << u; }
+            } else if (!op.depart) {
+              const u = unitOf(op.prio);
+              const ok = occ[u] + op.bytes <= Math.min(2 ** 31 - 1, xoff[u] + hr[u]);
+              expect(p.arrive(op.prio, op.bytes, 0n)).toBe(ok);
+              if (ok) {
+                occ[op.prio] += op.bytes; occ[PORT_UNIT] += op.bytes;
+                held.push({ prio: op.prio, bytes: op.bytes });
+                if (controlled(u) && !((state >> u) & 1) && occ[u] >= xoff[u]) { state |= 1 << u; expectMask = 1 << u; }
+              }
+            }
+            expect(p.takePending().mask).toBe(expectMask);
+          }
+          const s = p.snapshot(0n);
+          expect(s.occ).toEqual(occ);
+          expect(s.xoff_state).toBe(state);
+        },
+      ),
+      { numRuns: 300, seed: 0x5eed },
+    );
+  });
+
+  it('egress: the cached blocked mask equals the timers at any probe time, in any order', () => {
+    const core = new Core();
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'pfc' | 'pause'>('pfc', 'pause'),
+        fc.array(fc.record({
+          dt: fc.integer({ min: 0, max: 300_000 }), enable: fc.integer({ min: 0, max: 255 }), time: fc.constantFrom(0, 1, 3, 7, 100),
+          probes: fc.array(fc.integer({ min: -400_000, max: 400_000 }), { maxLength: 4 }),
+        }), { maxLength: 30 }),
+        (mode, frames) => {
+          const p = port(core, { mode, enable: [0, 1, 2, 3, 4, 5, 6, 7], speedBps: 10 * G });
+          const until = Array(9).fill(0);
+          let t = 0;
+          const expected = (now: number) => mode === 'pause'
+            ? (now < until[PORT_UNIT] ? 0xff : 0)
+            : until.slice(0, 8).reduce((m, u, n) => m | (now < u ? 1 << n : 0), 0);
+          for (const f of frames) {
+            t += f.dt;
+            if (mode === 'pause') { p.receivePause(f.time, BigInt(t)); until[PORT_UNIT] = t + f.time * 51_200; }
+            else {
+              p.receivePfc(f.enable, Array(8).fill(f.time), BigInt(t));
+              for (let n = 0; n < 8; n++) if ((f.enable >> n) & 1) until[n] = t + f.time * 51_200;
+            }
+            for (const d of f.probes) expect(p.blocked(BigInt(Math.max(0, t + d)))).toBe(expected(Math.max(0, t + d)));
+          }
+        },
+      ),
+      { numRuns: 300, seed: 0xb10c },
+    );
+  });
+});
+
 describe('pfc: limits', () => {
   it('an unlimited unit accepts up to 2^31 - 1 bytes and then drops instead of wrapping', () => {
     const p = port(new Core()); // thresholds disabled: limit = 2^31 - 1

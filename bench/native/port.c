@@ -34,10 +34,11 @@ enum {
 };
 enum {
   PFC_UNITS = 9, PFC_PORT_UNIT = 8, PFC_MODE = 0, PFC_ENABLE = 4, PFC_PAUSE_TIME = 8, PFC_XOFF_STATE = 12,
-  PFC_PENDING = 16, PFC_QUANTUM_PS = 24, PFC_REFRESH_PS = 32, PFC_RX_IGNORED = 40, PFC_OCC = 48, PFC_XOFF_TH = 88,
+  PFC_PENDING = 16, PFC_CONTROLLED = 20, PFC_QUANTUM_PS = 24, PFC_REFRESH_PS = 32, PFC_RX_IGNORED = 40, PFC_OCC = 48, PFC_XOFF_TH = 88,
   PFC_XON_TH = 128, PFC_LIMIT = 168, PFC_TX_TIME = 208, PFC_NEXT_REFRESH = 248, PFC_PAUSED_UNTIL = 320,
   PFC_PAUSE_START = 392, PFC_PAUSED_PS = 464, PFC_XOFF_TX = 536, PFC_XON_TX = 608, PFC_XOFF_RX = 680,
-  PFC_XON_RX = 752, PFC_DROPS = 824, PFC_DROP_BYTES = 896, PFC_SIZE = 976,
+  PFC_XON_RX = 752, PFC_DROPS = 824, PFC_DROP_BYTES = 896, PFC_UNIT_OF = 968, PFC_XOFF_AT = 976,
+  PFC_XON_AT = 1016, PFC_BLOCKED_MASK = 1056, PFC_BLOCKED_FROM = 1064, PFC_BLOCKED_UNTIL = 1072, PFC_SIZE = 1080,
   PFC_MODE_PFC = 1, PFC_MODE_PAUSE = 2,
 };
 enum {
@@ -51,7 +52,7 @@ enum {
   PORT_BACKLOG = 36, PORT_BLOCKED = 40, PORT_CP_MASK = 44, PORT_GEN_RNG = 48, PORT_OUT_HEAD = 52,
   PORT_PRIO_TC = 56, PORT_RX_FRAMES = 64, PORT_TX_FRAMES = 72, PORT_TX_BYTES = 80, PORT_QUEUE_DROPS = 88,
   PORT_PFC_RX = 96, PORT_EVENTS_OUT = 104, PORT_Q_HEAD = 112, PORT_Q_COUNT = 144, PORT_HEAD_WIRE = 176,
-  PORT_TC_TX_BYTES = 208, PORT_ETS = 272, PORT_PFC = 400, PORT_CP = 1376, PORT_BYTES = 2048,
+  PORT_TC_TX_BYTES = 208, PORT_ETS = 272, PORT_PFC = 400, PORT_CP = 1480, PORT_BYTES = 2064,
   QUEUE_CAP = 2048, IN_CAP = 4096, OUT_CAP = 1024,
 };
 #define NEVER INT64_MAX
@@ -140,19 +141,27 @@ static inline void ets_emptied(u8 *ets, i32 tc) { st32(ets + ETS_DEFICIT + 4 * t
 /* ---- pfc (assembly/pfc.ts) ---- */
 #define PI32(rec, f, u) ((rec) + (f) + 4 * (u))
 #define PI64(rec, f, u) ((rec) + (f) + 8 * (u))
+static void pfc_rearm(u8 *rec, i32 u) {
+  int in_xoff = (ld32(rec + PFC_XOFF_STATE) >> u) & 1, controlled = (ld32(rec + PFC_CONTROLLED) >> u) & 1;
+  st32(PI32(rec, PFC_XOFF_AT, u), controlled && !in_xoff ? ld32(PI32(rec, PFC_XOFF_TH, u)) : (i32)0xFFFFFFFFu);
+  st32(PI32(rec, PFC_XON_AT, u), in_xoff ? ld32(PI32(rec, PFC_XON_TH, u)) : INT32_MIN);
+}
 static void pfc_init(u8 *rec, i32 mode, i32 enable, i32 pause_time, i64 speed_bps) {
   memset(rec, 0, PFC_SIZE);
   st32(rec + PFC_MODE, mode);
   st32(rec + PFC_ENABLE, enable & 0xFF);
+  st32(rec + PFC_CONTROLLED, mode == PFC_MODE_PFC ? enable & 0xFF : mode == PFC_MODE_PAUSE ? 1 << PFC_PORT_UNIT : 0);
   st32(rec + PFC_PAUSE_TIME, pause_time & 0xFFFF);
   i64 quantum = (i64)512000000000000LL / speed_bps;
   st64(rec + PFC_QUANTUM_PS, quantum);
   i32 half = (pause_time & 0xFFFF) >> 1;
   st64(rec + PFC_REFRESH_PS, (i64)(half > 0 ? half : 1) * quantum);
+  for (i32 n = 0; n < 8; n++) rec[PFC_UNIT_OF + n] = (u8)(mode == PFC_MODE_PAUSE ? PFC_PORT_UNIT : n);
   for (i32 u = 0; u < PFC_UNITS; u++) {
     st32(PI32(rec, PFC_XOFF_TH, u), I32_MAX);
     st32(PI32(rec, PFC_LIMIT, u), I32_MAX);
     st64(PI64(rec, PFC_NEXT_REFRESH, u), NEVER);
+    pfc_rearm(rec, u);
   }
 }
 static void pfc_set_thresholds(u8 *rec, i32 unit, i32 xoff, i32 xon, i32 headroom) {
@@ -160,23 +169,23 @@ static void pfc_set_thresholds(u8 *rec, i32 unit, i32 xoff, i32 xon, i32 headroo
   st32(PI32(rec, PFC_XOFF_TH, unit), xoff);
   st32(PI32(rec, PFC_XON_TH, unit), xon);
   st32(PI32(rec, PFC_LIMIT, unit), limit > I32_MAX ? I32_MAX : (i32)limit);
+  pfc_rearm(rec, unit);
 }
 static inline i32 pfc_arrive(u8 *rec, i32 prio, i32 bytes, i64 now) {
-  i32 mode = ld32(rec + PFC_MODE);
-  int pause_mode = mode == PFC_MODE_PAUSE;
-  i32 unit = pause_mode ? PFC_PORT_UNIT : prio;
-  i32 occ_unit = ld32(PI32(rec, PFC_OCC, unit)) + bytes;
-  if (occ_unit > ld32(PI32(rec, PFC_LIMIT, unit))) {
+  i32 unit = rec[PFC_UNIT_OF + prio];
+  u32 occ_unit = (u32)ld32(PI32(rec, PFC_OCC, unit)) + (u32)bytes;
+  if (occ_unit > (u32)ld32(PI32(rec, PFC_LIMIT, unit))) {
     inc64(PI64(rec, PFC_DROPS, prio), 1);
     inc64(PI64(rec, PFC_DROP_BYTES, prio), bytes);
     return 0;
   }
   st32(PI32(rec, PFC_OCC, prio), ld32(PI32(rec, PFC_OCC, prio)) + bytes);
   st32(PI32(rec, PFC_OCC, PFC_PORT_UNIT), ld32(PI32(rec, PFC_OCC, PFC_PORT_UNIT)) + bytes);
-  int controlled = pause_mode || (mode == PFC_MODE_PFC && ((ld32(rec + PFC_ENABLE) >> prio) & 1) != 0);
-  i32 bit = 1 << unit, state = ld32(rec + PFC_XOFF_STATE);
-  if (controlled && (state & bit) == 0 && occ_unit >= ld32(PI32(rec, PFC_XOFF_TH, unit))) {
-    st32(rec + PFC_XOFF_STATE, state | bit);
+  if (occ_unit >= (u32)ld32(PI32(rec, PFC_XOFF_AT, unit))) {
+    i32 bit = 1 << unit;
+    st32(rec + PFC_XOFF_STATE, ld32(rec + PFC_XOFF_STATE) | bit);
+    st32(PI32(rec, PFC_XOFF_AT, unit), (i32)0xFFFFFFFFu);
+    st32(PI32(rec, PFC_XON_AT, unit), ld32(PI32(rec, PFC_XON_TH, unit)));
     st32(rec + PFC_PENDING, ld32(rec + PFC_PENDING) | bit);
     st32(PI32(rec, PFC_TX_TIME, unit), ld32(rec + PFC_PAUSE_TIME));
     st64(PI64(rec, PFC_NEXT_REFRESH, unit), now + ld64(rec + PFC_REFRESH_PS));
@@ -185,16 +194,14 @@ static inline i32 pfc_arrive(u8 *rec, i32 prio, i32 bytes, i64 now) {
   return 1;
 }
 static inline void pfc_depart(u8 *rec, i32 prio, i32 bytes) {
-  i32 left_prio = ld32(PI32(rec, PFC_OCC, prio)) - bytes;
-  st32(PI32(rec, PFC_OCC, prio), left_prio);
-  i32 left_port = ld32(PI32(rec, PFC_OCC, PFC_PORT_UNIT)) - bytes;
-  st32(PI32(rec, PFC_OCC, PFC_PORT_UNIT), left_port);
-  int pause_mode = ld32(rec + PFC_MODE) == PFC_MODE_PAUSE;
-  i32 unit = pause_mode ? PFC_PORT_UNIT : prio;
-  i32 left = pause_mode ? left_port : left_prio;
-  i32 bit = 1 << unit, state = ld32(rec + PFC_XOFF_STATE);
-  if ((state & bit) != 0 && left <= ld32(PI32(rec, PFC_XON_TH, unit))) {
-    st32(rec + PFC_XOFF_STATE, state & ~bit);
+  st32(PI32(rec, PFC_OCC, prio), ld32(PI32(rec, PFC_OCC, prio)) - bytes);
+  st32(PI32(rec, PFC_OCC, PFC_PORT_UNIT), ld32(PI32(rec, PFC_OCC, PFC_PORT_UNIT)) - bytes);
+  i32 unit = rec[PFC_UNIT_OF + prio];
+  if (ld32(PI32(rec, PFC_OCC, unit)) <= ld32(PI32(rec, PFC_XON_AT, unit))) {
+    i32 bit = 1 << unit;
+    st32(rec + PFC_XOFF_STATE, ld32(rec + PFC_XOFF_STATE) & ~bit);
+    st32(PI32(rec, PFC_XOFF_AT, unit), ld32(PI32(rec, PFC_XOFF_TH, unit)));
+    st32(PI32(rec, PFC_XON_AT, unit), INT32_MIN);
     st32(rec + PFC_PENDING, ld32(rec + PFC_PENDING) | bit);
     st32(PI32(rec, PFC_TX_TIME, unit), 0);
     st64(PI64(rec, PFC_NEXT_REFRESH, unit), NEVER);
@@ -238,6 +245,7 @@ static void restart_pause(u8 *rec, i32 unit, i32 quanta, i64 now) {
   st64(start_at, now);
   st64(until_at, now + (i64)quanta * ld64(rec + PFC_QUANTUM_PS));
   inc64(PI64(rec, quanta == 0 ? PFC_XON_RX : PFC_XOFF_RX, unit), 1);
+  st64(rec + PFC_BLOCKED_UNTIL, INT64_MIN);
 }
 static void pfc_receive_pfc(u8 *rec, i32 enable, const u8 *times, i64 now) {
   i32 obey = ld32(rec + PFC_MODE) == PFC_MODE_PFC ? ld32(rec + PFC_ENABLE) : 0;
@@ -252,11 +260,19 @@ static void pfc_receive_pfc(u8 *rec, i32 enable, const u8 *times, i64 now) {
   inc64(rec + PFC_RX_IGNORED, ignored);
 }
 static inline i32 pfc_blocked_mask(u8 *rec, i64 now) {
-  i32 mode = ld32(rec + PFC_MODE);
-  if (mode == PFC_MODE_PAUSE) return now < ld64(PI64(rec, PFC_PAUSED_UNTIL, PFC_PORT_UNIT)) ? 0xFF : 0;
-  if (mode != PFC_MODE_PFC) return 0;
-  i32 m = 0;
-  for (i32 n = 0; n < 8; n++) m |= (i32)(now < ld64(PI64(rec, PFC_PAUSED_UNTIL, n))) << n;
+  if (now < ld64(rec + PFC_BLOCKED_UNTIL) && now >= ld64(rec + PFC_BLOCKED_FROM)) return ld32(rec + PFC_BLOCKED_MASK);
+  i32 mode = ld32(rec + PFC_MODE), m = 0;
+  if (mode == PFC_MODE_PAUSE) m = now < ld64(PI64(rec, PFC_PAUSED_UNTIL, PFC_PORT_UNIT)) ? 0xFF : 0;
+  else if (mode == PFC_MODE_PFC)
+    for (i32 n = 0; n < 8; n++) m |= (i32)(now < ld64(PI64(rec, PFC_PAUSED_UNTIL, n))) << n;
+  i64 until = NEVER;
+  for (i32 u = 0; u < PFC_UNITS; u++) {
+    i64 end = ld64(PI64(rec, PFC_PAUSED_UNTIL, u));
+    if (end > now && end < until) until = end;
+  }
+  st32(rec + PFC_BLOCKED_MASK, m);
+  st64(rec + PFC_BLOCKED_FROM, now);
+  st64(rec + PFC_BLOCKED_UNTIL, until);
   return m;
 }
 static inline i32 pfc_blocked_tcs(i32 prios, i32 prio_tc) {
@@ -334,12 +350,7 @@ static inline void flush_pfc(i64 t) {
 static inline void refresh_blocked(i64 t) {
   u8 *pfc = PORT + PORT_PFC;
   st32(PORT + PORT_BLOCKED, pfc_blocked_tcs(pfc_blocked_mask(pfc, t), ld32(PORT + PORT_PRIO_TC)));
-  i64 expiry = NEVER;
-  for (i32 n = 0; n < 8; n++) {
-    i64 until = ld64(PI64(pfc, PFC_PAUSED_UNTIL, n));
-    if (until > t && until < expiry) expiry = until;
-  }
-  st64(PORT + PORT_PAUSE_EXPIRY, expiry);
+  st64(PORT + PORT_PAUSE_EXPIRY, ld64(pfc + PFC_BLOCKED_UNTIL));
 }
 static inline void serve_link(i64 now) {
   u8 *ets = PORT + PORT_ETS;
