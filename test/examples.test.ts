@@ -68,8 +68,8 @@ describe('examples/pause-vs-pfc (seed 000 Figure 1)', () => {
     const pause = pauseRun.summary;
     for (const r of [pfcRun, pauseRun]) {
       expect(r.summary.drops.lossless).toBe(0);
-      // h0's link, which carries both priorities, is paused in both runs...
-      expect(Math.max(...series(r, 'paused h0>sw0').values)).toBeGreaterThan(0);
+      // h0's link, which carries both priorities, is paused on priority 3 in both runs...
+      expect(Math.max(...series(r, 'paused h0>sw0 p3').values)).toBeGreaterThan(0);
       // ...and priority 0's 4 Gb/s (3.95 Gb/s of payload) still gets through: the pauses are short.
       expect(r.summary.flows.find((f) => f.priority === 0)!.throughput_bps / 1e9).toBeGreaterThan(0.99 * 4 * (1518 / 1538));
     }
@@ -79,6 +79,19 @@ describe('examples/pause-vs-pfc (seed 000 Figure 1)', () => {
     const q = pause.pfc.paused_ps_by_priority;
     expect(q[0]).toBeGreaterThan(0);
     expect(new Set(q).size).toBe(1); // every priority paused for exactly the same time
+    // Per (port, priority) series: under PFC h0's link has a pause series for priority 3 only (the
+    // one PFC priority); under PAUSE one per priority, all identical, priority 0 paused with 3.
+    expect(pfcRun.series.filter((s) => s.kind === 'pause' && s.entity === 'h0>sw0').map((s) => s.priority)).toEqual([3]);
+    const pauseH0 = pauseRun.series.filter((s) => s.kind === 'pause' && s.entity === 'h0>sw0');
+    expect(pauseH0.map((s) => s.priority)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    for (const s of pauseH0) expect(s.values).toEqual(series(pauseRun, 'paused h0>sw0 p0').values);
+    // The per-port table sums to the per-priority totals; sw0>h3 (h3 never sends a pause) is absent.
+    for (const r of [pfc, pause]) {
+      const byPort = r.pfc.paused_ps_by_port!;
+      for (let pr = 0; pr < 8; pr++) expect(byPort.reduce((a, x) => a + x.paused_ps_by_priority[pr], 0)).toBe(r.pfc.paused_ps_by_priority[pr]);
+      expect(byPort.map((x) => x.port)).toContain('h0>sw0');
+      expect(byPort.map((x) => x.port)).not.toContain('sw0>h3');
+    }
   });
 });
 

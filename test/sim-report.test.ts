@@ -76,11 +76,28 @@ describe('writeReport', () => {
     expect(lines[0]).toBe(SERIES_CSV_HEADER);
     const queues = r.series.filter((s) => s.kind === 'queue');
     expect(lines.length - 1).toBe(queues.reduce((n, s) => n + s.t_ps.length, 0));
-    // Row 1 + k of series q.tc0 is its k-th sample, exactly.
+    // Row 1 + k of series q.tc0 is its k-th sample, exactly; a queue series has no priority.
     const q0 = queues[0];
     for (const k of [0, 1, 500, 999]) {
-      expect(splitCsvLine(lines[1 + k])).toEqual([q0.name, q0.entity, q0.unit, String(q0.t_ps[k]), String(q0.values[k])]);
+      expect(splitCsvLine(lines[1 + k])).toEqual([q0.name, q0.entity, q0.unit, String(q0.t_ps[k]), String(q0.values[k]), '']);
     }
+    // Pause series are per (port, priority): the priority is the last column.
+    const pause = readFileSync(join(dir, 'series', 'pause.csv'), 'utf8').trimEnd().split('\n').map(splitCsvLine);
+    expect(pause[1]).toEqual(['paused.p3', 'h1:p0', '%', '0', '0', '3']);
+    expect(pause[101]).toEqual(['paused.p3', 'h1:p0', '%', String(100 * 1_000_000), '100', '3']);
+    expect(pause[1 + 1000]).toEqual(['paused.p0', 'h1:p0', '%', '0', '0', '0']);
+  });
+
+  it('shows pauses per (port, priority): one Gantt row per priority in pause.svg, a port x priority table in report.html', async () => {
+    const dir = join(tmp, 'pause');
+    await writeReport(syntheticResult(), dir);
+    const svg = readFileSync(join(dir, 'pause.svg'), 'utf8');
+    // Row labels `port pN`, and a legend entry per priority.
+    for (const label of ['h1:p0 p3', 'h1:p0 p0', 'priority 3', 'priority 0']) expect(svg).toContain(`>${label}<`);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    const section = html.slice(html.indexOf('<h2>Paused time per port and priority</h2>'), html.indexOf('<h2>Flows</h2>'));
+    // 150,000,000 ps = 0.15 ms under priority 3 (formatted in the run's 1 ms scale), nothing under the other seven.
+    expect(section).toContain('<tr><td>h1:p0</td><td></td><td></td><td></td><td>0.15 ms</td><td></td><td></td><td></td><td></td></tr>');
   });
 
   it('makes report.html self-contained: inline SVG, escaped text, no scripts or external references', async () => {
@@ -152,7 +169,8 @@ describe('CSV fields', () => {
 
   it('one row per sample, in series order', () => {
     const s: SimSeries = { name: 'q', kind: 'queue', unit: 'B', entity: 'sw0>h1', t_ps: [10, 20], values: [1.5, 0] };
-    expect(seriesCsv([s])).toBe(`${SERIES_CSV_HEADER}\nq,sw0>h1,B,10,1.5\nq,sw0>h1,B,20,0\n`);
+    expect(seriesCsv([s])).toBe(`${SERIES_CSV_HEADER}\nq,sw0>h1,B,10,1.5,\nq,sw0>h1,B,20,0,\n`);
+    expect(seriesCsv([{ ...s, kind: 'pause', priority: 5 }])).toBe(`${SERIES_CSV_HEADER}\nq,sw0>h1,B,10,1.5,5\nq,sw0>h1,B,20,0,5\n`);
   });
 });
 

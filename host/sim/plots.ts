@@ -143,22 +143,38 @@ export function pauseIntervals(s: SimSeries, samplePs: number): [number, number]
   return out;
 }
 
+/** Row label of a pause series in the Gantt strip: `port p3` for a per-priority series. */
+export function pauseLabel(s: SimSeries): string {
+  return s.priority === undefined ? seriesLabel(s) : `${s.entity} p${s.priority}`;
+}
+
+/** Fixed colour per priority 0..7 (Tableau 10), so a priority looks the same in every report. */
+const PRIORITY_COLOURS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#9c755f'];
+
+/**
+ * Gantt strip: one row per (port, priority) pause series, a bar where that priority of that port
+ * was paused during part of a sampling interval, coloured by priority.
+ */
 export function pauseSpec(series: SimSeries[], durationPs: number, samplePs: number): TopLevelSpec {
   const tu = timeUnitFor(durationPs);
-  const labels = series.map(seriesLabel);
+  const labels = series.map(pauseLabel);
+  const prioName = (s: SimSeries) => (s.priority === undefined ? 'port' : `priority ${s.priority}`);
   const rows = series.flatMap((s) =>
-    pauseIntervals(s, samplePs).map(([a, b]) => ({ s: seriesLabel(s), t0: a / tu.ps, t1: b / tu.ps })),
+    pauseIntervals(s, samplePs).map(([a, b]) => ({ s: pauseLabel(s), p: prioName(s), t0: a / tu.ps, t1: b / tu.ps })),
   );
+  const domain = [...new Set(series.map(prioName))];
+  const range = domain.map((n) => (n === 'port' ? '#d62728' : PRIORITY_COLOURS[Number(n.slice(9))]));
   return {
     title: KIND_TITLES.pause,
     width: WIDTH,
     height: { step: 18 },
     data: { values: rows },
-    mark: { type: 'bar', color: '#d62728' },
+    mark: { type: 'bar' },
     encoding: {
       x: { field: 't0', type: 'quantitative', title: `time (${tu.label})`, scale: { domain: [0, durationPs / tu.ps] } },
       x2: { field: 't1' },
       y: { field: 's', type: 'nominal', title: null, sort: labels, scale: { domain: labels }, axis: { labelLimit: 360 } },
+      color: { field: 'p', type: 'nominal', title: null, sort: domain, scale: { domain, range } },
     },
   } as TopLevelSpec;
 }

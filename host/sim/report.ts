@@ -3,7 +3,7 @@
 //   summary.json      the SimSummary with keys sorted at every level, minus the two wall-clock
 //                     fields (sim.wall_s, sim.packet_hops_per_s): byte-identical for the same seed
 //   run.json          the wall-clock figures and tool versions (the only non-deterministic file)
-//   series/<kind>.csv one file per series kind, long layout: series,entity,unit,t_ps,value
+//   series/<kind>.csv one file per series kind, long layout: series,entity,unit,t_ps,value,priority
 //   <kind>.svg, ets.svg, flows.svg   the plots (host/sim/plots.ts)
 //   report.html       one self-contained page: summary tables and the SVGs inline, no external assets
 //
@@ -61,15 +61,19 @@ export function csvField(v: string | number): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export const SERIES_CSV_HEADER = 'series,entity,unit,t_ps,value';
+export const SERIES_CSV_HEADER = 'series,entity,unit,t_ps,value,priority';
 
-/** Long-layout CSV of the given series: one row per sample, series in the order given. */
+/**
+ * Long-layout CSV of the given series: one row per sample, series in the order given. The last
+ * column is the priority of a per-(port, priority) series, empty for the others.
+ */
 export function seriesCsv(series: SimSeries[]): string {
   const lines = [SERIES_CSV_HEADER];
   for (const s of series) {
     const head = `${csvField(s.name)},${csvField(s.entity)},${csvField(s.unit)},`;
+    const tail = `,${s.priority === undefined ? '' : csvField(s.priority)}`;
     const n = Math.min(s.t_ps.length, s.values.length);
-    for (let i = 0; i < n; i++) lines.push(head + csvField(s.t_ps[i]) + ',' + csvField(s.values[i]));
+    for (let i = 0; i < n; i++) lines.push(head + csvField(s.t_ps[i]) + ',' + csvField(s.values[i]) + tail);
   }
   return lines.join('\n') + '\n';
 }
@@ -135,6 +139,11 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
       ['paused time', ...prios.map((p) => formatTime(s.pfc.paused_ps_by_priority[p] ?? 0, d))],
     ],
   );
+  const pausedPorts = s.pfc.paused_ps_by_port ?? [];
+  const pausedByPort = table(
+    ['port', ...prios.map((p) => `priority ${p}`)],
+    pausedPorts.map((r) => [r.port, ...r.paused_ps_by_priority.map((v) => (v > 0 ? formatTime(v, d) : ''))]),
+  );
   const flows = table(
     ['flow', 'src', 'dst', 'priority', 'sent (B)', 'delivered (B)', 'start', 'completion', 'throughput', 'victim'],
     s.flows.map((f) => [
@@ -161,6 +170,8 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
 ${overview}
 <h2>Per priority</h2>
 ${perPriority}
+<h2>Paused time per port and priority</h2>
+${pausedPorts.length > 0 ? pausedByPort : '<p class="none">no port was paused</p>'}
 <h2>Flows</h2>
 ${flows}
 <h2>ETS</h2>

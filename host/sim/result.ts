@@ -10,6 +10,8 @@ export interface SimSeries {
   unit: string;
   /** The port, flow or node the series belongs to (`sw0:p3`, `flow 2`, `h1`). */
   entity: string;
+  /** The priority of a per-(port, priority) series (pause series); absent otherwise. */
+  priority?: number;
   t_ps: number[];
   values: number[];
 }
@@ -33,7 +35,11 @@ export interface SimSummary {
   scenario: { name: string; seed: number; duration_ps: number; sample_ps: number };
   sim: { packet_hops: number; events: number; wall_s: number; packet_hops_per_s: number };
   drops: { lossless: number; lossy: number; by_priority: number[] };
-  pfc: { xoff_sent: number; xon_sent: number; paused_ps_by_priority: number[]; pause_frames: number };
+  pfc: {
+    xoff_sent: number; xon_sent: number; paused_ps_by_priority: number[]; pause_frames: number;
+    /** Paused time of each port's transmitter per priority, ports with any pause only, in port order. */
+    paused_ps_by_port?: { port: string; paused_ps_by_priority: number[] }[];
+  };
   qcn: { cnms: number };
   ets: {
     max_share_error_pp: number | null;
