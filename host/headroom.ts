@@ -5,7 +5,8 @@
 // Profile `ieee` (default), all terms in bit times of the port speed:
 //   max frame at the PFC sender  (mtu + 20) * 8       a frame it is sending when XOFF triggers
 //   PFC frame                    (64 + 20) * 8 = 672
-//   interface delay              2 * per-end bound    MAC/PCS/FEC/PMA/PMD, both ends
+//   interface delay              2 * per-end bound    MAC/PCS/FEC/PMA/PMD, both ends (SPEED_TABLE,
+//                                                     or the caller's interfaceDelayBt)
 //   cable delay                  2 * L * 5 ns * speed  round trip
 //   peer response                quanta(speed) * 512  802.3 31B.3.7 reaction bound
 //   max lossless frame           (mtu + 20) * 8       the peer may just have started one
@@ -31,8 +32,10 @@ interface SpeedRow {
 
 /**
  * Per-speed constants. Interface bounds for 10/25/40/100G are the ones quoted with the 802.1Qbb
- * component model; 50/200/400G keep the 100G bound's absolute time (1228.8 ns per end), an
- * assumption documented in docs/headroom.md.
+ * component model. For 50/200/400G no per-end figure (nor the 802.3 sublayer delay tables it would
+ * be summed from) was found in any source available to us, so those rows keep the 100G bound's
+ * absolute time (1228.8 ns per end), flagged in `assumptions`; docs/headroom.md lists what was
+ * searched. A caller holding the figure passes it as `interfaceDelayBt`.
  */
 export const SPEED_TABLE: ReadonlyMap<number, SpeedRow> = new Map([
   [10e9, { responseQuanta: 67, interfaceBt: 8192, interfaceAssumed: false }],
@@ -43,6 +46,9 @@ export const SPEED_TABLE: ReadonlyMap<number, SpeedRow> = new Map([
   [200e9, { responseQuanta: 453, interfaceBt: 245760, interfaceAssumed: true }],
   [400e9, { responseQuanta: 905, interfaceBt: 491520, interfaceAssumed: true }],
 ]);
+
+/** Largest accepted per-end interface delay: 2^31 - 1 bit times (5.4 ms at 400G), far above any PHY. */
+export const MAX_INTERFACE_DELAY_BT = 0x7fff_ffff;
 
 export const PFC_FRAME_WIRE_BITS = (64 + 20) * 8;
 /** Preamble + SFD (8) and inter-frame gap (12): wire bytes beyond the frame (DESIGN.md §2). */
@@ -80,6 +86,16 @@ export function parseMtu(text: string | number, path = 'mtu'): number {
   return v;
 }
 
+/** Parses a per-end interface delay in bit times (whole number, 0..MAX_INTERFACE_DELAY_BT). */
+export function parseInterfaceDelay(text: string | number, path = 'interface-delay'): number {
+  const s = String(text).trim();
+  const v = /^\d{1,10}$/.test(s) ? Number(s) : NaN;
+  if (!(v <= MAX_INTERFACE_DELAY_BT)) {
+    throw new InputError({ path, rule: `must be a whole number of bit times from 0 to ${MAX_INTERFACE_DELAY_BT} (got "${s}")` });
+  }
+  return v;
+}
+
 /** SONiC plugin inputs (Spectrum-1 defaults from the SONiC ASIC templates). */
 export interface SonicParams {
   /** Buffer cell size, bytes. */
@@ -109,6 +125,11 @@ export interface HeadroomInput {
   /** Largest lossless frame when it differs from mtu (the last-frame term; SONiC's lossless MTU). */
   losslessMtu?: number;
   sonic?: Partial<SonicParams>;
+  /**
+   * Interface delay of one end (transmit + receive), bit times, replacing the table's figure
+   * (profile ieee only), e.g. a sum taken from the 802.3 delay-constraint tables of the PHY in use.
+   */
+  interfaceDelayBt?: number;
 }
 
 export interface HeadroomResult {
@@ -132,6 +153,13 @@ export interface HeadroomResult {
   assumptions: string[];
 }
 
+/** The `assumptions` entry of a speed whose interface bound is not sourced. */
+export function interfaceAssumption(speedBps: number, interfaceBt: number): string {
+  const ns = (interfaceBt * 1e9) / speedBps;
+  return `interface delay at ${speedLabel(speedBps)}: no sourced IEEE 802.3 figure; assumed ${interfaceBt} bit times per end ` +
+    `(${ns} ns, the 100G bound's time), see docs/headroom.md; pass --interface-delay to use your PHY's figure`;
+}
+
 function rowFor(speedBps: number): SpeedRow {
   const row = SPEED_TABLE.get(speedBps);
   if (!row) {
@@ -149,6 +177,10 @@ function checkInput(input: HeadroomInput): void {
       problems.push({ path: key === 'mtu' ? 'mtu' : 'lossless_mtu', rule: 'must be a whole number of bytes from 64 to 65535' });
     }
   }
+  const d = input.interfaceDelayBt;
+  if (d !== undefined && !(Number.isInteger(d) && d >= 0 && d <= MAX_INTERFACE_DELAY_BT)) {
+    problems.push({ path: 'interface_delay', rule: `must be a whole number of bit times from 0 to ${MAX_INTERFACE_DELAY_BT}` });
+  }
   if (problems.length) throw new InputError(problems);
 }
 
@@ -164,12 +196,14 @@ function cableMm(cableM: number): bigint {
 
 function ieeeHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number): HeadroomResult {
   const speed = BigInt(input.speedBps);
+  const given = input.interfaceDelayBt !== undefined;
+  const interfaceBt = given ? input.interfaceDelayBt! : row.interfaceBt;
   // 2 * L * 5 ns * speed bits = 2 * Lmm * 5e-12 s * speed = Lmm * speed / 1e11
   const cableBits = ceilDiv(cableMm(input.cableM) * speed, 100_000_000_000n);
   const components: Record<string, number> = {
     max_frame_sender: (input.mtu + WIRE_OVERHEAD_BYTES) * 8,
     pfc_frame: PFC_FRAME_WIRE_BITS,
-    interface_delay: 2 * row.interfaceBt,
+    interface_delay: 2 * interfaceBt,
     cable_delay: Number(cableBits),
     peer_response: row.responseQuanta * 512,
     max_lossless_frame: (losslessMtu + WIRE_OVERHEAD_BYTES) * 8,
@@ -184,9 +218,7 @@ function ieeeHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number):
     headroom_bytes: Math.ceil(total / 8),
     components,
     total_bits: total,
-    assumptions: row.interfaceAssumed
-      ? [`interface delay at ${speedLabel(input.speedBps)} assumed ${row.interfaceBt} bit times per end (the 100G bound's 1228.8 ns)`]
-      : [],
+    assumptions: row.interfaceAssumed && !given ? [interfaceAssumption(input.speedBps, row.interfaceBt)] : [],
   };
 }
 
@@ -249,7 +281,12 @@ export function computeHeadroom(input: HeadroomInput): HeadroomResult {
   checkInput(input);
   const losslessMtu = input.losslessMtu ?? input.mtu;
   const profile = input.profile ?? 'ieee';
-  if (profile === 'sonic') return sonicHeadroom(input, row, losslessMtu);
+  if (profile === 'sonic') {
+    if (input.interfaceDelayBt !== undefined) {
+      throw new InputError({ path: 'interface_delay', rule: 'applies to profile ieee only (the sonic profile has mac_phy_delay)' });
+    }
+    return sonicHeadroom(input, row, losslessMtu);
+  }
   if (profile !== 'ieee') throw new InputError({ path: 'profile', rule: `must be one of ${HEADROOM_PROFILES.join(', ')}` });
   return ieeeHeadroom(input, row, losslessMtu);
 }

@@ -2,7 +2,10 @@
 // SONiC Mellanox-plugin profile, with the arithmetic written out.
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../host/errors.js';
-import { computeHeadroom, parseCable, parseSpeed } from '../host/headroom.js';
+import fc from 'fast-check';
+import {
+  computeHeadroom, interfaceAssumption, MAX_INTERFACE_DELAY_BT, parseCable, parseInterfaceDelay, parseSpeed, SPEED_TABLE,
+} from '../host/headroom.js';
 import { runCli } from './helpers.js';
 
 describe('headroom: component model (profile ieee)', () => {
@@ -46,8 +49,69 @@ describe('headroom: component model (profile ieee)', () => {
       // 1228.8 ns per end at bps: 1228.8e-9 * bps bit times
       expect(r.components.interface_delay).toBe(2 * bt);
       expect(bt).toBe(Math.round(1228.8e-9 * bps));
-      expect(r.assumptions[0]).toMatch(/assumed/);
+      expect(r.assumptions).toEqual([interfaceAssumption(bps, bt)]);
+      expect(r.assumptions[0]).toContain(`assumed ${bt} bit times per end (1228.8 ns`);
+      expect(r.assumptions[0]).toContain('docs/headroom.md');
     }
+    // the quoted speeds carry no assumption
+    for (const bps of [10e9, 25e9, 40e9, 100e9]) expect(computeHeadroom({ speedBps: bps, cableM: 0, mtu: 1500 }).assumptions).toEqual([]);
+  });
+
+  // Vectors for the speeds whose interface term is the flagged assumption (1228.8 ns per end,
+  // docs/headroom.md). The other five terms are sourced; these pin the arithmetic, and change
+  // only in the interface_delay term if a sourced 802.3 figure replaces the assumption.
+  it.each([
+    // 2 * 73,888 + 672 + 2 * 61,440 + 2 * 100 m * 5 ns * 50 Gb/s (= 50,000) + 147 * 512 (= 75,264)
+    // = 147,776 + 672 + 122,880 + 50,000 + 75,264 = 396,592 bits = 49,574 B
+    [50e9, 122_880, 50_000, 75_264, 396_592, 49_574],
+    // 147,776 + 672 + 2 * 245,760 + 200,000 + 453 * 512 (= 231,936) = 1,071,904 bits = 133,988 B
+    [200e9, 491_520, 200_000, 231_936, 1_071_904, 133_988],
+    // 147,776 + 672 + 2 * 491,520 + 400,000 + 905 * 512 (= 463,360) = 1,994,848 bits = 249,356 B
+    [400e9, 983_040, 400_000, 463_360, 1_994_848, 249_356],
+  ])('%d b/s, 100 m, MTU 9216 (interface term assumed)', (bps, intf, cable, resp, bits, bytes) => {
+    const r = computeHeadroom({ speedBps: bps, cableM: 100, mtu: 9216 });
+    expect(r.components).toEqual({
+      max_frame_sender: 73_888, pfc_frame: 672, interface_delay: intf,
+      cable_delay: cable, peer_response: resp, max_lossless_frame: 73_888,
+    });
+    expect(r.total_bits).toBe(bits);
+    expect(r.headroom_bytes).toBe(bytes);
+    expect(r.assumptions).toHaveLength(1);
+  });
+
+  it('a caller-given interface delay replaces the table figure and the assumption', () => {
+    // 400G, 100 m, 9216 with 655,360 BT per end (a caller's figure, 1638.4 ns at 400G):
+    // 1,994,848 - 983,040 + 2 * 655,360 = 2,322,528 bits = 290,316 B
+    const r = computeHeadroom({ speedBps: 400e9, cableM: 100, mtu: 9216, interfaceDelayBt: 655_360 });
+    expect(r.components.interface_delay).toBe(1_310_720);
+    expect(r.total_bits).toBe(2_322_528);
+    expect(r.headroom_bytes).toBe(290_316);
+    expect(r.assumptions).toEqual([]);
+    // giving the table's own 100G figure reproduces the pinned vector
+    expect(computeHeadroom({ speedBps: 100e9, cableM: 300, mtu: 9216, interfaceDelayBt: 122_880 }).headroom_bytes).toBe(111_992);
+  });
+
+  it('each extra bit time of interface delay per end adds exactly 2 bits', () => {
+    fc.assert(fc.property(
+      fc.constantFrom(...SPEED_TABLE.keys()), fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 100_000 }),
+      fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 64, max: 9216 }),
+      (bps, d, k, cableM, mtu) => {
+        const a = computeHeadroom({ speedBps: bps, cableM, mtu, interfaceDelayBt: d });
+        const b = computeHeadroom({ speedBps: bps, cableM, mtu, interfaceDelayBt: d + k });
+        return b.total_bits! - a.total_bits! === 2 * k && b.headroom_bytes >= a.headroom_bytes && b.assumptions.length === 0;
+      },
+    ), { numRuns: 200 });
+  });
+
+  it('rejects a bad interface delay, and one given to the sonic profile', () => {
+    for (const d of [-1, 1.5, NaN, MAX_INTERFACE_DELAY_BT + 1]) {
+      expect(() => computeHeadroom({ speedBps: 100e9, cableM: 1, mtu: 1500, interfaceDelayBt: d })).toThrow(/interface_delay: must be a whole number/);
+    }
+    expect(() => computeHeadroom({ speedBps: 100e9, cableM: 1, mtu: 1500, interfaceDelayBt: 1, profile: 'sonic' }))
+      .toThrow(/interface_delay: applies to profile ieee only/);
+    expect(parseInterfaceDelay(' 655360 ')).toBe(655_360);
+    expect(() => parseInterfaceDelay('1e5')).toThrow(/interface-delay: must be a whole number of bit times/);
+    expect(() => parseInterfaceDelay(String(MAX_INTERFACE_DELAY_BT + 1))).toThrow(InputError);
   });
 
   it('rejects unknown speeds and bad sizes with path: rule problems', () => {
@@ -126,6 +190,16 @@ describe('dcbkit headroom', () => {
     expect(r.stdout).toMatch(/headroom: 111992 B/);
   });
 
+  it('--interface-delay replaces the table figure; assumed speeds print a note otherwise', () => {
+    const given = runCli(['headroom', '--speed', '400G', '--cable', '100m', '--interface-delay', '655360', '--json']);
+    expect(given.status).toBe(0);
+    expect(JSON.parse(given.stdout)).toMatchObject({ headroom_bytes: 290_316, total_bits: 2_322_528, assumptions: [] });
+    const assumed = runCli(['headroom', '--speed', '400G', '--cable', '100m']);
+    expect(assumed.status).toBe(0);
+    expect(assumed.stdout).toMatch(/headroom: 249356 B/);
+    expect(assumed.stdout).toMatch(/^note: interface delay at 400G: no sourced IEEE 802\.3 figure; assumed 491520 bit times per end/m);
+  });
+
   it('--profile sonic', () => {
     const r = runCli(['headroom', '--speed', '100G', '--cable', '300m', '--mtu', '9100', '--lossless-mtu', '1024', '--profile', 'sonic', '--json']);
     expect(r.status).toBe(0);
@@ -138,6 +212,8 @@ describe('dcbkit headroom', () => {
     [['--speed', '100G', '--cable', '300m', '--mtu', 'big'], /^mtu: must be a whole number/m],
     [['--speed', '100G', '--cable', '300m', '--profile', 'cisco'], /^profile: must be one of ieee, sonic/m],
     [['--cable', '300m'], /speed/],
+    [['--speed', '100G', '--cable', '300m', '--interface-delay', '-5'], /^interface-delay: must be a whole number of bit times/m],
+    [['--speed', '100G', '--cable', '300m', '--interface-delay', '10', '--profile', 'sonic'], /^interface_delay: applies to profile ieee only/m],
   ])('exits 2 on bad flags %j with nothing on stdout', (args, message) => {
     const r = runCli(['headroom', ...args]);
     expect(r.status).toBe(2);

@@ -1,11 +1,11 @@
-// `dcbkit headroom --speed 100G --cable 300m --mtu 9216 [--json] [--profile ieee|sonic]`:
+// `dcbkit headroom --speed 100G --cable 300m --mtu 9216 [--json] [--profile ieee|sonic] [--interface-delay BT]`:
 // the PFC headroom of one lossless priority (host/headroom.ts, DESIGN.md §4.1). `--json` prints
 // {"headroom_bytes": N, "components": {...bits per component...}, ...}; all flags are checked
 // before anything is printed (bad flags: `path: rule` on stderr, exit 2).
 import type { CommandModule } from 'yargs';
 import { InputError, type Problem } from '../errors.js';
 import {
-  computeHeadroom, HEADROOM_PROFILES, parseCable, parseMtu, parseSpeed, speedLabel,
+  computeHeadroom, HEADROOM_PROFILES, parseCable, parseInterfaceDelay, parseMtu, parseSpeed, speedLabel,
   type HeadroomProfile, type HeadroomResult,
 } from '../headroom.js';
 
@@ -14,6 +14,7 @@ interface HeadroomArgs {
   cable: string;
   mtu: string;
   'lossless-mtu'?: string;
+  'interface-delay'?: string;
   profile: string;
   json?: boolean;
 }
@@ -34,11 +35,12 @@ function parseArgs(args: HeadroomArgs) {
   const cableM = attempt(() => parseCable(String(args.cable), 'cable'));
   const mtu = attempt(() => parseMtu(args.mtu, 'mtu'));
   const losslessMtu = args['lossless-mtu'] === undefined ? undefined : attempt(() => parseMtu(args['lossless-mtu']!, 'lossless-mtu'));
+  const interfaceDelayBt = args['interface-delay'] === undefined ? undefined : attempt(() => parseInterfaceDelay(args['interface-delay']!));
   if (!HEADROOM_PROFILES.includes(args.profile as HeadroomProfile)) {
     problems.push({ path: 'profile', rule: `must be one of ${HEADROOM_PROFILES.join(', ')} (got "${args.profile}")` });
   }
   if (problems.length) throw new InputError(problems);
-  return { speedBps: speedBps!, cableM: cableM!, mtu: mtu!, losslessMtu, profile: args.profile as HeadroomProfile };
+  return { speedBps: speedBps!, cableM: cableM!, mtu: mtu!, losslessMtu, interfaceDelayBt, profile: args.profile as HeadroomProfile };
 }
 
 function human(r: HeadroomResult): string {
@@ -68,6 +70,7 @@ export const headroomCommand: CommandModule<object, HeadroomArgs> = {
       .option('cable', { type: 'string', demandOption: true, describe: 'cable length, e.g. 300m or 2km' })
       .option('mtu', { type: 'string', default: '9216', describe: 'largest frame, bytes (both frame terms)' })
       .option('lossless-mtu', { type: 'string', describe: 'largest lossless frame when smaller than --mtu' })
+      .option('interface-delay', { type: 'string', describe: 'interface delay of one end, bit times (replaces the speed table figure; ieee profile)' })
       .option('profile', { type: 'string', default: 'ieee', describe: 'ieee (component model) | sonic (Mellanox plugin formula)' })
       .option('json', { type: 'boolean', describe: 'one JSON document on stdout' }) as never,
   handler: (args) => {
