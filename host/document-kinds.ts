@@ -48,8 +48,10 @@ export const scenarioKind: DocumentKind = {
   describe: 'simulator scenario (hosts, switches, links, traffic)',
   detect: (d) => d.kind === 'scenario' || ('hosts' in d && 'links' in d),
   validate: (doc) => {
-    const warnings = checkEmbeddedConfigs(doc);
+    // checkScenario parses every embedded config with the same rules and reports their problems
+    // together with the structural ones; the configs' warnings are collected once it has passed.
     const s = checkScenario(doc);
+    const warnings = checkEmbeddedConfigs(doc);
     const hosts = s.nodes.filter((n) => n.isHost).length;
     return {
       value: s,

@@ -23,13 +23,13 @@ export const etsConfigSchema = z
     let weighted = 0;
     c.tsa.forEach((t, tc) => {
       if (t === 'strict' || t === 'cbs') {
-        if (c.bw[tc] !== 0) ctx.addIssue({ code: 'custom', path: ['bw', tc], message: `TC ${tc} is ${t}: its bandwidth must be 0` });
+        if (c.bw[tc] !== 0) ctx.addIssue({ code: 'custom', path: ['bw', tc], message: `TC ${tc} has TSA ${t}; its bandwidth must be 0, got ${c.bw[tc]}` });
       } else {
         weighted++;
         sum += c.bw[tc];
       }
     });
-    if (weighted > 0 && sum !== 100) ctx.addIssue({ code: 'custom', path: ['bw'], message: `bandwidth of the ETS TCs must sum to 100 (got ${sum})` });
+    if (weighted > 0 && sum !== 100) ctx.addIssue({ code: 'custom', path: ['bw'], message: `bandwidths of ETS TCs sum to ${sum}, must be 100` });
   });
 export type EtsConfig = z.output<typeof etsConfigSchema>;
 

@@ -265,13 +265,13 @@ describe('dcbkit vectors ets', () => {
     const r = runCli(['vectors', 'ets', '--stimulus=-'], { input: JSON.stringify(bad) });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^ets\.bw: bandwidth of the ETS TCs must sum to 100 \(got 90\)/m);
+    expect(r.stderr).toMatch(/^ets\.bw: bandwidths of ETS TCs sum to 90, must be 100$/m);
   });
   it('rejects a strict TC with bandwidth and an oversized frame', () => {
     const bad = { ...stim, ets: { ...cfg4040(), bw: [40, 40, 10, 10, 0, 0, 0, 0] }, events: [{ type: 'enq', prio: 0, bytes: 2000 }] };
     const r = runCli(['vectors', 'ets', '--stimulus=-'], { input: JSON.stringify(bad) });
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/ets\.bw\[3\]: TC 3 is strict/);
+    expect(r.stderr).toMatch(/ets\.bw\[3\]: TC 3 has TSA strict; its bandwidth must be 0, got 10/);
     expect(r.stderr).toMatch(/events\[0\]\.bytes: frame of 2000 B exceeds max_frame 1518/);
   });
 });

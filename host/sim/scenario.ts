@@ -199,6 +199,9 @@ export function checkScenario(doc: unknown): Scenario {
   // Nodes and their DCB configs.
   const nodeIdx = new Map<string, number>();
   const nodes: NormNode[] = [];
+  // A config shared by many nodes (defaults.dcb, a profile) is parsed once, so each of its
+  // problems is reported once, not once per node that uses it.
+  const parsedDcb = new Map<string, DcbView>();
   const resolveDcb = (ref: unknown, path: string): DcbView => {
     let cfg: unknown = ref ?? s.defaults.dcb ?? {};
     let p = ref === undefined ? 'defaults.dcb' : path;
@@ -211,8 +214,11 @@ export function checkScenario(doc: unknown): Scenario {
         cfg = s.dcb_profiles[cfg];
       }
     }
+    const known = parsedDcb.get(p);
+    if (known) return known;
     const { view, problems: found } = parseDcb(cfg, p);
     problems.push(...found);
+    parsedDcb.set(p, view);
     return view;
   };
   const q = s.qcn;
@@ -247,6 +253,8 @@ export function checkScenario(doc: unknown): Scenario {
   };
   s.hosts.forEach((h, i) => addNode(h, true, `hosts[${i}]`));
   s.switches.forEach((w, i) => addNode(w, false, `switches[${i}]`));
+  // A profile no node uses is still checked, so `run` and `validate` accept the same documents.
+  for (const name of Object.keys(s.dcb_profiles)) resolveDcb(name, `dcb_profiles.${name}`);
 
   // Links: two ports each.
   const ports: NormPort[] = [];
@@ -335,9 +343,12 @@ export function checkScenario(doc: unknown): Scenario {
     return i;
   };
   type Common = { priority: number; start: number; stop?: number; size?: number; rate?: number; frames: Parsed['traffic']['flows'][number]['frames']; victim?: boolean };
-  const addFlow = (src: number, dst: number, f: Common, path: string, onOff?: { on: number; off: number }) => {
+  /** Where each flow was declared, for problems about it (an incast sender, an all-to-all pair). */
+  const flowAt: string[] = [];
+  const addFlow = (src: number, dst: number, f: Common, path: string, onOff?: { on: number; off: number }, at = path) => {
     if (src < 0 || dst < 0) return;
-    if (src === dst) { bad(path, 'a flow needs two different hosts'); return; }
+    if (src === dst) { bad(at, 'a flow needs two different hosts'); return; }
+    flowAt.push(at);
     flows.push({
       id: flows.length, src, dst, priority: f.priority, start_ps: f.start, stop_ps: f.stop ?? Number.MAX_SAFE_INTEGER,
       size: f.size ?? 0, rate_bps: f.rate ?? 0, on_ps: onOff?.on ?? 0, off_ps: onOff?.off ?? 0,
@@ -347,11 +358,13 @@ export function checkScenario(doc: unknown): Scenario {
   s.traffic.flows.forEach((f, i) => addFlow(host(f.src, `traffic.flows[${i}].src`), host(f.dst, `traffic.flows[${i}].dst`), f, `traffic.flows[${i}]`));
   s.traffic.incast.forEach((g, i) => {
     const dst = host(g.dst, `traffic.incast[${i}].dst`);
-    g.senders.forEach((sn, k) => addFlow(host(sn, `traffic.incast[${i}].senders[${k}]`), dst, g, `traffic.incast[${i}]`));
+    g.senders.forEach((sn, k) => addFlow(host(sn, `traffic.incast[${i}].senders[${k}]`), dst, g, `traffic.incast[${i}]`, undefined, `traffic.incast[${i}].senders[${k}]`));
   });
   s.traffic.all_to_all.forEach((g, i) => {
     const hs = g.hosts.map((h, k) => host(h, `traffic.all_to_all[${i}].hosts[${k}]`));
-    for (const a of hs) for (const b of hs) if (a !== b) addFlow(a, b, g, `traffic.all_to_all[${i}]`);
+    hs.forEach((a, ka) => hs.forEach((b, kb) => {
+      if (a !== b) addFlow(a, b, g, `traffic.all_to_all[${i}]`, undefined, `traffic.all_to_all[${i}].hosts[${ka}]->hosts[${kb}]`);
+    }));
   });
   s.traffic.on_off.forEach((g, i) =>
     addFlow(host(g.src, `traffic.on_off[${i}].src`), host(g.dst, `traffic.on_off[${i}].dst`), g, `traffic.on_off[${i}]`, { on: g.on, off: g.off }));
@@ -368,9 +381,9 @@ export function checkScenario(doc: unknown): Scenario {
   flows.forEach((f) => {
     for (const n of [f.src, f.dst]) {
       const tc = nodes[n].dcb.prioTc[f.priority];
-      if (tc === undefined || tc < 0 || tc > 7) bad(`traffic`, `priority ${f.priority} of flow ${nodes[f.src].name}->${nodes[f.dst].name} is mapped to no TC in ets.prio_tc of ${nodes[n].name}`);
+      if (tc === undefined || tc < 0 || tc > 7) bad(flowAt[f.id], `priority ${f.priority} of flow ${nodes[f.src].name}->${nodes[f.dst].name} is mapped to no TC in ets.prio_tc of ${nodes[n].name}`);
     }
-    if (comp[f.src] !== comp[f.dst]) bad('traffic', `hosts ${nodes[f.src].name} and ${nodes[f.dst].name} are not connected`);
+    if (comp[f.src] !== comp[f.dst]) bad(flowAt[f.id], `hosts ${nodes[f.src].name} and ${nodes[f.dst].name} are not connected`);
   });
 
   // Switch buffers: headroom per lossless (port, priority) must fit.
@@ -432,7 +445,10 @@ export function checkScenario(doc: unknown): Scenario {
     ? s.series.flows.map((fi, i) => { if (fi < 0 || fi >= flows.length) bad(`series.flows[${i}]`, `no flow ${fi}`); return fi; })
     : flows.slice(0, 64).map((f) => f.id);
 
-  if (problems.length) throw new InputError(problems);
+  if (problems.length) {
+    // one line per problem: a rule broken the same way by many nodes is said once
+    throw new InputError([...new Map(problems.map((q) => [`${q.path}: ${q.rule}`, q])).values()]);
+  }
   const minFrame = flows.length ? Math.min(...flows.map((f) => f.frames.a)) : 64;
   return {
     name: s.name, seed: s.seed, duration_ps: s.duration, sample_ps: s.sample ?? Math.max(1, Math.floor(s.duration / 200)),

@@ -1,0 +1,49 @@
+// zod issues -> `path: rule` lines (host/problems.ts): every line names the field, and zod's generic
+// wording ("Invalid input: expected array, received undefined") becomes the rule it stands for.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { InputError } from '../host/errors.js';
+import { parseOrThrow } from '../host/problems.js';
+
+const schema = z.strictObject({
+  params: z.strictObject({ line_bps: z.number().optional() }).default({}),
+  ets: z.strictObject({ prio_tc: z.array(z.number()) }),
+  mode: z.enum(['pfc', 'pause']).optional(),
+  events: z.array(z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('arrive'), bytes: z.number().int().min(64, 'a frame is at least 64 B') }),
+    z.strictObject({ type: z.literal('depart') }),
+  ])).default([]),
+});
+
+function lines(doc: unknown): string[] {
+  try {
+    parseOrThrow(schema, doc);
+  } catch (e) {
+    if (e instanceof InputError) return e.problems.map((p) => `${p.path}: ${p.rule}`);
+    throw e;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('zod issues as path: rule', () => {
+  it('an unknown key is named in the path, one line per key', () => {
+    expect(lines({ params: { line_bsp: 1, speeed: 2 }, ets: { prio_tc: [] } })).toEqual([
+      'params.line_bsp: unknown key (check its spelling in the documentation of this document kind)',
+      'params.speeed: unknown key (check its spelling in the documentation of this document kind)',
+    ]);
+  });
+
+  it('a missing field is "required", a wrong type says what it got', () => {
+    expect(lines({})).toEqual(['ets: required (object)']);
+    expect(lines({ ets: { prio_tc: 'none' } })).toEqual(['ets.prio_tc: must be array, got string']);
+  });
+
+  it('an enum or discriminator lists the allowed values', () => {
+    expect(lines({ ets: { prio_tc: [] }, mode: 'both' })).toEqual(['mode: must be one of pfc, pause']);
+    expect(lines({ ets: { prio_tc: [] }, events: [{ type: 'leave' }] })).toEqual(['events[0].type: must be one of arrive, depart']);
+  });
+
+  it("keeps the schema's own messages", () => {
+    expect(lines({ ets: { prio_tc: [] }, events: [{ type: 'arrive', bytes: 10 }] })).toEqual(['events[0].bytes: a frame is at least 64 B']);
+  });
+});
