@@ -336,6 +336,10 @@ export const SP_W: i32 = 620;            // QCN CP (qau-pc): w
 export const SP_KMIN: i32 = 624;         // dcqcn CP marking thresholds, bytes
 export const SP_KMAX: i32 = 628;
 export const SP_PMAX_Q16: i32 = 632;
+// Data frames on their way to a host that need no arrival event (docs/sim.md, "Deliveries to hosts").
+export const SP_SINK_PRIOS: i32 = 636;   // priorities delivered without an event (0 unless the peer is a host)
+export const SP_SINK_HEAD: i32 = 640;    // oldest such frame on the wire, -1 none (FIFO: arrivals in send order)
+export const SP_SINK_TAIL: i32 = 644;
 export const SP_CR_LASTCL: i32 = 704;    // i32[8] credit receiver: limit of the last grant sent
 export const SP_CR_CAP: i32 = 736;       // credit receiver buffer, units (written by the host)
 export const SP_WAIT_HEAD: i32 = 740;    // host port: first flow waiting for room in its NIC queue
@@ -357,6 +361,7 @@ export const SK_PORT: i32 = 16;   // receiving port while in flight; ingress por
 export const SK_KIND: i32 = 20;   // bits 0..7 kind (0 data 1 PFC 2 PAUSE 3 CNM 4 grant), 8..15 buffer account
 export const SK_A: i32 = 24;      // PFC/grant: priority; CNM: flow
 export const SK_B: i32 = 28;      // PFC: quanta; grant: credit limit; CNM: qf
+export const SK_ARRIVE_AT: i32 = 24; // i64 data frame in a port's sink list: arrival time at the host (overlays A, B)
 export const SK_SIZE: i32 = 32;
 
 // Flow record: traffic source, delivery counters and its QCN reaction point.

@@ -228,6 +228,30 @@ describe('PFC watchdog', () => {
   });
 });
 
+describe('deliveries to hosts (no arrival event, docs/sim.md)', () => {
+  // One 1500 B frame a -> b at 100G with 1 us delay arrives at 1520 x 80 + 1,000,000 = 1,121,600 ps.
+  const one = (sample: number) => runScenario(checkScenario({
+    duration: '3us', sample, hosts: [{ name: 'a' }, { name: 'b' }], links: [{ a: 'a', b: 'b', speed: '100G', delay: '1us' }],
+    traffic: { flows: [{ src: 'a', dst: 'b', priority: 0, size: 1500, frames: 1500 }] },
+  }));
+  const delivered = (r: ReturnType<typeof one>) => r.series.find((x) => x.name === 'throughput flow 0')!.values.map((v) => v > 0);
+
+  it('a frame arriving exactly at a batch end counts in that batch, one picosecond later in the next', () => {
+    expect(delivered(one(1_121_600)).slice(0, 2)).toEqual([true, false]);
+    expect(delivered(one(1_121_599)).slice(0, 2)).toEqual([false, true]);
+    // 1500 B in the first 1,121,600 ps: 12,000 bit / 1.1216 us = 10.699 Gb/s.
+    expect(one(1_121_600).series.find((x) => x.name === 'throughput flow 0')!.values[0]).toBe(10.699);
+  });
+
+  it('the batch size does not change what is delivered or when (fast-check over sample intervals)', () => {
+    const ref = run({ ...star(4, { duration: '40us' }), traffic: { incast: [{ senders: ['h1', 'h2', 'h3'], dst: 'h0', priority: 3, frames: { uniform: [64, 1500] } }] } });
+    fc.assert(fc.property(fc.integer({ min: 100_000, max: 40_000_000 }), (samplePs) => {
+      const s = run({ ...star(4, { duration: '40us', sample: samplePs }), traffic: { incast: [{ senders: ['h1', 'h2', 'h3'], dst: 'h0', priority: 3, frames: { uniform: [64, 1500] } }] } });
+      expect(s.flows).toEqual(ref.flows);
+    }), { numRuns: 12 });
+  });
+});
+
 describe('traffic generators', () => {
   it('on/off: a 10 Gb/s source sends only in the 5 us on part of every 20 us period', () => {
     // 5 periods of 20 us (the run stops at 99 us, before a sixth on period starts at 100 us):

@@ -19,12 +19,22 @@
 // CP and RP parameters) are read from the port or flow record, never from one global.
 // Stale events (a refresh after XON, a timer after a newer CNM) are recognised by comparing the
 // event time with the deadline stored in the record.
+//
+// Deliveries to hosts. A host consumes a data frame on arrival and nothing else in the fabric
+// depends on when it does, unless the frame carries a CE mark for a dcqcn notification point or
+// its priority is credit-controlled at the host (both answer with frames). Other data frames to a
+// host get no ARRIVE event: the sending port keeps them in a FIFO (its sink list; a link delivers
+// in send order) with their arrival times, and delivers every frame that has arrived whenever it
+// starts another frame and, for all ports, at the end of each simRunUntil batch, before the host
+// reads the counters. What the host sees (bytes delivered and the time of the last delivery per
+// flow, up to each batch's end) is exactly what ARRIVE events would have produced; one event per
+// frame into a host is saved.
 import {
   SH_NPORTS, SH_NFLOWS, SH_NHOSTS, SH_POOL_CAP, SH_HEAP_CAP, SH_PORTS, SH_NODES, SH_FLOWS,
   SH_POOL, SH_HEAP, SH_ROUTE, SH_NH, SH_MIX, SH_COUNTERS, SH_WDLOG, SH_WDLOG_CAP, SH_STORMS, SH_NSTORMS,
   SH_QCN_MASK, SH_SEED, SH_HOSTQ, SH_CREDIT_UNIT, SH_QCN_PROFILE, SH_WD_POLLS, SH_NWD_POLLS, SF_NP,
   SP_MODES, SP_LOSSLESS, SP_CREDIT_MASK, SP_PAUSE_TIME, SP_WD_ACTION, SP_WD_POLL, SP_WD_DETECT, SP_WD_RESTORE,
-  SP_Q_EQ, SP_W, SP_KMIN, SP_KMAX, SP_PMAX_Q16,
+  SP_Q_EQ, SP_W, SP_KMIN, SP_KMAX, SP_PMAX_Q16, SP_SINK_PRIOS, SP_SINK_HEAD, SP_SINK_TAIL, SK_ARRIVE_AT,
   SF_P_BC, SF_P_TH, SF_P_GD, SF_P_MINDEC, SF_P_FLAGS, SF_P_G_Q10, SF_P_TIMER, SF_P_AI, SF_P_HAI, SF_P_MIN,
   SF_P_ALPHA_PS, SF_P_CNP_PS,
   SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED, SN_XOFF, SN_XON, SN_LOSSY_Q, SN_SIZE,
@@ -248,6 +258,14 @@ export function simInit(base: i32): i32 {
     store<i64>(fa + SF_RP_EV_AT, FOREVER);
     evPush(load<i64>(fa + SF_START), (EV_FLOW << 28) | <u32>f);
   }
+  // Priorities whose data frames to a host need no arrival event (see "Deliveries to hosts").
+  for (let p = 0; p < nPorts; p++) {
+    const pa = portAt(p);
+    const peer = portAt(load<i32>(pa + SP_PEER));
+    store<i32>(pa + SP_SINK_HEAD, -1);
+    store<i32>(pa + SP_SINK_TAIL, -1);
+    store<i32>(pa + SP_SINK_PRIOS, (load<i32>(peer + SP_FLAGS) & 1) != 0 ? ~creditMaskAt(peer) & 0xff : 0);
+  }
   for (let s = 0; s < nStorms; s++) evPush(load<i64>(storms + <usize>s * SS_SIZE + SS_START), (EV_STORM << 28) | <u32>s);
   // One poll event per distinct poll interval; each poll visits the ports with that interval.
   for (let g = 0; g < nPolls; g++) evPush(load<i64>(wdPolls + (<usize>g << 3)), (EV_WATCHDOG << 28) | <u32>g);
@@ -353,8 +371,22 @@ function startFrame(p: i32, pa: usize, k: i32): void {
   const bytes = load<i32>(pktAt(k) + SK_BYTES);
   const end = now + <i64>wireBytes(bytes) * <i64>load<i32>(pa + SP_PPB);
   store<i64>(pa + SP_BUSY_UNTIL, end);
-  store<i32>(pktAt(k) + SK_PORT, load<i32>(pa + SP_PEER));
-  evPush(end + load<i64>(pa + SP_DELAY), (EV_ARRIVE << 28) | <u32>k);
+  const ka = pktAt(k);
+  store<i32>(ka + SK_PORT, load<i32>(pa + SP_PEER));
+  const arriveAt = end + load<i64>(pa + SP_DELAY);
+  const kind = load<i32>(ka + SK_KIND);
+  if (((load<i32>(pa + SP_SINK_PRIOS) >> load<i32>(ka + SK_PRIO)) & 1) != 0 && (kind & 0xff) == K_DATA && (kind & CE_BIT) == 0) {
+    // A data frame into a host: delivered from the sink list, no event (see "Deliveries to hosts").
+    deliverArrived(pa, now);
+    store<i64>(ka + SK_ARRIVE_AT, arriveAt);
+    store<i32>(ka + SK_NEXT, -1);
+    const tail = load<i32>(pa + SP_SINK_TAIL);
+    if (tail < 0) store<i32>(pa + SP_SINK_HEAD, k);
+    else store<i32>(pktAt(tail) + SK_NEXT, k);
+    store<i32>(pa + SP_SINK_TAIL, k);
+  } else {
+    evPush(arriveAt, (EV_ARRIVE << 28) | <u32>k);
+  }
   const flags = load<i32>(pa + SP_FLAGS);
   if ((flags & 2) == 0 && (load<i32>(pa + SP_BACKLOG) != 0 || load<i32>(pa + SP_CTRL_HEAD) >= 0)) {
     store<i32>(pa + SP_FLAGS, flags | 2);
@@ -687,6 +719,25 @@ function arrive(k: i32): void {
   freePacket(k);
 }
 
+/** Delivers the frames of port pa's sink list that have arrived at its host by `upTo`, in order. */
+@inline
+function deliverArrived(pa: usize, upTo: i64): void {
+  let k = load<i32>(pa + SP_SINK_HEAD);
+  while (k >= 0) {
+    const ka = pktAt(k);
+    const at = load<i64>(ka + SK_ARRIVE_AT);
+    if (at > upTo) break;
+    const fa = flowAt(load<i32>(ka + SK_FLOW));
+    store<i64>(fa + SF_DELIV, load<i64>(fa + SF_DELIV) + <i64>load<i32>(ka + SK_BYTES));
+    store<i64>(fa + SF_LAST_DELIV, at);
+    const next = load<i32>(ka + SK_NEXT);
+    freePacket(k);
+    k = next;
+  }
+  store<i32>(pa + SP_SINK_HEAD, k);
+  if (k < 0) store<i32>(pa + SP_SINK_TAIL, -1);
+}
+
 function hostReceive(p: i32, pa: usize, k: i32): void {
   const ka = pktAt(k);
   const f = load<i32>(ka + SK_FLOW);
@@ -955,6 +1006,10 @@ export function simRunUntil(until: i64): i32 {
     }
   }
   if (until > now) now = until;
+  for (let p = 0; p < nPorts; p++) {
+    const pa = portAt(p);
+    if (load<i32>(pa + SP_SINK_HEAD) >= 0) deliverArrived(pa, until);
+  }
   store<i64>(ctr + SC_EVENTS, load<i64>(ctr + SC_EVENTS) + events);
   store<i64>(ctr + SC_NOW, now);
   return evOverflow;
