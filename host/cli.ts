@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // dcbkit command line (DESIGN.md §5). Each command lives in host/commands/<name>.ts and also has a
 // library function; this file only wires them into yargs and maps errors to exit codes:
-// InputError -> one `path: rule` line per problem on stderr, exit 2; anything else -> exit 1.
+// InputError -> one `path: rule` line per problem on stderr, exit 2; OutputError -> the same lines,
+// exit 1; anything else -> exit 1 with the stack (a bug).
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { loadCommands } from './commands/index.js';
-import { InputError, formatProblem } from './errors.js';
+import { InputError, ProblemsError, formatProblem } from './errors.js';
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = 0;
@@ -24,9 +25,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await parser.parseAsync();
   } catch (e) {
-    if (e instanceof InputError) {
+    if (e instanceof ProblemsError) {
       for (const p of e.problems) process.stderr.write(formatProblem(p) + '\n');
-      exitCode = 2;
+      exitCode = e instanceof InputError ? 2 : 1;
     } else {
       process.stderr.write(`dcbkit: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
       exitCode = 1;

@@ -1,5 +1,7 @@
 // Typed errors shared by every command. The CLI maps InputError to exit status 2 and prints one
-// `path: rule` line per problem on stderr (DESIGN.md §5); anything else is a bug (exit 1).
+// `path: rule` line per problem on stderr (DESIGN.md §5); OutputError (the output could not be
+// written: disk full, permissions changed mid-run) prints the same way with exit 1; anything else is
+// a bug (exit 1, with a stack).
 
 export interface Problem {
   /** Where the problem is, in the input's own key names: `ets.bw`, `events[12].qf`, `port.speed`. */
@@ -8,15 +10,24 @@ export interface Problem {
   rule: string;
 }
 
-/** Bad input: a config, a stimulus, a scenario or frame bytes that break a stated rule. */
-export class InputError extends Error {
+/** An error made of `path: rule` problems; the CLI prints one line per problem, no stack. */
+export abstract class ProblemsError extends Error {
   readonly problems: Problem[];
   constructor(problems: Problem[] | Problem) {
     const list = Array.isArray(problems) ? problems : [problems];
     super(list.map(formatProblem).join('\n'));
-    this.name = 'InputError';
     this.problems = list;
   }
+}
+
+/** Bad input: a config, a stimulus, a scenario or frame bytes that break a stated rule. */
+export class InputError extends ProblemsError {
+  override name = 'InputError';
+}
+
+/** Output that passed the up-front checks could still not be written (an environment failure). */
+export class OutputError extends ProblemsError {
+  override name = 'OutputError';
 }
 
 export function formatProblem(p: Problem): string {

@@ -1,45 +1,221 @@
-// Output files are never half-written: everything goes to a temporary sibling first and is renamed
-// into place only once complete (rename is atomic within one file system).
-import { mkdirSync, renameSync, rmSync, writeFileSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// Output files and directories are never half-written, and an output directory after a successful
+// command holds exactly that command's files.
+//
+// A file goes to a temporary sibling first and is renamed into place once complete (rename is
+// atomic within one file system). A directory (`run`, `sweep`, `codegen --out DIR`) is staged
+// complete in a temporary sibling directory and then swapped in: the old directory is renamed
+// aside, the stage renamed into its place, and only then is the old one removed. So files of an
+// earlier run never survive beside the new ones, and a failure at any point leaves the old
+// directory as it was.
+//
+// Because the old directory is deleted, dcbkit replaces only what it can tell is its own: a
+// missing or empty directory, or one holding the command's signature file (run.json for run and
+// sweep, manifest.json for codegen) whose "generator" names the same command. Anything else is
+// refused as bad input before any work is done (checkOutDir), so a user's directory is never lost.
+import {
+  accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync,
+  renameSync, rmdirSync, rmSync, statSync, writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { InputError, OutputError } from './errors.js';
 
-/** Writes `data` to `path` atomically (temporary file in the same directory, then rename). */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const dir = dirname(resolve(path));
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`);
+/** What identifies a directory as an earlier output of one command. */
+export interface OutputKind {
+  /** The "generator" value written into the signature file, e.g. `dcbkit run`. */
+  generator: string;
+  /** Path (relative to the output directory) of the JSON file that carries `generator`. */
+  signature: string;
+}
+
+export const RUN_OUTPUT: OutputKind = { generator: 'dcbkit run', signature: 'run.json' };
+export const SWEEP_OUTPUT: OutputKind = { generator: 'dcbkit sweep', signature: 'run.json' };
+export const CODEGEN_OUTPUT: OutputKind = { generator: 'dcbkit codegen', signature: 'manifest.json' };
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** stat that returns undefined for a path that does not exist (ENOENT, or a file on the way: ENOTDIR). */
+function statOrMissing(path: string): ReturnType<typeof statSync> | undefined {
   try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
+    return statSync(path);
   } catch (e) {
-    rmSync(tmp, { force: true });
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw e;
   }
 }
 
 /**
- * Writes a set of files (relative path -> contents) under `outDir` so that either all of them
- * appear or none does: they are staged in a temporary directory beside `outDir` and each is
- * renamed into place only after every file has been staged.
+ * Why entries can not be created in directory `dir` (or in the directory that would be made there),
+ * or undefined when they can. Probes by creating and removing an empty directory, which is the
+ * only reliable answer (permissions, read-only mounts, /proc, running as root).
  */
-export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint8Array>): void {
-  const root = resolve(outDir);
-  mkdirSync(dirname(root), { recursive: true });
-  const stage = mkdtempSync(join(dirname(root), '.dcbkit-stage-'));
+function creatableProblem(dir: string): string | undefined {
+  let d = dir;
+  while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
+  let st;
   try {
+    st = statSync(d);
+  } catch (e) {
+    return `cannot inspect "${d}": ${errText(e)}`;
+  }
+  if (!st.isDirectory()) return `"${d}" is not a directory`;
+  try {
+    accessSync(d, constants.W_OK | constants.X_OK);
+    rmdirSync(mkdtempSync(join(d, '.dcbkit-probe-')));
+  } catch (e) {
+    return `cannot create entries in "${d}" (${(e as NodeJS.ErrnoException).code ?? errText(e)})`;
+  }
+  return undefined;
+}
+
+/** True when `dir` holds `kind`'s signature file naming `kind.generator`. */
+function isOwnOutput(dir: string, kind: OutputKind): boolean {
+  try {
+    const doc = JSON.parse(readFileSync(join(dir, kind.signature), 'utf8')) as unknown;
+    return typeof doc === 'object' && doc !== null && (doc as { generator?: unknown }).generator === kind.generator;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks, before any work, that `outDir` can receive `kind`'s output: it does not exist (and can be
+ * created), or is an empty directory, or an earlier output of the same command (which will be
+ * replaced as a whole). Throws InputError with one `label: rule` problem otherwise.
+ */
+export function checkOutDir(outDir: string, kind: OutputKind, label = '--out'): void {
+  const root = resolve(outDir);
+  const fail = (rule: string): never => {
+    throw new InputError({ path: label, rule });
+  };
+  let st;
+  try {
+    st = statOrMissing(root);
+  } catch (e) {
+    fail(`cannot inspect "${outDir}": ${errText(e)}`);
+  }
+  if (st === undefined) {
+    const why = creatableProblem(dirname(root));
+    if (why) fail(`cannot create "${outDir}": ${why}`);
+    return;
+  }
+  if (!st.isDirectory()) fail(`"${outDir}" exists and is not a directory`);
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(root);
+  } catch (e) {
+    fail(`cannot read "${outDir}": ${errText(e)}`);
+  }
+  if (entries.length > 0 && !isOwnOutput(root, kind)) {
+    fail(
+      `"${outDir}" is a non-empty directory that ${kind.generator} did not write (no ${kind.signature} with ` +
+        `"generator": "${kind.generator}"); ${kind.generator} replaces its output directory as a whole: give a new or ` +
+        `empty directory, or remove this one`,
+    );
+  }
+  const why = creatableProblem(dirname(realpathSync(root)));
+  if (why) fail(`cannot replace "${outDir}": ${why}`);
+}
+
+/**
+ * Like checkOutDir for one output file: `path` is not a directory, and its directory exists or can
+ * be created. Throws InputError with one `label: rule` problem otherwise.
+ */
+export function checkOutFile(path: string, label: string): void {
+  const abs = resolve(path);
+  let st;
+  try {
+    st = statOrMissing(abs);
+  } catch (e) {
+    throw new InputError({ path: label, rule: `cannot inspect "${path}": ${errText(e)}` });
+  }
+  if (st?.isDirectory()) throw new InputError({ path: label, rule: `"${path}" is a directory, not a file` });
+  const why = creatableProblem(dirname(abs));
+  if (why) throw new InputError({ path: label, rule: `cannot write "${path}": ${why}` });
+}
+
+/**
+ * Writes `data` to `path` atomically (temporary file in the same directory, then rename). A bad
+ * destination is an InputError (`label: rule`); a failure while writing an OutputError.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, label = path): void {
+  checkOutFile(path, label);
+  const dir = dirname(resolve(path));
+  let made: string | undefined;
+  const tmp = join(dir, `.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`);
+  try {
+    made = mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    if (made) rmSync(made, { recursive: true, force: true });
+    throw new OutputError({ path: label, rule: `cannot write "${path}": ${errText(e)}` });
+  }
+}
+
+/**
+ * Writes a set of files (relative path -> contents) as the directory `outDir`: afterwards it holds
+ * exactly these files (plus nothing of an earlier run), or, on any failure, is as it was. See the
+ * file comment for the swap and for which existing directories may be replaced (checkOutDir).
+ * `files` must contain kind.signature with "generator": kind.generator, so the next run can
+ * recognise the directory. Throws InputError for a refused `outDir`, OutputError when writing fails.
+ */
+export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint8Array>, kind: OutputKind, label = '--out'): void {
+  const sig = files.get(kind.signature);
+  if (sig === undefined || JSON.parse(typeof sig === 'string' ? sig : new TextDecoder().decode(sig)).generator !== kind.generator) {
+    throw new Error(`writeTreeAtomic: ${kind.signature} with "generator": "${kind.generator}" must be among the files`);
+  }
+  checkOutDir(outDir, kind, label);
+  const root = resolve(outDir);
+  // Swap the directory a symlink points at, not the link itself.
+  const target = existsSync(root) ? realpathSync(root) : root;
+  const parent = dirname(target);
+  let made: string | undefined;
+  let stage: string | undefined;
+  let aside: string | undefined;
+  try {
+    made = mkdirSync(parent, { recursive: true });
+    stage = mkdtempSync(join(parent, '.dcbkit-stage-'));
     for (const [rel, data] of files) {
       const p = join(stage, rel);
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, data);
     }
-    mkdirSync(root, { recursive: true });
-    for (const rel of files.keys()) {
-      const dest = join(root, rel);
-      mkdirSync(dirname(dest), { recursive: true });
-      renameSync(join(stage, rel), dest);
+    if (lstatSync(target, { throwIfNoEntry: false })) {
+      aside = join(parent, `.dcbkit-old-${basename(target)}-${process.pid}-${Math.random().toString(36).slice(2)}`);
+      renameSync(target, aside);
     }
+    try {
+      renameSync(stage, target);
+    } catch (e) {
+      if (aside) {
+        try {
+          renameSync(aside, target);
+        } catch {
+          throw new OutputError({ path: label, rule: `cannot write "${outDir}": ${errText(e)}; the earlier output is in "${aside}"` });
+        }
+      }
+      aside = undefined;
+      throw e;
+    }
+    stage = undefined;
+    made = undefined;
+  } catch (e) {
+    if (e instanceof OutputError) throw e;
+    throw new OutputError({ path: label, rule: `cannot write "${outDir}": ${errText(e)}; nothing was changed` });
   } finally {
-    rmSync(stage, { recursive: true, force: true });
+    if (stage) rmSync(stage, { recursive: true, force: true });
+    if (made) rmSync(made, { recursive: true, force: true });
+  }
+  if (aside) {
+    try {
+      rmSync(aside, { recursive: true, force: true });
+    } catch (e) {
+      throw new OutputError({ path: label, rule: `wrote "${outDir}" but could not remove the earlier output moved to "${aside}": ${errText(e)}` });
+    }
   }
 }
 

@@ -4,7 +4,7 @@
 // rule`) before anything is written; the output tree appears all at once or not at all.
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../config/index.js';
-import { writeTreeAtomic } from '../io.js';
+import { CODEGEN_OUTPUT, checkOutDir, writeTreeAtomic } from '../io.js';
 import { toolVersions } from '../versions.js';
 import { formatProblem } from '../errors.js';
 import { defaultDevice, loadDevice, type Device } from '../../codegen/device.js';
@@ -37,8 +37,9 @@ export const codegenCommand: CommandModule<object, Args> = {
       .option('out', { type: 'string', demandOption: true, describe: 'output directory' })
       .option('json', { type: 'boolean', describe: 'print the manifest as JSON' }) as never,
   handler: (args) => {
+    checkOutDir(args.out, CODEGEN_OUTPUT);
     const { files, manifest, warnings } = codegenFiles(args.config, args.target, args.device);
-    writeTreeAtomic(args.out, files);
+    writeTreeAtomic(args.out, files, CODEGEN_OUTPUT);
     for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
     if (args.json) process.stdout.write(JSON.stringify(manifest) + '\n');
     else {

@@ -54,7 +54,7 @@ export function buildFrameBytes(frame: ControlFrame, fcs = false): Uint8Array {
 
 function emit(frame: ControlFrame, args: OutArgs | A): void {
   const bytes = buildFrameBytes(frame, args.fcs);
-  if (args.pcap) writeFileAtomic(args.pcap, writePcap([{ t_ps: 0n, data: bytes }]));
+  if (args.pcap) writeFileAtomic(args.pcap, writePcap([{ t_ps: 0n, data: bytes }]), '--pcap');
   if (args.json) process.stdout.write(JSON.stringify({ frame, hex: toHex(bytes) }) + '\n');
   else if (args.hex || !args.pcap) process.stdout.write(toHex(bytes) + '\n');
 }

@@ -7,6 +7,7 @@ import { runScenario } from '../sim/run.js';
 import type { SimResult } from '../sim/result.js';
 import { writeReport } from '../sim/report.js';
 import { progress } from '../sim/progress.js';
+import { checkOutDir, RUN_OUTPUT } from '../io.js';
 
 export interface RunArgs { scenario: string; out?: string; json?: boolean }
 
@@ -31,6 +32,8 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       .option('out', { type: 'string', describe: 'directory for the report (summary, series, plots, HTML)' })
       .option('json', { type: 'boolean', describe: 'print the summary as one JSON document' }) as never,
   handler: async (args) => {
+    // A bad --out is reported before the simulation, not after it.
+    if (args.out !== undefined) checkOutDir(args.out, RUN_OUTPUT);
     const result = runCommand(args);
     if (args.out) await writeReport(result, args.out);
     if (args.json) process.stdout.write(JSON.stringify(result.summary) + '\n');

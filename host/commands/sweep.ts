@@ -7,6 +7,7 @@ import type { CommandModule } from 'yargs';
 import { InputError, type Problem } from '../errors.js';
 import { checkScenario, readScenarioFile } from '../sim/scenario.js';
 import { canonicalJson } from '../sim/report.js';
+import { checkOutDir, SWEEP_OUTPUT } from '../io.js';
 import { sweepJson, writeSweep } from '../sim/sweep-report.js';
 import { defaultJobs, expandGrid, METRIC_NAMES, parseParams, runSweep, type PointMetrics, type SweepOutcome, type SweepParam } from '../sim/sweep.js';
 
@@ -59,6 +60,7 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
     const badMetric = metrics.filter((m) => !METRIC_NAMES.includes(m));
     if (badMetric.length) throw new InputError(badMetric.map((m) => ({ path: 'metric', rule: `unknown metric "${m}"; one of ${METRIC_NAMES.join(', ')}` })));
     if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new InputError({ path: 'jobs', rule: 'a whole number of worker threads, at least 1' });
+    if (args.out !== undefined) checkOutDir(args.out, SWEEP_OUTPUT);
     const { params, outcome } = await sweepScenario(args.scenario, { params: args.param, jobs: args.jobs, json: args.json });
     if (args.out) await writeSweep(args.out, params, outcome, metrics);
     if (args.json) {

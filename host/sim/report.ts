@@ -8,7 +8,7 @@
 //   report.html       one self-contained page: summary tables and the SVGs inline, no external assets
 //
 // docs/reports.md describes each file for users.
-import { writeTreeAtomic } from '../io.js';
+import { RUN_OUTPUT, writeTreeAtomic } from '../io.js';
 import { toolVersions } from '../versions.js';
 import { renderPlots, SERIES_KINDS, timeUnitFor } from './plots.js';
 import type { SimResult, SimSeries, SimSummary } from './result.js';
@@ -47,6 +47,8 @@ export function deterministicSummary(s: SimSummary): object {
 /** The run's wall-clock figures, kept out of summary.json because they differ run to run. */
 export function runInfo(s: SimSummary): object {
   return {
+    // Marks the directory as dcbkit run's, so the next run may replace it (host/io.ts).
+    generator: RUN_OUTPUT.generator,
     wall_s: s.sim.wall_s,
     packet_hops: s.sim.packet_hops,
     packet_hops_per_s: s.sim.packet_hops_per_s,
@@ -204,6 +206,6 @@ export async function reportFiles(result: SimResult): Promise<Map<string, string
 export async function writeReport(result: SimResult, outDir: string, extra: Map<string, string> = new Map()): Promise<string[]> {
   const files = await reportFiles(result);
   for (const [k, v] of extra) files.set(k, v);
-  writeTreeAtomic(outDir, files);
+  writeTreeAtomic(outDir, files, RUN_OUTPUT);
   return [...files.keys()].sort();
 }

@@ -8,7 +8,7 @@
 //   points/<index>.summary.json   every point's full summary (wall-clock fields removed)
 //   run.json      wall time, jobs, achieved concurrency, versions: the only file that differs
 //                 between identical sweeps
-import { writeTreeAtomic } from '../io.js';
+import { SWEEP_OUTPUT, writeTreeAtomic } from '../io.js';
 import { toolVersions } from '../versions.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { renderSvg } from './plots.js';
@@ -80,6 +80,8 @@ export async function sweepFiles(
   const hops = outcome.summaries.reduce((a, s) => a + s.sim.packet_hops, 0);
   const pointsWall = outcome.summaries.reduce((a, s) => a + s.sim.wall_s, 0);
   files.set('run.json', canonicalJson({
+    // Marks the directory as dcbkit sweep's, so the next sweep may replace it (host/io.ts).
+    generator: SWEEP_OUTPUT.generator,
     wall_s: outcome.wall_s,
     jobs: outcome.jobs,
     // Sum of the points' own simulation times, and that sum over the sweep's wall time: the
@@ -101,6 +103,6 @@ export async function writeSweep(
   plotMetrics: readonly (keyof PointMetrics)[],
 ): Promise<string[]> {
   const files = await sweepFiles(params, outcome, plotMetrics);
-  writeTreeAtomic(outDir, files);
+  writeTreeAtomic(outDir, files, SWEEP_OUTPUT);
   return [...files.keys()].sort();
 }

@@ -1,0 +1,151 @@
+// Output directories (host/io.ts): after a successful `run`, `sweep` or `codegen --out DIR`, DIR holds
+// exactly that command's files; a directory dcbkit did not write is never replaced; a bad --out is
+// reported as `--out: rule` with exit 2 before any work, and a failure while writing leaves the old
+// directory as it was and prints a clean line, never a stack.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, lstatSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError, OutputError } from '../host/errors.js';
+import { RUN_OUTPUT, checkOutDir, listFilesRecursive, writeFileAtomic, writeTreeAtomic } from '../host/io.js';
+import { runCli } from './helpers.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-out-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Temporary entries dcbkit may leave beside an output directory if it cleaned up badly. */
+const leftovers = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('.dcbkit-'));
+const runJson = (extra: object = {}) => JSON.stringify({ generator: RUN_OUTPUT.generator, ...extra });
+
+describe('dcbkit run/sweep/codegen --out DIR', () => {
+  it('a second run into the same directory leaves exactly its own files, as a fresh directory would get', () => {
+    const out = join(tmp, 'reused');
+    const fresh = join(tmp, 'fresh');
+    expect(runCli(['run', 'examples/converged-link/scenario.yaml', '--out', out]).status).toBe(0);
+    // converged-link has ETS TCs, so it writes ets.svg; sim-tiny (one strict lossless TC) does not.
+    expect(existsSync(join(out, 'ets.svg'))).toBe(true);
+    const second = runCli(['run', 'examples/sim-tiny/scenario.yaml', '--out', out]);
+    expect(second.stderr).toBe('');
+    expect(second.status).toBe(0);
+    expect(runCli(['run', 'examples/sim-tiny/scenario.yaml', '--out', fresh]).status).toBe(0);
+    expect(listFilesRecursive(fresh)).not.toContain('ets.svg');
+    expect(listFilesRecursive(out)).toEqual(listFilesRecursive(fresh));
+    expect(readFileSync(join(out, 'summary.json'), 'utf8')).toBe(readFileSync(join(fresh, 'summary.json'), 'utf8'));
+    expect(leftovers(tmp)).toEqual([]);
+  });
+
+  it('codegen rerun with fewer targets drops the targets of the earlier run', () => {
+    const out = join(tmp, 'cg');
+    expect(runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'all', '--out', out]).status).toBe(0);
+    expect(existsSync(join(out, 'p4', 'dcb.p4'))).toBe(true);
+    const r = runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'sonic', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(listFilesRecursive(out)).toEqual(['manifest.json', 'sonic/config_db.json']);
+  });
+
+  it('refuses a non-empty directory it did not write, before any work, and keeps it intact', () => {
+    const mine = join(tmp, 'mine');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'notes.txt'), 'keep me');
+    for (const args of [
+      ['run', 'examples/sim-tiny/scenario.yaml'],
+      ['sweep', 'test/fixtures/sweep-tiny.yaml', '--param', 'seed=1,2'],
+      ['codegen', 'examples/configs/roce.yaml', '--target', 'sonic'],
+    ]) {
+      const r = runCli([...args, '--out', mine]);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      const gen = `dcbkit ${args[0]}`;
+      const sig = args[0] === 'codegen' ? 'manifest.json' : 'run.json';
+      expect(r.stderr).toBe(
+        `--out: "${mine}" is a non-empty directory that ${gen} did not write (no ${sig} with "generator": "${gen}"); ` +
+          `${gen} replaces its output directory as a whole: give a new or empty directory, or remove this one\n`,
+      );
+      expect(readdirSync(mine)).toEqual(['notes.txt']);
+      expect(readFileSync(join(mine, 'notes.txt'), 'utf8')).toBe('keep me');
+    }
+    expect(leftovers(tmp)).toEqual([]);
+  });
+
+  it("refuses another command's output: a run directory is not codegen's to replace", () => {
+    const out = join(tmp, 'run-then-codegen');
+    expect(runCli(['run', 'examples/sim-tiny/scenario.yaml', '--out', out]).status).toBe(0);
+    const r = runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'sonic', '--out', out]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^--out: ".*" is a non-empty directory that dcbkit codegen did not write/);
+    expect(existsSync(join(out, 'summary.json'))).toBe(true);
+  });
+
+  it('accepts an existing empty directory', () => {
+    const out = join(tmp, 'empty');
+    mkdirSync(out);
+    const r = runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'sonic', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(listFilesRecursive(out)).toEqual(['manifest.json', 'sonic/config_db.json']);
+  });
+
+  it('--out naming a regular file, or a place that cannot be created: exit 2, one --out line, nothing written', () => {
+    const afile = join(tmp, 'afile');
+    writeFileSync(afile, 'data');
+    const cases: [string[], string][] = [
+      [['run', 'examples/sim-tiny/scenario.yaml', '--out', afile], `--out: "${afile}" exists and is not a directory`],
+      [['sweep', 'test/fixtures/sweep-tiny.yaml', '--param', 'seed=1,2', '--out', afile], `--out: "${afile}" exists and is not a directory`],
+      [['codegen', 'examples/configs/roce.yaml', '--target', 'sonic', '--out', afile], `--out: "${afile}" exists and is not a directory`],
+      [['run', 'examples/sim-tiny/scenario.yaml', '--out', join(afile, 'x')], `--out: cannot create "${join(afile, 'x')}": "${afile}" is not a directory`],
+      // /proc refuses new entries even to root, which file permissions would not show.
+      [['run', 'examples/sim-tiny/scenario.yaml', '--out', '/proc/x'], '--out: cannot create "/proc/x": cannot create entries in "/proc" (ENOENT)'],
+      [['frames', 'pause', '--time', '3', '--pcap', tmp], `--pcap: "${tmp}" is a directory, not a file`],
+    ];
+    for (const [args, line] of cases) {
+      const r = runCli(args);
+      expect(r.stderr, args.join(' ')).toBe(line + '\n');
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+    }
+    expect(readFileSync(afile, 'utf8')).toBe('data');
+    expect(leftovers(tmp)).toEqual([]);
+  });
+});
+
+describe('writeTreeAtomic', () => {
+  it('a failure while staging leaves the old directory as it was: OutputError, no temporary left', () => {
+    const out = join(tmp, 'lib-fail');
+    writeTreeAtomic(out, new Map([['run.json', runJson()], ['old.txt', 'old']]), RUN_OUTPUT);
+    // 'a' as a file and 'a/b' below it cannot both exist: the second write fails mid-stage.
+    const bad = new Map([['run.json', runJson({ n: 2 })], ['a', 'file'], ['a/b', 'under a file']]);
+    expect(() => writeTreeAtomic(out, bad, RUN_OUTPUT)).toThrow(OutputError);
+    expect(listFilesRecursive(out)).toEqual(['old.txt', 'run.json']);
+    expect(readFileSync(join(out, 'run.json'), 'utf8')).toBe(runJson());
+    expect(leftovers(tmp)).toEqual([]);
+  });
+
+  it('replaces the directory a symlink points at and keeps the link', () => {
+    const real = join(tmp, 'lib-real');
+    const link = join(tmp, 'lib-link');
+    writeTreeAtomic(real, new Map([['run.json', runJson()], ['stale.txt', 'x']]), RUN_OUTPUT);
+    symlinkSync(real, link);
+    writeTreeAtomic(link, new Map([['run.json', runJson({ n: 2 })]]), RUN_OUTPUT);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(listFilesRecursive(real)).toEqual(['run.json']);
+    expect(leftovers(tmp)).toEqual([]);
+  });
+
+  it('creates missing parents, and checkOutDir reports with the given label', () => {
+    const deep = join(tmp, 'lib-p', 'q', 'r');
+    writeTreeAtomic(deep, new Map([['run.json', runJson()]]), RUN_OUTPUT);
+    expect(listFilesRecursive(join(tmp, 'lib-p'))).toEqual(['q/r/run.json']);
+    const blocker = join(tmp, 'lib-blocker');
+    writeFileSync(blocker, '');
+    expect(() => checkOutDir(blocker, RUN_OUTPUT, 'out')).toThrow(new InputError({ path: 'out', rule: `"${blocker}" exists and is not a directory` }));
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('refuses a directory as the file and writes beside a missing parent', () => {
+    expect(() => writeFileAtomic(tmp, 'x', '--pcap')).toThrow(InputError);
+    const p = join(tmp, 'wf', 'sub', 'f.bin');
+    writeFileAtomic(p, 'abc', '--pcap');
+    expect(readFileSync(p, 'utf8')).toBe('abc');
+    expect(readdirSync(join(tmp, 'wf', 'sub'))).toEqual(['f.bin']);
+  });
+});
