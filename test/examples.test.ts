@@ -36,6 +36,20 @@ function at(s: SimSeries, tPs: number): number {
 }
 
 const ms = 1e9;
+const us = 1e6;
+
+describe('examples/sim-tiny (the README quick start)', () => {
+  const s = runExample('sim-tiny/scenario.yaml').summary;
+
+  it('a 2:1 incast on a lossless priority: no drops, pauses, the bottleneck split evenly', () => {
+    expect(s.drops.lossless).toBe(0);
+    expect(s.pfc.xoff_sent).toBeGreaterThan(0);
+    expect(s.pfc.paused_ps_by_priority[3]).toBeGreaterThan(0);
+    // 100 Gb/s of wire shared by two flows of 1500 B frames: 50 x 1500/1520 = 49.3 Gb/s of payload each.
+    for (const f of s.flows) expect(f.throughput_bps / 1e9).toBeCloseTo(49.3, 0);
+    expect(s.fairness.jain).toBeGreaterThan(0.999);
+  });
+});
 
 describe('examples/converged-link (seed 000 Table 1)', () => {
   const r = runExample('converged-link/scenario.yaml');
@@ -68,11 +82,17 @@ describe('examples/pause-vs-pfc (seed 000 Figure 1)', () => {
     const pause = pauseRun.summary;
     for (const r of [pfcRun, pauseRun]) {
       expect(r.summary.drops.lossless).toBe(0);
-      // h0's link, which carries both priorities, is paused on priority 3 in both runs...
+      // h0's link, which carries both priorities, is paused on priority 3 in both runs.
       expect(Math.max(...series(r, 'paused h0>sw0 p3').values)).toBeGreaterThan(0);
-      // ...and priority 0's 4 Gb/s (3.95 Gb/s of payload) still gets through: the pauses are short.
-      expect(r.summary.flows.find((f) => f.priority === 0)!.throughput_bps / 1e9).toBeGreaterThan(0.99 * 4 * (1518 / 1538));
     }
+    const p0 = (r: typeof pfcRun) => r.summary.flows.find((f) => f.priority === 0)!.throughput_bps;
+    const h0p3 = (r: typeof pfcRun) => r.summary.flows.find((f) => f.priority === 3 && f.src === 'h0')!.throughput_bps;
+    // PFC: priority 0 gets its 4 Gb/s of wire (4 x 1518/1538 = 3.948 Gb/s of payload).
+    expect(p0(pfcRun) / 1e9).toBeGreaterThan(0.99 * 4 * (1518 / 1538));
+    // PAUSE: the whole link waits for priority 3 to drain at its quarter of h2's link, and h0's ETS
+    // gives priority 0 no more sending time than priority 3: priority 0 falls to priority 3's rate.
+    expect(p0(pauseRun)).toBeLessThan(0.7 * p0(pfcRun));
+    expect(Math.abs(p0(pauseRun) / h0p3(pauseRun) - 1)).toBeLessThan(0.05);
     const p = pfc.pfc.paused_ps_by_priority;
     expect(p[3]).toBeGreaterThan(0);
     expect(p.filter((_, i) => i !== 3)).toEqual([0, 0, 0, 0, 0, 0, 0]);
@@ -160,7 +180,19 @@ describe('examples/congestion-tree', () => {
 });
 
 describe('examples/pfc-storm', () => {
-  const s = runExample('pfc-storm/scenario.yaml').summary;
+  const run = runExample('pfc-storm/scenario.yaml');
+  const s = run.summary;
+
+  it('the back-pressure reaches h0 only until the watchdog acts', () => {
+    const h0 = series(run, 'paused h0>sw0 p3');
+    const detected = s.watchdog[0].t_ps;
+    const sample = 20 * us; // the scenario's sampling interval
+    const before = h0.values.filter((_, i) => h0.t_ps[i] <= detected + sample);
+    const after = h0.values.filter((_, i) => h0.t_ps[i] > detected + sample);
+    expect(Math.max(...before)).toBeGreaterThan(0); // the storm did spread one hop...
+    expect(after.length).toBeGreaterThan(0);
+    expect(Math.max(...after)).toBe(0); // ...and stopped spreading once detected
+  });
 
   it('detects the storm after detection_time, drops that queue, restores it after the storm', () => {
     expect(s.watchdog.map((w) => [w.event, w.port, w.priority, w.action])).toEqual([
