@@ -297,60 +297,62 @@ export const SN_SIZE: i32 = 32;
 // Port record: one per link end; egress queues per TC, credit counters, watchdog state, and the
 // records of the kernels it runs: ETS (transmission selection), PFC (both sides of the port:
 // ingress accounting of frames received here, pause timers of this transmitter), one QCN CP per TC.
+// Hot fields first: what every transmission and arrival reads sits in the first 256 bytes (four
+// cache lines; the record size is a multiple of 64, so records start on a line).
 export const SP_NODE: i32 = 0;
 export const SP_PEER: i32 = 4;
-export const SP_PPB: i32 = 8;          // ps per byte
-export const SP_FLAGS: i32 = 12;       // bit 0 host port, bit 1 a transmitter-done event is queued
-export const SP_DELAY: i32 = 16;       // i64 one-way propagation, ps
-export const SP_HEADROOM: i32 = 24;    // bytes per lossless PG
-export const SP_BACKLOG: i32 = 28;     // TC bitmap of non-empty egress queues
-export const SP_QHEAD: i32 = 32;       // i32[8] packet index, -1 empty
-export const SP_QTAIL: i32 = 64;       // i32[8]
-export const SP_QBYTES: i32 = 96;      // i32[8] frame bytes queued per TC
-export const SP_HEADWIRE: i32 = 128;   // i32[8] wire bytes of each TC's head frame (ETS selection)
-export const SP_CTRL_HEAD: i32 = 160;  // control frames (PFC, PAUSE, CNM, grants) go first
-export const SP_CTRL_TAIL: i32 = 164;
-export const SP_QTOTAL: i32 = 168;
-export const SP_PRIO_TC: i32 = 172;    // TC of priority n in bits 3n..3n+2 (pfcBlockedTcs)
-export const SP_UNSAT: i32 = 176;      // set when a weighted ETS TC was not eligible at a selection
-export const SP_WD_IGNORE: i32 = 180;  // priorities whose pause the watchdog ignores (storm, forward/drop)
-export const SP_WD_DROP: i32 = 184;    // priorities the watchdog drops
-export const SP_WD_STORM: i32 = 188;   // priorities in storm state
-export const SP_TX_BYTES_TC: i32 = 192;  // i64[8] wire bytes sent per TC
-export const SP_TX_PKTS: i32 = 256;      // i64[8] data frames sent per priority
-export const SP_PFC_RX: i32 = 320;       // i64[8] PFC/PAUSE frames received per priority
-export const SP_WD_LEFT: i32 = 384;      // i64[8] detection / restoration countdown
-export const SP_WD_LAST_TX: i32 = 448;   // i64[8]
-export const SP_WD_LAST_RX: i32 = 512;   // i64[8]
-// Per-port parameters from the node's own config (written by the host).
-export const SP_MODES: i32 = 576;        // flow-control mode of priority n in bits 4n..4n+3: 0 lossy 1 pfc 2 pause 3 credit
-export const SP_LOSSLESS: i32 = 580;     // priorities whose mode is not lossy
-export const SP_CREDIT_MASK: i32 = 584;  // credit priorities
-export const SP_PAUSE_TIME: i32 = 588;   // quanta of the XOFF frames this port sends
-export const SP_WD_ACTION: i32 = 592;    // watchdog action: 0 drop, 1 forward, 2 alert
-export const SP_WD_POLL: i32 = 596;      // index into SH_WD_POLLS, -1 = no watchdog on this port
-export const SP_WD_DETECT: i32 = 600;    // i64 ps
-export const SP_WD_RESTORE: i32 = 608;   // i64 ps
-export const SP_Q_EQ: i32 = 616;         // QCN CP (qau-pc): Qeq bytes
-export const SP_W: i32 = 620;            // QCN CP (qau-pc): w
-export const SP_KMIN: i32 = 624;         // dcqcn CP marking thresholds, bytes
-export const SP_KMAX: i32 = 628;
-export const SP_PMAX_Q16: i32 = 632;
-// Data frames on their way to a host that need no arrival event (docs/sim.md, "Deliveries to hosts").
-export const SP_SINK_PRIOS: i32 = 636;   // priorities delivered without an event (0 unless the peer is a host)
-export const SP_SINK_HEAD: i32 = 640;    // oldest such frame on the wire, -1 none (FIFO: arrivals in send order)
-export const SP_SINK_TAIL: i32 = 644;
-export const SP_CR_LASTCL: i32 = 704;    // i32[8] credit receiver: limit of the last grant sent
-export const SP_CR_CAP: i32 = 736;       // credit receiver buffer, units (written by the host)
-export const SP_WAIT_HEAD: i32 = 740;    // host port: first flow waiting for room in its NIC queue
-export const SP_WAKE_AT: i32 = 744;      // i64 pending pause-expiry wake-up
-export const SP_REFRESH_EV: i32 = 752;   // i64 time of the queued XOFF-refresh event (max = none)
-export const SP_BUSY_UNTIL: i32 = 760;   // i64 the frame on the wire ends (transmitter idle from then)
+export const SP_PPB: i32 = 8;            // ps per byte
+export const SP_FLAGS: i32 = 12;         // bit 0 host port, bit 1 a transmitter-done event is queued
+export const SP_DELAY: i32 = 16;         // i64 one-way propagation, ps
+export const SP_BUSY_UNTIL: i32 = 24;    // i64 the frame on the wire ends (transmitter idle from then)
+export const SP_BACKLOG: i32 = 32;       // TC bitmap of non-empty egress queues
+export const SP_CTRL_HEAD: i32 = 36;     // control frames (PFC, PAUSE, CNM, grants) go first
+export const SP_CTRL_TAIL: i32 = 40;
+export const SP_QTOTAL: i32 = 44;
+export const SP_MODES: i32 = 48;         // flow-control mode of priority n in bits 4n..4n+3: 0 lossy 1 pfc 2 pause 3 credit
+export const SP_CREDIT_MASK: i32 = 52;   // credit priorities
+export const SP_SINK_PRIOS: i32 = 56;    // priorities whose data frames need no arrival event (peer is a host; docs/sim.md)
+export const SP_SINK_HEAD: i32 = 60;     // oldest such frame on the wire, -1 none (FIFO: arrivals in send order)
+export const SP_SINK_TAIL: i32 = 64;
+export const SP_UNSAT: i32 = 68;         // set when a weighted ETS TC was not eligible at a selection
+export const SP_WD_IGNORE: i32 = 72;     // priorities whose pause the watchdog ignores (storm, forward/drop)
+export const SP_WD_DROP: i32 = 76;       // priorities the watchdog drops
+export const SP_PRIO_TC: i32 = 80;       // TC of priority n in bits 3n..3n+2 (pfcBlockedTcs)
+export const SP_LOSSLESS: i32 = 84;      // priorities whose mode is not lossy
+export const SP_WAKE_AT: i32 = 88;       // i64 pending pause-expiry wake-up
+export const SP_QHEAD: i32 = 96;         // i32[8] packet index, -1 empty
+export const SP_HEADWIRE: i32 = 128;     // i32[8] wire bytes of each TC's head frame (ETS selection)
+export const SP_QTAIL: i32 = 160;        // i32[8]
+export const SP_QBYTES: i32 = 192;       // i32[8] frame bytes queued per TC
+export const SP_WAIT_HEAD: i32 = 224;    // host port: first flow waiting for room in its NIC queue
+export const SP_WD_STORM: i32 = 228;     // priorities in storm state
+export const SP_REFRESH_EV: i32 = 232;   // i64 time of the queued XOFF-refresh event (max = none)
+export const SP_HEADROOM: i32 = 240;     // bytes per lossless PG
+export const SP_PAUSE_TIME: i32 = 244;   // quanta of the XOFF frames this port sends
+export const SP_WD_ACTION: i32 = 248;    // watchdog action: 0 drop, 1 forward, 2 alert
+export const SP_WD_POLL: i32 = 252;      // index into SH_WD_POLLS, -1 = no watchdog on this port
+export const SP_TX_BYTES_TC: i32 = 256;  // i64[8] wire bytes sent per TC
+export const SP_TX_PKTS: i32 = 320;      // i64[8] data frames sent per priority
+export const SP_PFC_RX: i32 = 384;       // i64[8] PFC/PAUSE frames received per priority
+export const SP_WD_LEFT: i32 = 448;      // i64[8] detection / restoration countdown
+export const SP_WD_LAST_TX: i32 = 512;   // i64[8]
+export const SP_WD_LAST_RX: i32 = 576;   // i64[8]
+// Per-port parameters from the node's own config (written by the host) and the credit receiver.
+export const SP_WD_DETECT: i32 = 640;    // i64 ps
+export const SP_WD_RESTORE: i32 = 648;   // i64 ps
+export const SP_Q_EQ: i32 = 656;         // QCN CP (qau-pc): Qeq bytes
+export const SP_W: i32 = 660;            // QCN CP (qau-pc): w
+export const SP_KMIN: i32 = 664;         // dcqcn CP marking thresholds, bytes
+export const SP_KMAX: i32 = 668;
+export const SP_PMAX_Q16: i32 = 672;
+export const SP_CR_CAP: i32 = 676;       // credit receiver buffer, units (written by the host)
+export const SP_CR_LASTCL: i32 = 680;    // i32[8] credit receiver: limit of the last grant sent
+// Kernel records.
 export const SP_ETS: i32 = 768;          // ETS record (ETS_BYTES = 128)
 export const SP_PFC: i32 = 896;          // PFC record (PFC_SIZE = 1080)
 export const SP_CREDIT: i32 = 1976;      // 8 x credit record (CREDIT_SIZE = 112), one per priority
 export const SP_CP: i32 = 2872;          // 8 x QCN CP record (QCN_CP_SIZE = 72), one per TC
-export const SP_SIZE: i32 = 3448;
+export const SP_SIZE: i32 = 3456;        // 54 x 64 bytes
 
 // Packet record (pool entry).
 export const SK_NEXT: i32 = 0;
@@ -409,7 +411,10 @@ export const SF_P_HAI: i32 = 384;      // i64 bit/s: R_HAI
 export const SF_P_MIN: i32 = 392;      // i64 bit/s: minimum rate
 export const SF_P_ALPHA_PS: i32 = 400; // i64 dcqcn alpha decay period
 export const SF_P_CNP_PS: i32 = 408;   // i64 dcqcn minimum CNP spacing at the receiver of this flow
-export const SF_SIZE: i32 = 416;
+export const SF_PACE_BYTES: i32 = 416; // the last pacing gap's frame bytes (0 = none yet)
+export const SF_PACE_RATE: i32 = 424;  // i64 ... and rate, bit/s
+export const SF_PACE_PS: i32 = 432;    // i64 ... and the gap: wire bits / rate, ps
+export const SF_SIZE: i32 = 440;
 
 // Counters (i64).
 export const SC_HOPS: i32 = 0;

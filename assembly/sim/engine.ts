@@ -36,14 +36,14 @@ import {
   SP_MODES, SP_LOSSLESS, SP_CREDIT_MASK, SP_PAUSE_TIME, SP_WD_ACTION, SP_WD_POLL, SP_WD_DETECT, SP_WD_RESTORE,
   SP_Q_EQ, SP_W, SP_KMIN, SP_KMAX, SP_PMAX_Q16, SP_SINK_PRIOS, SP_SINK_HEAD, SP_SINK_TAIL, SK_ARRIVE_AT,
   SF_P_BC, SF_P_TH, SF_P_GD, SF_P_MINDEC, SF_P_FLAGS, SF_P_G_Q10, SF_P_TIMER, SF_P_AI, SF_P_HAI, SF_P_MIN,
-  SF_P_ALPHA_PS, SF_P_CNP_PS,
+  SF_P_ALPHA_PS, SF_P_CNP_PS, SF_PACE_BYTES, SF_PACE_RATE, SF_PACE_PS,
   SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED, SN_XOFF, SN_XON, SN_LOSSY_Q, SN_SIZE,
   SP_NODE, SP_PEER, SP_PPB, SP_FLAGS, SP_DELAY, SP_HEADROOM, SP_BACKLOG, SP_QHEAD, SP_QTAIL, SP_QBYTES,
   SP_HEADWIRE, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_QTOTAL, SP_PRIO_TC, SP_UNSAT,
   SP_WD_IGNORE, SP_TX_BYTES_TC, SP_TX_PKTS, SP_PFC_RX,
   SP_WD_DROP, SP_WD_STORM, SP_WD_LEFT, SP_WD_LAST_TX, SP_WD_LAST_RX, 
   SP_CR_LASTCL, SP_CREDIT, SH_CREDIT_AGING, SP_CR_CAP, SP_WAIT_HEAD, SP_WAKE_AT, SP_REFRESH_EV, SP_BUSY_UNTIL, SP_ETS, SP_CP,
-  SP_PFC, SP_SIZE, PFC_PAUSED_UNTIL, PFC_TX_TIME, PFC_PORT_UNIT,
+  SP_PFC, SP_SIZE, PFC_PAUSED_UNTIL, PFC_TX_TIME, PFC_PORT_UNIT, PFC_PENDING,
   SK_NEXT, SK_FLOW, SK_BYTES, SK_PRIO, SK_PORT, SK_KIND, SK_A, SK_B, SK_SIZE,
   SF_SRC, SF_DST, SF_PRIO, SF_PORT, SF_FKIND, SF_FA, SF_FB, SF_MIXOFF, SF_MIXN, SF_MIXTOT, SF_RNG,
   SF_STATE, SF_NEXT_WAIT, SF_DST_ORD, SF_SRC_ORD, SF_TC, SF_START, SF_STOP, SF_LEFT, SF_RATE, SF_ON,
@@ -454,7 +454,8 @@ function tryTransmit(p: i32): void {
   }
   const backlog = load<i32>(pa + SP_BACKLOG);
   if (backlog == 0) return;
-  const blocked = blockedTcs(p, pa, backlog);
+  // Nothing paused and no credit priority (the usual case): nothing is blocked, no call.
+  const blocked = (pfcBlockedMask(pa + SP_PFC, now) | creditMaskAt(pa)) == 0 ? 0 : blockedTcs(p, pa, backlog);
   const ets = pa + SP_ETS;
   if ((load<i32>(ets + ETS_WEIGHTED_MASK) & ~(backlog & ~blocked)) != 0) store<i32>(pa + SP_UNSAT, 1);
   const tc = etsSelect(ets, backlog, blocked, pa + SP_HEADWIRE);
@@ -503,7 +504,7 @@ function release(node: i32, k: i32, tc: i32, outPa: usize): void {
     store<i32>(na + SN_SHARED_USED, load<i32>(na + SN_SHARED_USED) - bytes);
     const rec = ia + SP_PFC;
     pfcDepart(rec, pr, bytes);
-    sendPendingPause(inP, rec);
+    if (load<i32>(rec + PFC_PENDING) != 0) sendPendingPause(inP, rec);
   } else if (acct == A_CREDIT) {
     creditFreed(inP, pr, bytes);
   }
@@ -541,6 +542,7 @@ function armRefresh(p: i32, pa: usize, rec: usize): void {
 }
 
 /** Keeps exactly one timer event queued per engaged reaction point, at or before its deadline. */
+@inline
 function armRp(f: i32, fa: usize): void {
   if (load<i32>(fa + SF_RP + QCN_RP_ACTIVE) == 0) return;
   const d = rpDeadline(fa);
@@ -638,7 +640,7 @@ function switchReceive(inP: i32, k: i32): void {
     if (pfcArrive(rec, pr, bytes, now) == 0) { dropPacket(k, pr, true); return; }
     store<i32>(na + SN_SHARED_USED, load<i32>(na + SN_SHARED_USED) + bytes);
     acct = A_LOSSLESS;
-    sendPendingPause(inP, rec);
+    if (load<i32>(rec + PFC_PENDING) != 0) sendPendingPause(inP, rec);
   }
   store<i32>(ka + SK_KIND, (load<i32>(ka + SK_KIND) & CE_BIT) | K_DATA | (acct << 8));
   store<i32>(ka + SK_PORT, inP);
@@ -852,7 +854,15 @@ function flowEvent(f: i32, t: i64): void {
   let rate = load<i64>(fa + SF_RATE);
   const cr = rpRate(fa);
   if (cr > 0 && cr < rate) rate = cr;
-  const at = now + (<i64>wireBytes(bytes) * 8_000_000_000_000) / rate;
+  // Frame time at that rate; the division is cached per flow (sizes and rates repeat).
+  let gap = load<i64>(fa + SF_PACE_PS);
+  if (rate != load<i64>(fa + SF_PACE_RATE) || bytes != load<i32>(fa + SF_PACE_BYTES)) {
+    gap = (<i64>wireBytes(bytes) * 8_000_000_000_000) / rate;
+    store<i64>(fa + SF_PACE_PS, gap);
+    store<i64>(fa + SF_PACE_RATE, rate);
+    store<i32>(fa + SF_PACE_BYTES, bytes);
+  }
+  const at = now + gap;
   store<i64>(fa + SF_NEXT_AT, at);
   if (load<i64>(fa + SF_LEFT) != 0) evPush(at, (EV_FLOW << 28) | <u32>f);
   else store<i32>(fa + SF_STATE, 3);
