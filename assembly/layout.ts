@@ -366,6 +366,13 @@ export const SK_B: i32 = 28;      // PFC: quanta; grant: credit limit; CNM: qf
 export const SK_ARRIVE_AT: i32 = 24; // i64 data frame in a port's sink list: arrival time at the host (overlays A, B)
 export const SK_SIZE: i32 = 32;
 
+// Entity ids of the simulator's random streams (DESIGN.md §2: each entity owns an xorshift32 seeded
+// from the run seed and its id). Disjoint ranges, so no two entities share a stream in any fabric
+// with fewer than 2^26 ports and 2^29 flows: congestion point of (port p, TC t) = p * 8 + t,
+// reaction point of flow f = SIM_ID_RP | f, traffic source of flow f = SIM_ID_SOURCE | f.
+export const SIM_ID_RP: i32 = 1 << 29;
+export const SIM_ID_SOURCE: i32 = 2 << 29;
+
 // Flow record: traffic source, delivery counters and its QCN reaction point.
 export const SF_SRC: i32 = 0;
 export const SF_DST: i32 = 4;

@@ -43,7 +43,7 @@ import {
   SP_WD_IGNORE, SP_TX_BYTES_TC, SP_TX_PKTS, SP_PFC_RX,
   SP_WD_DROP, SP_WD_STORM, SP_WD_LEFT, SP_WD_LAST_TX, SP_WD_LAST_RX, 
   SP_CR_LASTCL, SP_CREDIT, SH_CREDIT_AGING, SP_CR_CAP, SP_WAIT_HEAD, SP_WAKE_AT, SP_REFRESH_EV, SP_BUSY_UNTIL, SP_ETS, SP_CP,
-  SP_PFC, SP_SIZE, PFC_PAUSED_UNTIL, PFC_TX_TIME, PFC_PORT_UNIT, PFC_PENDING,
+  SIM_ID_RP, SP_PFC, SP_SIZE, PFC_PAUSED_UNTIL, PFC_TX_TIME, PFC_PORT_UNIT, PFC_PENDING,
   SK_NEXT, SK_FLOW, SK_BYTES, SK_PRIO, SK_PORT, SK_KIND, SK_A, SK_B, SK_SIZE,
   SF_SRC, SF_DST, SF_PRIO, SF_PORT, SF_FKIND, SF_FA, SF_FB, SF_MIXOFF, SF_MIXN, SF_MIXTOT, SF_RNG,
   SF_STATE, SF_NEXT_WAIT, SF_DST_ORD, SF_SRC_ORD, SF_TC, SF_START, SF_STOP, SF_LEFT, SF_RATE, SF_ON,
@@ -250,7 +250,7 @@ export function simInit(base: i32): i32 {
     // Reaction point parameters from the source host's qcn.rp (802.1Q MIB defaults for qau-pc).
     qcnRpInit(fa + SF_RP, load<i64>(fa + SF_LINE_BPS), load<i32>(fa + SF_P_BC), load<i64>(fa + SF_P_TIMER), load<i32>(fa + SF_P_TH),
       load<i64>(fa + SF_P_AI), load<i64>(fa + SF_P_HAI), load<i32>(fa + SF_P_GD), load<i32>(fa + SF_P_MINDEC),
-      load<i64>(fa + SF_P_MIN), load<i32>(fa + SF_P_FLAGS), seed, <u32>(f + 0x10000));
+      load<i64>(fa + SF_P_MIN), load<i32>(fa + SF_P_FLAGS), seed, <u32>(SIM_ID_RP | f));
     if (dcqcn) {
       dcqcnRpConfigure(fa + SF_RP, load<i64>(fa + SF_P_ALPHA_PS), load<i32>(fa + SF_P_G_Q10), 1024);
       dcqcnNpInit(fa + SF_NP, load<i64>(fa + SF_P_CNP_PS));

@@ -152,7 +152,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
       mixAt++;
     }
     w32(fa + L.SF_MIXTOT, Math.max(1, cum));
-    w32(fa + L.SF_RNG, rngSeed(scn.seed, 0x20000 + f.id));
+    w32(fa + L.SF_RNG, rngSeed(scn.seed, (L.SIM_ID_SOURCE | f.id) >>> 0));
     w32(fa + L.SF_DST_ORD, hostOrd.get(f.dst)!); w32(fa + L.SF_SRC_ORD, hostOrd.get(f.src)!);
     w32(fa + L.SF_TC, scn.nodes[f.src].dcb.prioTc[f.priority]);
     w64(fa + L.SF_START, f.start_ps); w64(fa + L.SF_STOP, f.stop_ps); w64(fa + L.SF_LEFT, f.size > 0 ? f.size : -1);
