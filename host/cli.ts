@@ -2,28 +2,65 @@
 // dcbkit command line (DESIGN.md §5). Each command lives in host/commands/<name>.ts and also has a
 // library function; this file only wires them into yargs and maps errors to exit codes:
 // InputError -> one `path: rule` line per problem on stderr, exit 2; OutputError -> the same lines,
-// exit 1; anything else -> exit 1 with the stack (a bug).
+// exit 1; anything else -> exit 1 with the stack (a bug). Usage errors (missing or unknown options,
+// bad choices) are input errors too: host/cli-usage.ts words them as `path: rule` problems.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { loadCommands } from './commands/index.js';
-import { InputError, ProblemsError, formatProblem } from './errors.js';
+import { InputError, ProblemsError, formatProblem, type Problem } from './errors.js';
+import { joinNegativeValues, mergeProblems, misjoinedFlags, usageProblems } from './cli-usage.js';
 
-export async function main(argv: string[]): Promise<number> {
-  let exitCode = 0;
+const GIVE_A_COMMAND = 'give a command; see dcbkit --help';
+
+/** The parts of yargs' parser state (present in yargs 18, not in its typings) that name what failed. */
+interface ParserInternals {
+  getInternalMethods(): {
+    getContext(): { commands: string[] };
+    getUsageInstance(): { getUsage(): [string, string][]; getDescriptions(): Record<string, string> };
+    getCommandInstance(): { getCommandHandlers(): Record<string, unknown> };
+  };
+  getDemandedCommands(): { _?: { minMsg?: string | null } };
+  getOptions(): { boolean: string[] };
+}
+
+export async function main(rawArgv: string[]): Promise<number> {
+  const { argv, joined } = joinNegativeValues(rawArgv);
+  // Every failed check of the parse, collected so that all are reported at once (yargs goes on
+  // checking when the fail handler returns) and thrown before any command runs.
+  const usage: Problem[] = [];
+  const stopOnUsageProblems = () => {
+    usage.push(...misjoinedFlags(joined, (parser as unknown as ParserInternals).getOptions().boolean));
+    if (usage.length) throw new InputError(mergeProblems(usage));
+  };
   const parser = yargs(argv)
     .scriptName('dcbkit')
+    .detectLocale(false) // host/cli-usage.ts reads yargs' English messages
     .strict()
-    .demandCommand(1, 'give a command; see dcbkit --help')
+    .demandCommand(1, GIVE_A_COMMAND)
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .middleware(stopOnUsageProblems, false)
     .fail((msg, err) => {
-      if (err) throw err;
-      // Usage errors (unknown option, missing argument) are bad input too.
-      throw new InputError({ path: '', rule: msg });
+      // A command's own error (thrown from a builder, coerce or check) passes through as it is.
+      if (err && err.name !== 'YError') throw err;
+      const state = parser as unknown as ParserInternals;
+      const internal = state.getInternalMethods();
+      usage.push(
+        ...usageProblems(msg ?? err?.message ?? '', {
+          argv,
+          commands: internal.getContext().commands,
+          usage: internal.getUsageInstance().getUsage()[0]?.[0] ?? '',
+          descriptions: internal.getUsageInstance().getDescriptions(),
+          subcommands: Object.keys(internal.getCommandInstance().getCommandHandlers()),
+          demandCommandMessage: state.getDemandedCommands()._?.minMsg ?? undefined,
+        }),
+      );
     });
   for (const c of await loadCommands(argv)) parser.command(c);
+  let exitCode = 0;
   try {
     await parser.parseAsync();
+    stopOnUsageProblems();
   } catch (e) {
     if (e instanceof ProblemsError) {
       for (const p of e.problems) process.stderr.write(formatProblem(p) + '\n');

@@ -28,6 +28,6 @@ describe('cli', () => {
     const r = runCli(['no-such-command']);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/Unknown argument/);
+    expect(r.stderr).toMatch(/^no-such-command: unknown command \(one of versions, /);
   });
 });

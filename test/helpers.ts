@@ -1,5 +1,5 @@
 // Shared test helpers: run the built CLI as a user would and capture what it prints.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DecodeError } from '../host/frames/bytes.js';
 import { packageRoot } from '../host/loader.js';
@@ -19,6 +19,15 @@ export function runCli(args: string[], opts: { input?: string; cwd?: string } = 
     maxBuffer: 256 * 1024 * 1024,
   });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** runCli without blocking the test, so that many CLI runs can overlap (each is mostly Node start-up). */
+export function runCliAsync(args: string[], opts: { input?: string } = {}): Promise<CliResult> {
+  return new Promise((done) => {
+    const child = execFile(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli.js'), ...args], { cwd: packageRoot(), encoding: 'utf8' },
+      (err, stdout, stderr) => done({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
+    child.stdin!.end(opts.input ?? '');
+  });
 }
 
 /** Fails loudly in CI when an oracle tool is missing (never a silent skip); locally too. */
