@@ -290,6 +290,19 @@ describe('dcbkit schema config', () => {
     }
   });
 
+  it('the scenario schema checks embedded DCB configs with the config schema', () => {
+    const config = JSON.parse(runCli(['schema', 'config']).stdout);
+    const scenario = JSON.parse(runCli(['schema', 'scenario']).stdout);
+    const { $schema: _drop, ...configBody } = config;
+    expect(scenario.$defs.dcbConfig).toEqual(configBody);
+    const ref = { $ref: '#/$defs/dcbConfig' };
+    expect(scenario.properties.dcb_profiles.additionalProperties).toEqual(ref);
+    for (const dcb of [scenario.properties.defaults.properties.dcb, scenario.properties.hosts.items.properties.dcb, scenario.properties.switches.items.properties.dcb]) {
+      expect(dcb.anyOf).toContainEqual(ref); // a config, or the name of a profile
+      expect(dcb.anyOf.find((a: { type?: string }) => a.type === 'string')).toBeDefined();
+    }
+  });
+
   it('rejects an unknown schema kind with exit 2', () => {
     const r = runCli(['schema', 'scenery']);
     expect(r.status).toBe(2);

@@ -13,6 +13,7 @@ import { InputError, type Problem } from '../errors.js';
 import { parseOrThrow } from '../problems.js';
 import { metres, psPerByte, sizeBytes, speedBps, timePs } from './units.js';
 import { parseDcb, type DcbView } from './dcb.js';
+import { configJsonSchema } from '../config/json-schema.js';
 import type { QcnRpConfig } from '../config/index.js';
 import { computeHeadroom } from '../headroom.js';
 
@@ -471,7 +472,22 @@ function components(nodes: NormNode[], ports: NormPort[]): number[] {
   return nodes.map((_, i) => find(i));
 }
 
-/** JSON Schema of the scenario format (input side). */
+type Json = Record<string, unknown>;
+
+/**
+ * JSON Schema of the scenario format (input side). The embedded DCB configs (defaults.dcb, a node's
+ * dcb, dcb_profiles.*) are checked by the config rules at run time, so the zod schema leaves them
+ * open; here they point at the config's own JSON Schema ($defs.dcbConfig), so an editor checks
+ * them too. A node's dcb may also be the name of a profile.
+ */
 export function scenarioJsonSchema(): unknown {
-  return z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' });
+  const s = z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' }) as Json;
+  const { $schema: _drop, ...config } = configJsonSchema();
+  const ref = { $ref: '#/$defs/dcbConfig' };
+  const refOrProfile = { anyOf: [{ type: 'string', pattern: '^[A-Za-z0-9_.-]+$', description: 'name of a profile in dcb_profiles' }, ref] };
+  const props = s.properties as Record<string, Json>;
+  ((props.defaults.properties as Record<string, Json>).dcb) = refOrProfile;
+  for (const list of ['hosts', 'switches']) ((props[list].items as Json).properties as Record<string, Json>).dcb = refOrProfile;
+  props.dcb_profiles.additionalProperties = ref;
+  return { ...s, $defs: { ...(s.$defs as Json | undefined), dcbConfig: config } };
 }
