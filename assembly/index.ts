@@ -11,6 +11,7 @@ export {
   pfcBlockedMaskAt, pfcBlockedTcsOf, pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting,
 } from './pfc';
 export { simInit, simRunUntil, simReserve, simFreePackets } from './sim/engine';
+export { evSelfTest } from './sim/events';
 export {
   creditInit, creditOnGrant, creditSyncValue, creditAvailable, creditGrantValue, creditOnSync, creditTrySendOne,
   creditReceiveOne, creditDrainOne, creditAgeOne, creditBenchSetup, creditBenchRun,

@@ -52,7 +52,7 @@ import {
   SC_CNMS, SC_POOL_EXHAUSTED, SC_WD_EVENTS, SC_GRANTS, SC_NOW, SW_SIZE,
   SS_PORT, SS_PRIO, SS_START, SS_STOP, SS_INTERVAL, SS_SIZE,
 } from '../layout';
-import { evReset, evPush, evPop, evTopTime, evCount, evOverflow } from './events';
+import { evReset, evPush, evTake, evDone, evTopTime, evCount, evOverflow } from './events';
 import { etsConfigure, etsSelect, etsEmptied } from '../ets';
 import { ETS_WEIGHTED_MASK, ETS_MAX_WIRE, ETS_PRIO_TC } from '../layout';
 import { qcnCpInit, qcnCpEnqueue, qcnCpDequeue } from '../qcn_cp';
@@ -965,7 +965,7 @@ export function simRunUntil(until: i64): i32 {
   let events: i64 = 0;
   while (evCount > 0 && evTopTime() <= until) {
     const t = evTopTime();
-    const payload = evPop();
+    const payload = evTake();
     now = t;
     events++;
     const idx = <i32>(payload & INDEX_MASK);
@@ -1014,6 +1014,7 @@ export function simRunUntil(until: i64): i32 {
       watchdogPoll(idx);
       evPush(now + load<i64>(wdPolls + (<usize>idx << 3)), (EV_WATCHDOG << 28) | <u32>idx);
     }
+    evDone();
   }
   if (until > now) now = until;
   for (let p = 0; p < nPorts; p++) {
