@@ -42,6 +42,13 @@ const bufferSchema = z.strictObject({
   headroom: z.union([z.literal('auto'), sizeBytes]).default('auto'),
   /** Ingress PG occupancy that triggers XOFF; default: shared pool / (ports x lossless PGs), at least 2 MTU. */
   xoff: sizeBytes.optional(),
+  /**
+   * The bytes one lossless (port, priority group) may hold, whatever the mechanism, instead of
+   * xoff: a credit receiver grants from all of it; XON/XOFF (PFC, PAUSE) keeps min(pg_buffer,
+   * headroom) as headroom (headroom = what losslessness needs, default auto) and the rest below
+   * the XOFF threshold (docs/sim.md, "One buffer for every mechanism").
+   */
+  pg_buffer: sizeBytes.optional(),
   /** XON is sent when the PG occupancy falls to xoff - xon_offset (default 2 x MTU). */
   xon_offset: sizeBytes.optional(),
   /** Tail-drop limit of one lossy egress queue (default: the shared pool). */
@@ -406,6 +413,14 @@ export function checkScenario(doc: unknown): Scenario {
         return 0;
       }
     });
+    const at = (key: string) => `${w.buffer ? `switches[${i}].buffer` : 'defaults.buffer'}.${key}`;
+    let xoffGiven = b.xoff;
+    if (b.pg_buffer !== undefined) {
+      const split = splitPgBuffer(b.pg_buffer, headroom, n.modes);
+      if (b.xoff !== undefined) bad(at('xoff'), 'give xoff or pg_buffer, not both (pg_buffer sets the XOFF threshold)');
+      else if (typeof split === 'string') bad(at('pg_buffer'), split);
+      else { headroom.fill(split.headroom); xoffGiven = split.xoff; }
+    }
     const pgs = losslessPgs(n.modes);
     const reserved = hasLossless ? headroom.reduce((x, y) => x + y, 0) * pgs : 0;
     const path = w.buffer ? `switches[${i}].buffer.size` : 'defaults.buffer.size';
@@ -414,7 +429,7 @@ export function checkScenario(doc: unknown): Scenario {
     }
     const shared = Math.max(0, b.size - reserved);
     const lpgs = Math.max(1, n.ports.length * Math.max(1, pgs));
-    const xoff = b.xoff ?? Math.max(2 * mtu, Math.floor(shared / lpgs));
+    const xoff = xoffGiven ?? Math.max(2 * mtu, Math.floor(shared / lpgs));
     const xon = Math.max(0, xoff - (b.xon_offset ?? 2 * mtu));
     n.buffer = { size: b.size, headroom, xoff, xon, lossyQueue: b.lossy_queue ?? shared };
     n.watchdog = w.watchdog ?? s.watchdog ?? n.dcb.watchdog;
@@ -457,6 +472,25 @@ export function checkScenario(doc: unknown): Scenario {
     hostQueue: s.defaults.host_queue ?? 4 * (maxFrame + 20), maxFrame, minFrame,
     seriesPorts, seriesFlows,
   };
+}
+
+/**
+ * One switch's split of `pg_buffer` (the bytes a lossless port/PG may hold) for its mechanism.
+ * Credit: the receiver grants from the whole buffer, which is the port's headroom record (run.ts).
+ * XON/XOFF (PFC, PAUSE): headroom first, because it is what makes the priority lossless (the bytes
+ * still arriving after XOFF), capped by the buffer: h = min(pg_buffer, the largest headroom the
+ * node's ports need); the XOFF threshold gets the rest, pg_buffer - h (0 below the lossless
+ * minimum: XOFF at the first byte, and frames may still be lost). The threshold is one per switch,
+ * so every port gets the same h and every lossless PG holds exactly pg_buffer.
+ * A switch running credit beside XON/XOFF would need two headrooms per port: refused.
+ */
+export function splitPgBuffer(pgBuffer: number, needed: readonly number[], modes: readonly FlowControlMode[]): { headroom: number; xoff?: number } | string {
+  const credit = modes.includes('credit');
+  const xonXoff = modes.includes('pfc') || modes.includes('pause');
+  if (credit && xonXoff) return 'pg_buffer is split one way per switch: a switch with credit and PFC/PAUSE priorities needs headroom and xoff instead';
+  if (credit) return { headroom: pgBuffer }; // no XOFF threshold in use: the default stays
+  const h = Math.min(pgBuffer, Math.max(0, ...needed));
+  return { headroom: h, xoff: pgBuffer - h };
 }
 
 /** Lossless priority groups a switch reserves headroom for: one per PFC or credit priority, one for PAUSE. */
