@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../host/errors.js';
-import { sweepCsv, writeSweep } from '../host/sim/sweep-report.js';
+import { parseXUnit, sweepCsv, sweepPlotSpec, writeSweep } from '../host/sim/sweep-report.js';
 import { expandGrid, parseParams, parseValue, pointMetrics, runSweep, withValue } from '../host/sim/sweep.js';
 import { syntheticResult } from './fixtures/synthetic-result.js';
 
@@ -138,5 +138,39 @@ describe('sweep metrics', () => {
     expect(m.paused_ps).toBe(150_000_000);
     expect(m.watchdog_events).toBe(2);
     expect(sweepCsv([], [{ index: 0, params: {}, metrics: m }]).split('\n')[1]).toBe('0,8792000000,800000000,800000000,10090000,0,12,3,6,150000000,41,0.42,0.9987,2,123456');
+  });
+});
+
+describe('sweep plots', () => {
+  const params = parseParams(['links.0.buffer=12500,25000', 'mode=pfc,credit']);
+  const rows = (drops: number[]) => expandGrid(base, params).map((p, i) => ({
+    index: p.index,
+    params: p.params,
+    metrics: { ...pointMetrics(syntheticResult(10).summary), drops_lossless: drops[i] },
+  }));
+  type Spec = { data: { values: { x: number; line: string; loss: string }[] }; layer?: { mark: { type: string }; encoding?: { shape?: { scale: { range: string[] } } } }[]; mark?: unknown };
+
+  it('draw one line per value of the other parameters; without lost frames, no loss marks', () => {
+    const spec = sweepPlotSpec(params, rows([0, 0, 0, 0]), 'min_flow_bps') as unknown as Spec;
+    expect(spec.layer).toBeUndefined();
+    expect(spec.mark).toEqual({ type: 'line', point: true });
+    expect(spec.data.values.map((d) => [d.x, d.line])).toEqual([[12500, 'mode=pfc'], [12500, 'mode=credit'], [25000, 'mode=pfc'], [25000, 'mode=credit']]);
+  });
+
+  it('mark the points that lost frames of a lossless priority with a cross', () => {
+    const spec = sweepPlotSpec(params, rows([3, 0, 0, 0]), 'min_flow_bps') as unknown as Spec;
+    expect(spec.layer!.map((l) => l.mark.type)).toEqual(['line', 'point']);
+    expect(spec.layer![1].encoding!.shape!.scale.range).toEqual(['circle', 'cross']);
+    expect(spec.data.values.map((d) => d.loss)).toEqual(['lossless frames dropped', 'no frame lost', 'no frame lost', 'no frame lost']);
+  });
+
+  it('--x-unit: x values in units of SIZE, named on the axis; bad forms and non-numeric x refused', async () => {
+    const unit = parseXUnit('BDP=25000');
+    expect(unit).toEqual({ label: 'BDP', per: 25000 });
+    const spec = sweepPlotSpec(params, rows([0, 0, 0, 0]), 'min_flow_bps', unit) as unknown as Spec & { encoding: { x: { title: string } } };
+    expect(spec.data.values.map((d) => d.x)).toEqual([0.5, 0.5, 1, 1]);
+    expect(spec.encoding.x.title).toBe('links.0.buffer (BDP, 1 BDP = 25000)');
+    for (const bad of ['BDP', '=25000', 'BDP=0', 'BDP=-1', 'BDP=x']) expect(() => parseXUnit(bad), bad).toThrow(/^x-unit: .* LABEL=SIZE/);
+    expect(() => sweepPlotSpec(parseParams(['mode=pfc,credit']), [], 'min_flow_bps', unit)).toThrow(/x-unit: .*not numbers/);
   });
 });

@@ -29,6 +29,17 @@ describe('dcbkit sweep', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('rejects a bad --x-unit, or one for a first parameter that is not numeric, before running', () => {
+    const out = join(tmp, 'bad-x-unit');
+    for (const args of [['--param', 'seed=1,2', '--x-unit', 'BDP'], ['--param', 'defaults.link.speed=10G,25G', '--x-unit', 'G=1']]) {
+      const r = runCli(['sweep', scenario, ...args, '--out', out]);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^x-unit: /m);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
   it('rejects unknown metrics and job counts', () => {
     expect(runCli(['sweep', scenario, '--param', 'seed=1', '--metric', 'speed']).stderr).toMatch(/^metric: unknown metric "speed"/m);
     expect(runCli(['sweep', scenario, '--param', 'seed=1', '--jobs', '0']).status).toBe(2);

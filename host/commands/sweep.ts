@@ -1,4 +1,4 @@
-// `dcbkit sweep <scenario> --param P=a,b,c [--param Q=...] [--out DIR] [--jobs N] [--metric M] [--json]`:
+// `dcbkit sweep <scenario> --param P=a,b,c [--param Q=...] [--out DIR] [--jobs N] [--metric M] [--x-unit L=N] [--json]`:
 // simulate every point of a parameter grid on worker threads and write one aggregate table and
 // plots (docs/reports.md). Every point is checked before any runs, so bad input exits 2 with
 // nothing written.
@@ -8,15 +8,19 @@ import { InputError, type Problem } from '../errors.js';
 import { checkScenario, readScenarioFile } from '../sim/scenario.js';
 import { canonicalJson } from '../sim/report.js';
 import { checkOutDir, SWEEP_OUTPUT } from '../io.js';
-import { sweepJson, writeSweep } from '../sim/sweep-report.js';
+import { parseXUnit, sweepJson, writeSweep, type XUnit } from '../sim/sweep-report.js';
 import { defaultJobs, expandGrid, METRIC_NAMES, parseParams, runSweep, type PointMetrics, type SweepOutcome, type SweepParam } from '../sim/sweep.js';
 
-export interface SweepOptions { params: string[]; jobs?: number; json?: boolean; workerFile?: string }
+export interface SweepOptions { params: string[]; jobs?: number; json?: boolean; workerFile?: string; xUnit?: XUnit }
 
 /** Library form: validates every point, runs the grid, returns the parameters and the outcome. */
 export async function sweepScenario(path: string, opts: SweepOptions): Promise<{ params: SweepParam[]; outcome: SweepOutcome }> {
   const doc = readScenarioFile(path);
   const params = parseParams(opts.params);
+  // Checked before anything runs: an x axis in units needs numbers to divide.
+  if (opts.xUnit && !params[0].values.every((v) => typeof v === 'number')) {
+    throw new InputError({ path: 'x-unit', rule: `the first --param (${params[0].path}) has values that are not numbers` });
+  }
   const points = expandGrid(doc, params);
   const problems: Problem[] = [];
   for (const p of points) {
@@ -44,7 +48,7 @@ function humanTable(params: SweepParam[], outcome: SweepOutcome): string {
   return [head, ...rows].map((r) => r.map((c, i) => c.padStart(w[i])).join('  ')).join('\n') + '\n';
 }
 
-export const sweepCommand: CommandModule<object, { scenario: string; param: string[]; out?: string; jobs?: number; metric?: string[]; json?: boolean }> = {
+export const sweepCommand: CommandModule<object, { scenario: string; param: string[]; out?: string; jobs?: number; metric?: string[]; 'x-unit'?: string; json?: boolean }> = {
   command: 'sweep <scenario>',
   describe: 'simulate a scenario over a grid of parameter values on all cores; aggregate table and plots',
   builder: (y) =>
@@ -54,15 +58,17 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
       .option('out', { type: 'string', describe: 'directory for sweep.csv, sweep.json, plots and per-point summaries' })
       .option('jobs', { type: 'number', describe: `worker threads (default ${defaultJobs()})` })
       .option('metric', { type: 'string', array: true, describe: `metric(s) to plot (default throughput_bps, drops_lossless): ${METRIC_NAMES.join(', ')}` })
+      .option('x-unit', { type: 'string', describe: 'LABEL=SIZE: plot the first parameter in units of SIZE (e.g. BDP=25000)' })
       .option('json', { type: 'boolean', describe: 'print the aggregate (sweep.json) on stdout' }) as never,
   handler: async (args) => {
     const metrics = (args.metric ?? ['throughput_bps', 'drops_lossless']) as (keyof PointMetrics)[];
     const badMetric = metrics.filter((m) => !METRIC_NAMES.includes(m));
     if (badMetric.length) throw new InputError(badMetric.map((m) => ({ path: 'metric', rule: `unknown metric "${m}"; one of ${METRIC_NAMES.join(', ')}` })));
     if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new InputError({ path: 'jobs', rule: 'a whole number of worker threads, at least 1' });
+    const xUnit = args['x-unit'] === undefined ? undefined : parseXUnit(args['x-unit']);
     if (args.out !== undefined) checkOutDir(args.out, SWEEP_OUTPUT);
-    const { params, outcome } = await sweepScenario(args.scenario, { params: args.param, jobs: args.jobs, json: args.json });
-    if (args.out) await writeSweep(args.out, params, outcome, metrics);
+    const { params, outcome } = await sweepScenario(args.scenario, { params: args.param, jobs: args.jobs, json: args.json, xUnit });
+    if (args.out) await writeSweep(args.out, params, outcome, metrics, xUnit);
     if (args.json) {
       process.stdout.write(canonicalJson(sweepJson(params, outcome.rows)));
       return;

@@ -4,10 +4,11 @@
 //                 metrics of host/sim/sweep.ts PointMetrics (empty cell = not applicable)
 //   sweep.json    {params: [{path, values}], metrics: [...names], points: [{index, params, metrics}]}
 //   sweep-<metric>.svg   the metric against the first swept parameter, one line per combination
-//                 of the others
+//                 of the others; a point where a lossless priority dropped frames is a cross
 //   points/<index>.summary.json   every point's full summary (wall-clock fields removed)
 //   run.json      wall time, jobs, achieved concurrency, versions: the only file that differs
 //                 between identical sweeps
+import { InputError } from '../errors.js';
 import { SWEEP_OUTPUT, writeTreeAtomic } from '../io.js';
 import { toolVersions } from '../versions.js';
 import type { TopLevelSpec } from 'vega-lite';
@@ -32,10 +33,28 @@ export function sweepCsv(params: readonly SweepParam[], rows: readonly SweepRow[
   return lines.join('\n') + '\n';
 }
 
-/** The metric against the first swept parameter; the other parameters pick the line. */
-export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly SweepRow[], metric: keyof PointMetrics): TopLevelSpec {
+/** How the first swept parameter is drawn: its values divided by `per`, the axis naming the unit. */
+export interface XUnit { label: string; per: number }
+
+/** Parses `--x-unit LABEL=SIZE` (e.g. `BDP=25000`): x values are plotted in units of SIZE. */
+export function parseXUnit(text: string): XUnit {
+  const m = /^\s*([^=\s][^=]*?)\s*=\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*$/.exec(text);
+  const per = m ? Number(m[2]) : NaN;
+  if (!m || !(per > 0)) throw new InputError({ path: 'x-unit', rule: `"${text}" is not of the form LABEL=SIZE with SIZE > 0 (e.g. BDP=25000)` });
+  return { label: m[1], per };
+}
+
+const LOSS_CLASSES = ['no frame lost', 'lossless frames dropped'];
+
+/**
+ * The metric against the first swept parameter; the other parameters pick the line. When any
+ * point dropped frames of a lossless priority, points are drawn by that: a circle where nothing
+ * was lost, a cross where something was, so a curve's lossless part reads off the plot.
+ */
+export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly SweepRow[], metric: keyof PointMetrics, xUnit?: XUnit): TopLevelSpec {
   const x = params[0];
   const numericX = x.values.every((v) => typeof v === 'number');
+  if (xUnit && !numericX) throw new InputError({ path: 'x-unit', rule: `the first swept parameter ${x.path} has values that are not numbers` });
   const others = params.slice(1);
   // Rates read better in Gb/s; every other metric is plotted as stored.
   const div = metric.endsWith('_bps') ? 1e9 : 1;
@@ -43,24 +62,33 @@ export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly Swee
   const data = rows
     .filter((r) => r.metrics[metric] !== null)
     .map((r) => ({
-      x: r.params[x.path],
+      x: xUnit ? (r.params[x.path] as number) / xUnit.per : r.params[x.path],
       y: (r.metrics[metric] as number) / div,
       line: others.length ? others.map((p) => `${p.path}=${r.params[p.path]}`).join(', ') : metric,
+      loss: LOSS_CLASSES[r.metrics.drops_lossless > 0 ? 1 : 0],
     }));
   const order = [...new Set(data.map((d) => d.line))];
+  const xTitle = xUnit ? `${x.path} (${xUnit.label}, 1 ${xUnit.label} = ${xUnit.per})` : x.path;
+  const color = { field: 'line', type: 'nominal', title: null, sort: order, legend: { labelLimit: 360 } };
+  const encoding = {
+    x: numericX
+      ? { field: 'x', type: 'quantitative', title: xTitle }
+      : { field: 'x', type: 'ordinal', title: x.path, sort: x.values.map(String), axis: { labelAngle: 0 } },
+    y: { field: 'y', type: 'quantitative', title: yTitle },
+    color,
+  };
+  const base = { title: `${metric} vs ${x.path}`, width: 560, height: 260, data: { values: data } };
+  if (!data.some((d) => d.loss !== LOSS_CLASSES[0])) return { ...base, mark: { type: 'line', point: true }, encoding } as TopLevelSpec;
   return {
-    title: `${metric} vs ${x.path}`,
-    width: 560,
-    height: 260,
-    data: { values: data },
-    mark: { type: 'line', point: true },
-    encoding: {
-      x: numericX
-        ? { field: 'x', type: 'quantitative', title: x.path }
-        : { field: 'x', type: 'ordinal', title: x.path, sort: x.values.map(String), axis: { labelAngle: 0 } },
-      y: { field: 'y', type: 'quantitative', title: yTitle },
-      color: { field: 'line', type: 'nominal', title: null, sort: order },
-    },
+    ...base,
+    encoding,
+    layer: [
+      { mark: { type: 'line' } },
+      {
+        mark: { type: 'point', filled: false, size: 70, strokeWidth: 1.5 },
+        encoding: { shape: { field: 'loss', type: 'nominal', title: null, scale: { domain: LOSS_CLASSES, range: ['circle', 'cross'] }, legend: { labelLimit: 360 } } },
+      },
+    ],
   } as TopLevelSpec;
 }
 
@@ -68,11 +96,12 @@ export async function sweepFiles(
   params: readonly SweepParam[],
   outcome: SweepOutcome,
   plotMetrics: readonly (keyof PointMetrics)[],
+  xUnit?: XUnit,
 ): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   files.set('sweep.csv', sweepCsv(params, outcome.rows));
   files.set('sweep.json', canonicalJson(sweepJson(params, outcome.rows)));
-  for (const m of plotMetrics) files.set(`sweep-${m}.svg`, await renderSvg(sweepPlotSpec(params, outcome.rows, m)));
+  for (const m of plotMetrics) files.set(`sweep-${m}.svg`, await renderSvg(sweepPlotSpec(params, outcome.rows, m, xUnit)));
   const width = String(Math.max(0, outcome.rows.length - 1)).length;
   outcome.summaries.forEach((s, i) => {
     files.set(`points/${String(i).padStart(width, '0')}.summary.json`, canonicalJson(deterministicSummary(s)));
@@ -101,8 +130,9 @@ export async function writeSweep(
   params: readonly SweepParam[],
   outcome: SweepOutcome,
   plotMetrics: readonly (keyof PointMetrics)[],
+  xUnit?: XUnit,
 ): Promise<string[]> {
-  const files = await sweepFiles(params, outcome, plotMetrics);
+  const files = await sweepFiles(params, outcome, plotMetrics, xUnit);
   writeTreeAtomic(outDir, files, SWEEP_OUTPUT);
   return [...files.keys()].sort();
 }
