@@ -1,12 +1,14 @@
 // The examples/ scenarios, run in-process on the engine, each checked against the outcome its
 // README promises. Expected figures: a 10 Gb/s link carries 1518-byte frames as 1538 bytes on the
 // wire, so its payload rate is 10 x 1518 / 1538 = 9.870 Gb/s.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../host/loader.js';
 import type { SimResult, SimSeries } from '../host/sim/result.js';
 import { runScenario } from '../host/sim/run.js';
 import { checkScenario, readScenarioFile } from '../host/sim/scenario.js';
+import { expandGrid, parseParams, pointMetrics } from '../host/sim/sweep.js';
 
 const PAYLOAD_10G = (10 * 1518) / 1538; // Gb/s
 
@@ -234,29 +236,72 @@ describe('examples/strict-priority', () => {
 });
 
 describe('examples/buffer-sizing (seed 000: XON/XOFF needs ~2 x RTT of buffer, credit ~1 x RTT)', () => {
-  // One BDP: 10 Gb/s x RTT 20 us (2 km each way at 5 ns/m) = 25,000 B.
+  // One BDP: 10 Gb/s x RTT 20 us (2 km each way at 5 ns/m) = 25,000 B. The grid and the mechanism
+  // switch of the README's one sweep, run in-process point by point (about 50 ms each).
   const BDP = 25_000;
-  const p3 = (r: SimResult) => r.summary.flows.find((f) => f.priority === 3)!.throughput_bps / 1e9;
-  const credit = (bdp: number) => runExample('buffer-sizing/credit.yaml', (d) => {
-    ((d.defaults as Record<string, unknown>).buffer as Record<string, unknown>).headroom = bdp * BDP;
+  const GRID = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75, 3].map((b) => b * BDP);
+  const PARAMS = [`defaults.buffer.pg_buffer=${GRID.join(',')}`, 'flow_control.3=pfc,credit'];
+  const doc = readScenarioFile(join(packageRoot(), 'examples', 'buffer-sizing', 'scenario.yaml'));
+  const points = expandGrid(doc, parseParams(PARAMS)).map((p) => {
+    const s = runScenario(checkScenario(p.scenario)).summary;
+    return {
+      bdp: (p.params['defaults.buffer.pg_buffer'] as number) / BDP,
+      mode: p.params['flow_control.3'] as string,
+      metrics: pointMetrics(s),
+      p3: s.flows.find((f) => f.priority === 3)!.throughput_bps / 1e9,
+    };
   });
-  // PFC: 30,000 B headroom (lossless) plus the XOFF threshold make the buffer.
-  const xonXoff = (bdp: number) => runExample('buffer-sizing/scenario.yaml', (d) => {
-    ((d.defaults as Record<string, unknown>).buffer as Record<string, unknown>).xoff = bdp * BDP - 30_000;
+  const curve = (mode: string) => points.filter((p) => p.mode === mode);
+  const at = (mode: string, bdp: number) => curve(mode).find((p) => p.bdp === bdp)!;
+  // Full throughput: the best priority 3 got anywhere on the grid; half the link is all it can
+  // have (the strict on/off source takes the rest, a little more with the frame it ends on).
+  const FULL = Math.max(...points.map((p) => p.p3));
+  /** The smallest buffer from which on every run is lossless and at >= 99 % of FULL. */
+  const needs = (mode: string) => {
+    const ok = curve(mode).map((p) => p.metrics.drops_lossless === 0 && p.p3 >= 0.99 * FULL);
+    const i = ok.lastIndexOf(false) + 1;
+    return i < ok.length ? curve(mode)[i].bdp : Infinity;
+  };
+
+  it('is the sweep the README documents, and its plotted metric is priority 3', () => {
+    const readme = readFileSync(join(packageRoot(), 'examples', 'buffer-sizing', 'README.md'), 'utf8');
+    for (const p of PARAMS) expect(readme).toContain(`--param ${p}`);
+    expect(readme).toContain('--metric min_flow_bps');
+    // min_flow_bps is priority 3's throughput: the on/off source always gets its half.
+    for (const p of points) expect(p.metrics.min_flow_bps! / 1e9).toBe(p.p3);
+    expect(FULL).toBeGreaterThan(0.98 * PAYLOAD_10G / 2);
+    expect(FULL).toBeLessThanOrEqual(PAYLOAD_10G / 2);
   });
 
-  it('credit needs about one BDP, XON/XOFF about two, for full lossless throughput', () => {
-    const c = [0.5, 1.5, 3].map(credit);
-    const x = [1.5, 2.2, 3].map(xonXoff);
-    for (const r of [...c, ...x]) expect(r.summary.drops.lossless).toBe(0);
-    const full = p3(c[2]);
-    expect(full).toBeGreaterThan(0.98 * PAYLOAD_10G / 2); // half the link is all there is
-    expect(p3(x[2])).toBeGreaterThan(0.99 * full);
-    // Credit: full at 1.5 BDP, about half at 0.5 BDP (B / RTT).
-    expect(p3(c[1])).toBeGreaterThan(0.99 * full);
-    expect(p3(c[0])).toBeLessThan(0.6 * full);
-    // XON/XOFF: short of full at 1.5 BDP, 95 % around 2.2 BDP.
-    expect(p3(x[0])).toBeLessThan(0.9 * full);
-    expect(p3(x[1])).toBeGreaterThan(0.95 * full);
+  it('credit: never a lost frame; about half at 0.5 BDP, full from 1-1.5 BDP', () => {
+    for (const p of curve('credit')) expect(p.metrics.drops_lossless).toBe(0);
+    // While h1's port is free, credit limits h0 to buffer / RTT: 12,500 B per 20 us = 5 Gb/s, half
+    // the link, for half the time: about half of FULL.
+    expect(at('credit', 0.5).p3 / FULL).toBeGreaterThan(0.45);
+    expect(at('credit', 0.5).p3 / FULL).toBeLessThan(0.55);
+    // One BDP is not quite enough: grants go every eighth of the buffer and a frame is 1538 B on
+    // the wire, so the loop is a few us longer than 20 us (measured 4.31 of 4.94 Gb/s, 87 %).
+    expect(at('credit', 1).p3 / FULL).toBeLessThan(0.95);
+    expect(needs('credit')).toBeGreaterThanOrEqual(1);
+    expect(needs('credit')).toBeLessThanOrEqual(1.5);
+  });
+
+  it('XON/XOFF: loses frames below one RTT of headroom, full lossless only from 2-2.75 BDP, twice credit', () => {
+    // Below 1 BDP + a few frames the bytes in flight after XOFF do not fit: frames are lost.
+    for (const b of [0.5, 0.75, 1]) expect(at('pfc', b).metrics.drops_lossless, `${b} BDP`).toBeGreaterThan(0);
+    // From the calculator's headroom (34,496 B = 1.38 BDP) on, nothing is lost.
+    for (const p of curve('pfc').filter((q) => q.bdp >= 1.5)) expect(p.metrics.drops_lossless, `${p.bdp} BDP`).toBe(0);
+    // At 1.5 BDP the XOFF threshold (3,004 B) is under 2 MTU, so XON goes only when the queue is
+    // empty; the link then idles one RTT (20 us) of every 100 us off period: 80 % of FULL.
+    expect(at('pfc', 1.5).p3 / FULL).toBeGreaterThan(0.75);
+    expect(at('pfc', 1.5).p3 / FULL).toBeLessThan(0.85);
+    // Full once XON comes one BDP of drain before the queue empties: xon = pg - 34,496 - 2 x 1518
+    // >= 25,000 B, i.e. pg >= 62,532 B = 2.5 BDP (the 2.5 point, 62,500 B, is 32 B short: 99.6 %).
+    expect(needs('pfc')).toBeGreaterThanOrEqual(2);
+    expect(needs('pfc')).toBeLessThanOrEqual(2.75);
+    // Seed 000's claim: about twice the buffer of credit.
+    const ratio = needs('pfc') / needs('credit');
+    expect(ratio).toBeGreaterThan(1.6);
+    expect(ratio).toBeLessThan(2.4);
   });
 });
