@@ -13,6 +13,8 @@
 // and the first one replaces the root with a single sift-down, saving the pop's sift of the last
 // entry and the push's sift-up.
 
+import { rngNext } from '../rng';
+
 export let evBase: usize = 0;
 export let evCount: i32 = 0;
 export let evCap: i32 = 0;
@@ -154,18 +156,18 @@ export function evSelfTest(base: usize, cap: i32, n: i32, rng: usize): i32 {
   let bad = 0;
   let lastT: i64 = -1;
   let lastQ: u32 = 0;
-  for (let i = 0; i < 4; i++) evPush(<i64>(xs(rng) & 1023), 0);
+  for (let i = 0; i < 4; i++) evPush(<i64>(rngNext(rng) & 1023), 0);
   for (let step = 0; step < n; step++) {
-    if (evCount == 0) evPush(lastT + <i64>(xs(rng) & 1023), 0);
+    if (evCount == 0) evPush(lastT + <i64>(rngNext(rng) & 1023), 0);
     const t = load<i64>(evBase);
     const q = load<u32>(evBase, 8);
     if (t < lastT || (t == lastT && q <= lastQ)) bad++;
     lastT = t;
     lastQ = q;
     evTake();
-    const pushes = <i32>(xs(rng) % 3);
+    const pushes = <i32>(rngNext(rng) % 3);
     for (let k = 0; k < pushes && evCount < cap - 1; k++) {
-      const r = xs(rng);
+      const r = rngNext(rng);
       evPush(t + <i64>((r & 1) != 0 ? 0 : (r >> 8) & 4095), 0);
     }
     evDone();
@@ -173,12 +175,3 @@ export function evSelfTest(base: usize, cap: i32, n: i32, rng: usize): i32 {
   return bad + evOverflow;
 }
 
-@inline
-function xs(at: usize): u32 {
-  let x = load<u32>(at);
-  x ^= x << 13;
-  x ^= x >>> 17;
-  x ^= x << 5;
-  store<u32>(at, x);
-  return x;
-}
