@@ -486,6 +486,7 @@ function tryTransmit(p: i32): void {
 // ----------------------------------------------------------------------------------------------
 
 /** Frees the buffer a departing packet held, updating QCN and sending XON when a PG drains. */
+@inline
 function release(node: i32, k: i32, tc: i32, outPa: usize): void {
   const ka = pktAt(k);
   const bytes = load<i32>(ka + SK_BYTES);
@@ -608,6 +609,7 @@ function nextHop(node: i32, dstOrd: i32, flow: i32): i32 {
 }
 
 /** A data frame arrives at switch port `inP`: admission, PFC/PAUSE generation, QCN, enqueue. */
+@inline
 function switchReceive(inP: i32, k: i32): void {
   const ia = portAt(inP);
   const node = load<i32>(ia + SP_NODE);

@@ -53,6 +53,8 @@ function moveEntry(to: usize, from: usize): void {
 }
 
 // Both sifts move a hole instead of swapping: one copy per level, the new entry written once.
+// Inlined: pushes and pops sit on the per-frame path (a call costs as much as a short sift).
+@inline
 export function evPush(time: i64, payload: u32): void {
   if (evTaken) {
     evTaken = false;
@@ -134,6 +136,7 @@ export function evTopTime(): i64 {
 }
 
 /** Removes the earliest event and returns its payload: the last entry fills the hole at the root. */
+@inline
 export function evPop(): u32 {
   const base = evBase;
   const payload = load<u32>(base, 12);
