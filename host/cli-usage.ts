@@ -121,7 +121,9 @@ export function usageProblems(msg: string, ctx: UsageContext): Problem[] {
         const flag = optionFlag(kebab(word));
         if (seen.has(flag)) continue;
         seen.add(flag);
-        out.push({ path: flag, rule: `unknown option for ${commandLabel(ctx)}; its options are ${ownOptions(ctx).join(', ') || 'none'}` });
+        const options = ownOptions(ctx);
+        const known = options.length ? `its options are ${options.join(', ')}` : ctx.commands.length ? 'it takes none' : 'options go after a command; see dcbkit --help';
+        out.push({ path: flag, rule: `unknown option for ${commandLabel(ctx)}; ${known}` });
       } else out.push(unknownWord(ctx, word));
     }
     return out;
@@ -159,7 +161,8 @@ export function usageProblems(msg: string, ctx: UsageContext): Problem[] {
  */
 export function mergeProblems(all: readonly Problem[]): Problem[] {
   const suggested = new Set(all.filter((p) => p.rule.includes('did you mean')).map((p) => p.path));
-  const unknownSubcommand = all.some((p) => p.rule.startsWith(UNKNOWN_SUBCOMMAND));
+  // Unknown words, not unknown options (whose paths start with '-').
+  const unknownSubcommand = all.some((p) => p.rule.startsWith(UNKNOWN_SUBCOMMAND) && !p.path.startsWith('-'));
   const seen = new Set<string>();
   const out: Problem[] = [];
   for (const p of all) {

@@ -24,6 +24,7 @@ const CASES: [string[], string[]][] = [
   [['codegen', 'c.yaml', '--target', 'foo', '--out', 'o'], ['--target: "foo" is not one of "sonic", "p4", "linux", "c-header", "lldp", "all"']],
   [[], [`<command>: required (one of ${COMMANDS}; see dcbkit --help)`]],
   [['bogus'], [`bogus: unknown command (one of ${COMMANDS})`]],
+  [['-x'], [`<command>: required (one of ${COMMANDS}; see dcbkit --help)`, '-x: unknown option for dcbkit; options go after a command; see dcbkit --help']],
   [['headrom'], [`headrom: unknown command; did you mean headroom? (one of ${COMMANDS})`]],
   [['frames'], ['<kind>: required (one of pfc, pause, cnm, ce)']],
   [['frames', 'xyzzy'], ['xyzzy: unknown frames kind (one of pfc, pause, cnm, ce)']],

@@ -4,18 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { execFile } from 'node:child_process';
-import { runCli } from './helpers.js';
-import { packageRoot } from '../host/loader.js';
-
-/** runCli without blocking, so the rule table's CLI runs overlap (each is mostly Node start-up). */
-function runCliAsync(args: string[], input: string): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli.js'), ...args], { cwd: packageRoot(), encoding: 'utf8' },
-      (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
-    child.stdin!.end(input);
-  });
-}
+import { runCli, runCliAsync } from './helpers.js';
 
 const ETS3 = { prio_tc: [0, 0, 1, 1, 2, 2, 3, 3], tsa: ['ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict', 'strict'], bw: [40, 40, 20, 0, 0, 0, 0, 0] };
 const SEED004_PG = { prio_pgid: [1, 1, 0, 0, 1, 1, 1, 15], pg_bw: [50, 50, 0, 0, 0, 0, 0, 0] };
@@ -112,7 +101,7 @@ const RULES: [string, unknown, string][] = [
 describe('dcbkit validate: one failing input per rule', () => {
   for (const [what, config, line] of RULES) {
     it.concurrent(what, async () => {
-      const r = await runCliAsync(['validate', '-'], JSON.stringify(config));
+      const r = await runCliAsync(['validate', '-'], { input: JSON.stringify(config) });
       expect(r.stderr).toBe(line + '\n');
       expect(r.status).toBe(2);
       expect(r.stdout).toBe('');
