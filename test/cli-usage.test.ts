@@ -13,7 +13,7 @@ const CASES: [string[], string[]][] = [
   [['headroom', '--speed', '100G'], ['--cable: required (cable length, e.g. 300m or 2km)']],
   [['headroom'], ['--speed: required (port speed: 10G 25G 40G 50G 100G 200G 400G)', '--cable: required (cable length, e.g. 300m or 2km)']],
   // `-3m` would be the flags -3 and -m to yargs; it reaches headroom's own check as the value of --cable.
-  [['headroom', '--speed', '100G', '--cable', '-3m', '--mtu', '9216'], ['cable: must be a length like 300m or 2km, at most 100km (got "-3m")']],
+  [['headroom', '--speed', '100G', '--cable', '-3m', '--mtu', '9216'], ['--cable: must be a length like 300m or 2km, at most 100km (got "-3m")']],
   [['headroom', '--speed', '100G', '--cable', '3m', '--json', '-3'], ['--json: takes no value, got "-3"']],
   [['headroom', '--speed', '100G', '--cable', '3m', '--colour', 'red'], [`--colour: unknown option for dcbkit headroom; its options are ${HEADROOM_OPTIONS}`]],
   [['vectors'], ['<kernel>: required (qcn-rp | qcn-cp | ets | pfc | credit)', '--stimulus: required (stimulus JSON file, or - for stdin)']],

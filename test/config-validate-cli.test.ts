@@ -255,7 +255,7 @@ describe('dcbkit validate: document kinds', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('duration: ');
     const u = runCli(['validate', 'examples/configs/roce.yaml', '--kind', 'device']);
-    expect(u.stderr).toBe('kind: unknown document kind "device"; one of scenario, config\n');
+    expect(u.stderr).toBe('--kind: unknown document kind "device"; one of scenario, config\n');
     expect(u.status).toBe(2);
   });
 });
@@ -295,7 +295,7 @@ describe('dcbkit schema config', () => {
   it('rejects an unknown schema kind with exit 2', () => {
     const r = runCli(['schema', 'scenery']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('kind: unknown schema "scenery"; one of config, scenario\n');
+    expect(r.stderr).toBe('<kind>: unknown schema "scenery"; one of config, scenario\n');
     expect(r.stdout).toBe('');
   });
 });

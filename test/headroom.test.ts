@@ -207,13 +207,13 @@ describe('dcbkit headroom', () => {
   });
 
   it.each([
-    [['--speed', '7G', '--cable', '300m'], /^speed: must be one of/m],
-    [['--speed', '100G', '--cable', 'far'], /^cable: must be a length like 300m/m],
-    [['--speed', '100G', '--cable', '300m', '--mtu', 'big'], /^mtu: must be a whole number/m],
-    [['--speed', '100G', '--cable', '300m', '--profile', 'cisco'], /^profile: must be one of ieee, sonic/m],
+    [['--speed', '7G', '--cable', '300m'], /^--speed: must be one of/m],
+    [['--speed', '100G', '--cable', 'far'], /^--cable: must be a length like 300m/m],
+    [['--speed', '100G', '--cable', '300m', '--mtu', 'big'], /^--mtu: must be a whole number/m],
+    [['--speed', '100G', '--cable', '300m', '--profile', 'cisco'], /^--profile: must be one of ieee, sonic/m],
     [['--cable', '300m'], /speed/],
-    [['--speed', '100G', '--cable', '300m', '--interface-delay', '-5'], /^interface-delay: must be a whole number of bit times/m],
-    [['--speed', '100G', '--cable', '300m', '--interface-delay', '10', '--profile', 'sonic'], /^interface_delay: applies to profile ieee only/m],
+    [['--speed', '100G', '--cable', '300m', '--interface-delay', '-5'], /^--interface-delay: must be a whole number of bit times/m],
+    [['--speed', '100G', '--cable', '300m', '--interface-delay', '10', '--profile', 'sonic'], /^--interface-delay: applies to profile ieee only/m],
   ])('exits 2 on bad flags %j with nothing on stdout', (args, message) => {
     const r = runCli(['headroom', ...args]);
     expect(r.status).toBe(2);
@@ -224,6 +224,6 @@ describe('dcbkit headroom', () => {
   it('reports every bad flag at once', () => {
     const r = runCli(['headroom', '--speed', 'x', '--cable', 'y', '--mtu', 'z']);
     expect(r.status).toBe(2);
-    expect(r.stderr.trim().split('\n').map((l) => l.split(':')[0])).toEqual(['speed', 'cable', 'mtu']);
+    expect(r.stderr.trim().split('\n').map((l) => l.split(':')[0])).toEqual(['--speed', '--cable', '--mtu']);
   });
 });

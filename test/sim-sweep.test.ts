@@ -51,7 +51,7 @@ describe('sweep parameters', () => {
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(InputError);
-      expect((e as InputError).problems.map((p) => p.path)).toEqual(['param[0]', 'param[1]', 'param[2]', 'param[3]']);
+      expect((e as InputError).problems.map((p) => p.path)).toEqual(['--param[0]', '--param[1]', '--param[2]', '--param[3]']);
     }
     expect(() => parseParams(['a=1', 'a=2'])).toThrow(/swept twice/);
     expect(() => parseParams([])).toThrow(/at least one --param/);
@@ -170,7 +170,7 @@ describe('sweep plots', () => {
     const spec = sweepPlotSpec(params, rows([0, 0, 0, 0]), 'min_flow_bps', unit) as unknown as Spec & { encoding: { x: { title: string } } };
     expect(spec.data.values.map((d) => d.x)).toEqual([0.5, 0.5, 1, 1]);
     expect(spec.encoding.x.title).toBe('links.0.buffer (BDP, 1 BDP = 25000)');
-    for (const bad of ['BDP', '=25000', 'BDP=0', 'BDP=-1', 'BDP=x']) expect(() => parseXUnit(bad), bad).toThrow(/^x-unit: .* LABEL=SIZE/);
+    for (const bad of ['BDP', '=25000', 'BDP=0', 'BDP=-1', 'BDP=x']) expect(() => parseXUnit(bad), bad).toThrow(/^--x-unit: .* LABEL=SIZE/);
     expect(() => sweepPlotSpec(parseParams(['mode=pfc,credit']), [], 'min_flow_bps', unit)).toThrow(/x-unit: .*not numbers/);
   });
 });

@@ -16,7 +16,7 @@ describe('dcbkit sweep', () => {
     const r = runCli(['sweep', scenario, '--param', 'traffic.flow.0.rate=1G,2G', '--out', out]);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^param\[0\]: "traffic.flow.0.rate" does not lead anywhere/m);
+    expect(r.stderr).toMatch(/^--param\[0\]: "traffic.flow.0.rate" does not lead anywhere/m);
     expect(existsSync(out)).toBe(false);
   });
 
@@ -35,13 +35,13 @@ describe('dcbkit sweep', () => {
       const r = runCli(['sweep', scenario, ...args, '--out', out]);
       expect(r.status).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^x-unit: /m);
+      expect(r.stderr).toMatch(/^--x-unit: /m);
       expect(existsSync(out)).toBe(false);
     }
   });
 
   it('rejects unknown metrics and job counts', () => {
-    expect(runCli(['sweep', scenario, '--param', 'seed=1', '--metric', 'speed']).stderr).toMatch(/^metric: unknown metric "speed"/m);
+    expect(runCli(['sweep', scenario, '--param', 'seed=1', '--metric', 'speed']).stderr).toMatch(/^--metric: unknown metric "speed"/m);
     expect(runCli(['sweep', scenario, '--param', 'seed=1', '--jobs', '0']).status).toBe(2);
   });
 

@@ -19,6 +19,11 @@ interface HeadroomArgs {
   json?: boolean;
 }
 
+/** computeHeadroom's input names -> the flags that set them. */
+const FLAG_OF: Record<string, string> = {
+  speed: '--speed', cable: '--cable', mtu: '--mtu', lossless_mtu: '--lossless-mtu', interface_delay: '--interface-delay', profile: '--profile',
+};
+
 /** Collects every flag problem before failing, so one run reports all of them. */
 function parseArgs(args: HeadroomArgs) {
   const problems: Problem[] = [];
@@ -31,13 +36,13 @@ function parseArgs(args: HeadroomArgs) {
       return undefined;
     }
   };
-  const speedBps = attempt(() => parseSpeed(String(args.speed), 'speed'));
-  const cableM = attempt(() => parseCable(String(args.cable), 'cable'));
-  const mtu = attempt(() => parseMtu(args.mtu, 'mtu'));
-  const losslessMtu = args['lossless-mtu'] === undefined ? undefined : attempt(() => parseMtu(args['lossless-mtu']!, 'lossless-mtu'));
-  const interfaceDelayBt = args['interface-delay'] === undefined ? undefined : attempt(() => parseInterfaceDelay(args['interface-delay']!));
+  const speedBps = attempt(() => parseSpeed(String(args.speed), '--speed'));
+  const cableM = attempt(() => parseCable(String(args.cable), '--cable'));
+  const mtu = attempt(() => parseMtu(args.mtu, '--mtu'));
+  const losslessMtu = args['lossless-mtu'] === undefined ? undefined : attempt(() => parseMtu(args['lossless-mtu']!, '--lossless-mtu'));
+  const interfaceDelayBt = args['interface-delay'] === undefined ? undefined : attempt(() => parseInterfaceDelay(args['interface-delay']!, '--interface-delay'));
   if (!HEADROOM_PROFILES.includes(args.profile as HeadroomProfile)) {
-    problems.push({ path: 'profile', rule: `must be one of ${HEADROOM_PROFILES.join(', ')} (got "${args.profile}")` });
+    problems.push({ path: '--profile', rule: `must be one of ${HEADROOM_PROFILES.join(', ')} (got "${args.profile}")` });
   }
   if (problems.length) throw new InputError(problems);
   return { speedBps: speedBps!, cableM: cableM!, mtu: mtu!, losslessMtu, interfaceDelayBt, profile: args.profile as HeadroomProfile };
@@ -74,7 +79,14 @@ export const headroomCommand: CommandModule<object, HeadroomArgs> = {
       .option('profile', { type: 'string', default: 'ieee', describe: 'ieee (component model) | sonic (Mellanox plugin formula)' })
       .option('json', { type: 'boolean', describe: 'one JSON document on stdout' }) as never,
   handler: (args) => {
-    const r = computeHeadroom(parseArgs(args));
+    let r: HeadroomResult;
+    try {
+      r = computeHeadroom(parseArgs(args));
+    } catch (e) {
+      // the library names its inputs; on the command line they are the flags
+      if (e instanceof InputError) throw new InputError(e.problems.map((p) => ({ ...p, path: p.path.startsWith('--') ? p.path : FLAG_OF[p.path] ?? p.path })));
+      throw e;
+    }
     process.stdout.write(args.json ? JSON.stringify(r) + '\n' : human(r));
   },
 };

@@ -17,7 +17,7 @@ export const schemaCommand: CommandModule<object, { kind: string; out?: string }
       .option('out', { type: 'string', describe: 'write the schema to FILE instead of stdout' }) as never,
   handler: (args) => {
     const make = schemas[args.kind];
-    if (!make) throw new InputError({ path: 'kind', rule: `unknown schema "${args.kind}"; one of ${Object.keys(schemas).join(', ')}` });
+    if (!make) throw new InputError({ path: '<kind>', rule: `unknown schema "${args.kind}"; one of ${Object.keys(schemas).join(', ')}` });
     const text = JSON.stringify(make(), null, 2) + '\n';
     if (args.out) writeFileAtomic(args.out, text, '--out');
     else process.stdout.write(text);

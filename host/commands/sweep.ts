@@ -19,7 +19,7 @@ export async function sweepScenario(path: string, opts: SweepOptions): Promise<{
   const params = parseParams(opts.params);
   // Checked before anything runs: an x axis in units needs numbers to divide.
   if (opts.xUnit && !params[0].values.every((v) => typeof v === 'number')) {
-    throw new InputError({ path: 'x-unit', rule: `the first --param (${params[0].path}) has values that are not numbers` });
+    throw new InputError({ path: '--x-unit', rule: `the first --param (${params[0].path}) has values that are not numbers` });
   }
   const points = expandGrid(doc, params);
   const problems: Problem[] = [];
@@ -63,8 +63,8 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
   handler: async (args) => {
     const metrics = (args.metric ?? ['throughput_bps', 'drops_lossless']) as (keyof PointMetrics)[];
     const badMetric = metrics.filter((m) => !METRIC_NAMES.includes(m));
-    if (badMetric.length) throw new InputError(badMetric.map((m) => ({ path: 'metric', rule: `unknown metric "${m}"; one of ${METRIC_NAMES.join(', ')}` })));
-    if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new InputError({ path: 'jobs', rule: 'a whole number of worker threads, at least 1' });
+    if (badMetric.length) throw new InputError(badMetric.map((m) => ({ path: '--metric', rule: `unknown metric "${m}"; one of ${METRIC_NAMES.join(', ')}` })));
+    if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new InputError({ path: '--jobs', rule: 'a whole number of worker threads, at least 1' });
     const xUnit = args['x-unit'] === undefined ? undefined : parseXUnit(args['x-unit']);
     if (args.out !== undefined) checkOutDir(args.out, SWEEP_OUTPUT);
     const { params, outcome } = await sweepScenario(args.scenario, { params: args.param, jobs: args.jobs, json: args.json, xUnit });

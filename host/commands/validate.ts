@@ -13,7 +13,7 @@ export function validateFile(path: string, kindName?: string): ValidatedDocument
   const doc = readDocument(path);
   const kind = kindOf(doc, kindName);
   if (!kind) {
-    throw new InputError({ path: 'kind', rule: `unknown document kind "${kindName}"; one of ${documentKinds.map((k) => k.name).join(', ')}` });
+    throw new InputError({ path: '--kind', rule: `unknown document kind "${kindName}"; one of ${documentKinds.map((k) => k.name).join(', ')}` });
   }
   return { kind: kind.name, ...kind.validate(doc) };
 }

@@ -12,19 +12,19 @@ export function readStimulus(source: string): unknown {
   try {
     text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
   } catch (e) {
-    throw new InputError({ path: 'stimulus', rule: `cannot read ${source}: ${(e as Error).message}` });
+    throw new InputError({ path: '--stimulus', rule: `cannot read ${source}: ${(e as Error).message}` });
   }
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new InputError({ path: 'stimulus', rule: `not valid JSON: ${(e as Error).message}` });
+    throw new InputError({ path: '--stimulus', rule: `not valid JSON: ${(e as Error).message}` });
   }
 }
 
 function findKernel(kernel: string) {
   const k = vectorKernels.find((v) => v.name === kernel);
   if (!k) {
-    throw new InputError({ path: 'kernel', rule: `unknown kernel "${kernel}"; one of ${vectorKernels.map((v) => v.name).join(', ')}` });
+    throw new InputError({ path: '<kernel>', rule: `unknown kernel "${kernel}"; one of ${vectorKernels.map((v) => v.name).join(', ')}` });
   }
   return k;
 }

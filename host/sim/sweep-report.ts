@@ -40,7 +40,7 @@ export interface XUnit { label: string; per: number }
 export function parseXUnit(text: string): XUnit {
   const m = /^\s*([^=\s][^=]*?)\s*=\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*$/.exec(text);
   const per = m ? Number(m[2]) : NaN;
-  if (!m || !(per > 0)) throw new InputError({ path: 'x-unit', rule: `"${text}" is not of the form LABEL=SIZE with SIZE > 0 (e.g. BDP=25000)` });
+  if (!m || !(per > 0)) throw new InputError({ path: '--x-unit', rule: `"${text}" is not of the form LABEL=SIZE with SIZE > 0 (e.g. BDP=25000)` });
   return { label: m[1], per };
 }
 
@@ -54,7 +54,7 @@ const LOSS_CLASSES = ['no frame lost', 'lossless frames dropped'];
 export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly SweepRow[], metric: keyof PointMetrics, xUnit?: XUnit): TopLevelSpec {
   const x = params[0];
   const numericX = x.values.every((v) => typeof v === 'number');
-  if (xUnit && !numericX) throw new InputError({ path: 'x-unit', rule: `the first swept parameter ${x.path} has values that are not numbers` });
+  if (xUnit && !numericX) throw new InputError({ path: '--x-unit', rule: `the first swept parameter ${x.path} has values that are not numbers` });
   const others = params.slice(1);
   // Rates read better in Gb/s; every other metric is plotted as stored.
   const div = metric.endsWith('_bps') ? 1e9 : 1;

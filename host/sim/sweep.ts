@@ -45,7 +45,7 @@ export function parseParams(args: readonly string[]): SweepParam[] {
   const out: SweepParam[] = [];
   const seen = new Set<string>();
   args.forEach((arg, i) => {
-    const where = `param[${i}]`;
+    const where = `--param[${i}]`;
     const eq = arg.indexOf('=');
     if (eq <= 0) {
       problems.push({ path: where, rule: `"${arg}" is not of the form PATH=v1,v2,...` });
@@ -66,7 +66,7 @@ export function parseParams(args: readonly string[]): SweepParam[] {
     seen.add(path);
     out.push({ path, segments, values: raw.map(parseValue) });
   });
-  if (args.length === 0) problems.push({ path: 'param', rule: 'give at least one --param PATH=v1,v2,...' });
+  if (args.length === 0) problems.push({ path: '--param', rule: 'give at least one --param PATH=v1,v2,...' });
   if (problems.length) throw new InputError(problems);
   return out;
 }
@@ -93,7 +93,7 @@ export function expandGrid(base: unknown, params: readonly SweepParam[]): SweepP
   const problems: Problem[] = [];
   params.forEach((p, i) => {
     if (withValue(base, p.segments, p.values[0]) === null) {
-      problems.push({ path: `param[${i}]`, rule: `"${p.path}" does not lead anywhere in the scenario (a parent key or array element is missing)` });
+      problems.push({ path: `--param[${i}]`, rule: `"${p.path}" does not lead anywhere in the scenario (a parent key or array element is missing)` });
     }
   });
   if (problems.length) throw new InputError(problems);
