@@ -52,7 +52,7 @@ import {
   SC_CNMS, SC_POOL_EXHAUSTED, SC_WD_EVENTS, SC_GRANTS, SC_NOW, SW_SIZE,
   SS_PORT, SS_PRIO, SS_START, SS_STOP, SS_INTERVAL, SS_SIZE,
 } from '../layout';
-import { evReset, evPush, evTake, evDone, evTopTime, evCount, evOverflow } from './events';
+import { evReset, evPush, evTake, evDone, evNext, evTopTime, evOverflow, MAIN, TX } from './events';
 import { etsConfigure, etsSelect, etsEmptied } from '../ets';
 import { ETS_WEIGHTED_MASK, ETS_MAX_WIRE, ETS_PRIO_TC } from '../layout';
 import { qcnCpInit, qcnCpEnqueue, qcnCpDequeue } from '../qcn_cp';
@@ -188,7 +188,7 @@ export function simInit(base: i32): i32 {
   const poolCap = load<i32>(hdr + SH_POOL_CAP);
   for (let k = 0; k < poolCap; k++) store<i32>(pktAt(k) + SK_NEXT, k + 1 < poolCap ? k + 1 : -1);
   freeList = poolCap > 0 ? 0 : -1;
-  evReset(<usize>load<i32>(hdr + SH_HEAP), load<i32>(hdr + SH_HEAP_CAP));
+  evReset(<usize>load<i32>(hdr + SH_HEAP), load<i32>(hdr + SH_HEAP_CAP), nPorts + 1);
   for (let p = 0; p < nPorts; p++) {
     const pa = portAt(p);
     for (let tc = 0; tc < 8; tc++) {
@@ -256,7 +256,7 @@ export function simInit(base: i32): i32 {
       dcqcnNpInit(fa + SF_NP, load<i64>(fa + SF_P_CNP_PS));
     }
     store<i64>(fa + SF_RP_EV_AT, FOREVER);
-    evPush(load<i64>(fa + SF_START), (EV_FLOW << 28) | <u32>f);
+    evPush(MAIN, load<i64>(fa + SF_START), (EV_FLOW << 28) | <u32>f);
   }
   // Priorities whose data frames to a host need no arrival event (see "Deliveries to hosts").
   for (let p = 0; p < nPorts; p++) {
@@ -266,10 +266,10 @@ export function simInit(base: i32): i32 {
     store<i32>(pa + SP_SINK_TAIL, -1);
     store<i32>(pa + SP_SINK_PRIOS, (load<i32>(peer + SP_FLAGS) & 1) != 0 ? ~creditMaskAt(peer) & 0xff : 0);
   }
-  for (let s = 0; s < nStorms; s++) evPush(load<i64>(storms + <usize>s * SS_SIZE + SS_START), (EV_STORM << 28) | <u32>s);
+  for (let s = 0; s < nStorms; s++) evPush(MAIN, load<i64>(storms + <usize>s * SS_SIZE + SS_START), (EV_STORM << 28) | <u32>s);
   // One poll event per distinct poll interval; each poll visits the ports with that interval.
-  for (let g = 0; g < nPolls; g++) evPush(load<i64>(wdPolls + (<usize>g << 3)), (EV_WATCHDOG << 28) | <u32>g);
-  if (anyCredit != 0 && creditAging > 0) evPush(creditAging >> 1, EV_CREDIT_REFRESH << 28);
+  for (let g = 0; g < nPolls; g++) evPush(MAIN, load<i64>(wdPolls + (<usize>g << 3)), (EV_WATCHDOG << 28) | <u32>g);
+  if (anyCredit != 0 && creditAging > 0) evPush(MAIN, creditAging >> 1, EV_CREDIT_REFRESH << 28);
   return evOverflow;
 }
 
@@ -385,12 +385,12 @@ function startFrame(p: i32, pa: usize, k: i32): void {
     else store<i32>(pktAt(tail) + SK_NEXT, k);
     store<i32>(pa + SP_SINK_TAIL, k);
   } else {
-    evPush(arriveAt, (EV_ARRIVE << 28) | <u32>k);
+    evPush(MAIN, arriveAt, (EV_ARRIVE << 28) | <u32>k);
   }
   const flags = load<i32>(pa + SP_FLAGS);
   if ((flags & 2) == 0 && (load<i32>(pa + SP_BACKLOG) != 0 || load<i32>(pa + SP_CTRL_HEAD) >= 0)) {
     store<i32>(pa + SP_FLAGS, flags | 2);
-    evPush(end, (EV_TX_DONE << 28) | <u32>p);
+    evPush(TX, end, (EV_TX_DONE << 28) | <u32>p);
   }
   count(SC_HOPS, 1);
 }
@@ -428,7 +428,7 @@ function blockedTcs(p: i32, pa: usize, backlog: i32): i32 {
   const wakeAt = load<i64>(pa + SP_WAKE_AT);
   if ((backlog & ~blocked) == 0 && earliest != FOREVER && (wakeAt == 0 || wakeAt > earliest)) {
     store<i64>(pa + SP_WAKE_AT, earliest);
-    evPush(earliest, (EV_WAKE << 28) | <u32>p);
+    evPush(MAIN, earliest, (EV_WAKE << 28) | <u32>p);
   }
   return blocked;
 }
@@ -440,7 +440,7 @@ function tryTransmit(p: i32): void {
     const flags = load<i32>(pa + SP_FLAGS);
     if ((flags & 2) == 0) {
       store<i32>(pa + SP_FLAGS, flags | 2);
-      evPush(busyUntil, (EV_TX_DONE << 28) | <u32>p);
+      evPush(TX, busyUntil, (EV_TX_DONE << 28) | <u32>p);
     }
     return;
   }
@@ -538,7 +538,7 @@ function armRefresh(p: i32, pa: usize, rec: usize): void {
   const next = pfcNextRefresh(rec);
   if (next < load<i64>(pa + SP_REFRESH_EV)) {
     store<i64>(pa + SP_REFRESH_EV, next);
-    evPush(next, (EV_REFRESH << 28) | <u32>p);
+    evPush(MAIN, next, (EV_REFRESH << 28) | <u32>p);
   }
 }
 
@@ -549,7 +549,7 @@ function armRp(f: i32, fa: usize): void {
   const d = rpDeadline(fa);
   if (load<i64>(fa + SF_RP_EV_AT) > d) {
     store<i64>(fa + SF_RP_EV_AT, d);
-    evPush(d, (EV_RP_TIMER << 28) | <u32>f);
+    evPush(MAIN, d, (EV_RP_TIMER << 28) | <u32>f);
   }
 }
 
@@ -795,7 +795,7 @@ function wakeWaitingFlow(p: i32, tc: i32): void {
       else store<i32>(flowAt(prev) + SF_NEXT_WAIT, next);
       store<i32>(fa + SF_STATE, 1);
       store<i64>(fa + SF_NEXT_AT, now);
-      evPush(now, (EV_FLOW << 28) | <u32>f);
+      evPush(MAIN, now, (EV_FLOW << 28) | <u32>f);
       return;
     }
   }
@@ -816,7 +816,7 @@ function flowEvent(f: i32, t: i64): void {
     if (phase >= on) {
       const at = now + (period - phase);
       store<i64>(fa + SF_NEXT_AT, at);
-      evPush(at, (EV_FLOW << 28) | <u32>f);
+      evPush(MAIN, at, (EV_FLOW << 28) | <u32>f);
       return;
     }
   }
@@ -833,7 +833,7 @@ function flowEvent(f: i32, t: i64): void {
   if (k < 0) {
     // Packet pool exhausted (counted): try again a microsecond later.
     store<i64>(fa + SF_NEXT_AT, now + 1_000_000);
-    evPush(now + 1_000_000, (EV_FLOW << 28) | <u32>f);
+    evPush(MAIN, now + 1_000_000, (EV_FLOW << 28) | <u32>f);
     return;
   }
   let bytes = frameSize(fa);
@@ -866,7 +866,7 @@ function flowEvent(f: i32, t: i64): void {
   }
   const at = now + gap;
   store<i64>(fa + SF_NEXT_AT, at);
-  if (load<i64>(fa + SF_LEFT) != 0) evPush(at, (EV_FLOW << 28) | <u32>f);
+  if (load<i64>(fa + SF_LEFT) != 0) evPush(MAIN, at, (EV_FLOW << 28) | <u32>f);
   else store<i32>(fa + SF_STATE, 3);
   tryTransmit(p);
 }
@@ -965,9 +965,12 @@ function flushPriority(p: i32, pa: usize, pr: i32): void {
  */
 export function simRunUntil(until: i64): i32 {
   let events: i64 = 0;
-  while (evCount > 0 && evTopTime() <= until) {
-    const t = evTopTime();
-    const payload = evTake();
+  while (true) {
+    const h = evNext();
+    if (h == 0) break;
+    const t = evTopTime(h);
+    if (t > until) break;
+    const payload = evTake(h);
     now = t;
     events++;
     const idx = <i32>(payload & INDEX_MASK);
@@ -1007,14 +1010,14 @@ export function simRunUntil(until: i64): i32 {
         count(SC_STORM_XOFF, 1);
         const bit = 1 << load<i32>(sa + SS_PRIO);
         sendControl(p, K_PFC, bit | (bit << 8), load<i32>(portAt(p) + SP_PAUSE_TIME), -1);
-        evPush(now + load<i64>(sa + SS_INTERVAL), (EV_STORM << 28) | <u32>idx);
+        evPush(MAIN, now + load<i64>(sa + SS_INTERVAL), (EV_STORM << 28) | <u32>idx);
       }
     } else if (type == EV_CREDIT_REFRESH) {
       creditRefresh();
-      evPush(now + (creditAging >> 1), EV_CREDIT_REFRESH << 28);
+      evPush(MAIN, now + (creditAging >> 1), EV_CREDIT_REFRESH << 28);
     } else if (type == EV_WATCHDOG) {
       watchdogPoll(idx);
-      evPush(now + load<i64>(wdPolls + (<usize>idx << 3)), (EV_WATCHDOG << 28) | <u32>idx);
+      evPush(MAIN, now + load<i64>(wdPolls + (<usize>idx << 3)), (EV_WATCHDOG << 28) | <u32>idx);
     }
     evDone();
   }

@@ -1,42 +1,52 @@
-// Event queue of the fabric simulator: a binary min-heap (Williams 1964) of 16-byte entries
+// Event queue of the fabric simulator: two binary min-heaps (Williams 1964) of 16-byte entries
 //
 //    0  i64  time     picoseconds
-//    8  u32  seq      insertion number: equal times pop in insertion order (determinism)
+//    8  u32  seq      insertion number, shared by both heaps: equal times pop in insertion order
 //   12  u32  payload  event type (bits 28..31) and the entity index (bits 0..27)
 //
-// The heap lives in the simulator arena at `evBase` with room for `evCap` entries, reserved at
-// init; push never grows it (the host sizes it from the bound on outstanding events: one per
-// frame in flight, a few per port and flow). Invariant: time[parent] <= time[child] with ties
-// broken by seq, so the pop order is a total order independent of heap shape.
+// Heap TX holds the transmitter-done events (at most one per port) and heap MAIN every other
+// event. The next event is the earlier root by (time, seq), so the pop order is the one total order
+// of a single heap, independent of heap shapes; the split only makes the frequent, short-lived
+// transmitter-done events cheap (their heap holds the few busy ports, not every pending event).
+// Both heaps live in the simulator arena, reserved at init (the host sizes the area from the bound
+// on outstanding events: one per frame in flight, a few per port and flow); push never grows them.
+// Invariant of each: time[parent] <= time[child], ties broken by seq.
 //
-// The engine handles the root in place (evTake ... evDone): most handlers push at least one event,
-// and the first one replaces the root with a single sift-down, saving the pop's sift of the last
-// entry and the push's sift-up.
+// The engine handles the next event at its root in place (evTake ... evDone): most handlers push
+// at least one event, and the first one into the same heap replaces the root with a single
+// sift-down, saving the pop's sift of the last entry and the push's sift-up.
 
 import { rngNext } from '../rng';
 
-export let evBase: usize = 0;
-export let evCount: i32 = 0;
-export let evCap: i32 = 0;
-let evSeq: u32 = 0;
-/** Set when a push found the heap full (the host sized it too small): the run stops with an error. */
-export let evOverflow: i32 = 0;
-/**
- * Set while the root is the event being handled (evTake): the first push of the handler replaces
- * it with one sift-down from the root instead of a pop (sift-down of the last entry) plus a push
- * (sift-up); evDone pops it if the handler pushed nothing. The pop order is unchanged: it depends
- * only on (time, seq).
- */
-let evTaken: bool = false;
+/** Heap records (static): base address, count, capacity (i32 each, 16-byte stride). */
+const HEAPS: usize = memory.data(32, 16);
+export const MAIN: usize = HEAPS;
+export const TX: usize = HEAPS + 16;
+const H_BASE: usize = 0;
+const H_COUNT: usize = 4;
+const H_CAP: usize = 8;
 
-export function evReset(base: usize, cap: i32): void {
-  evBase = base;
-  evCap = cap;
-  evCount = 0;
+let evSeq: u32 = 0;
+/** Set when a push found a heap full (the host sized it too small): the run stops with an error. */
+export let evOverflow: i32 = 0;
+/** The heap whose root is the event being handled (evTake), 0 when none or after its replacement. */
+let evTaken: usize = 0;
+
+/** Splits `cap` entries at `base`: `txCap` for heap TX, the rest for heap MAIN. */
+export function evReset(base: usize, cap: i32, txCap: i32): void {
+  store<i32>(MAIN + H_BASE, <i32>base);
+  store<i32>(MAIN + H_COUNT, 0);
+  store<i32>(MAIN + H_CAP, cap - txCap);
+  store<i32>(TX + H_BASE, <i32>(base + (<usize>(cap - txCap) << 4)));
+  store<i32>(TX + H_COUNT, 0);
+  store<i32>(TX + H_CAP, txCap);
   evSeq = 0;
   evOverflow = 0;
-  evTaken = false;
+  evTaken = 0;
 }
+
+@inline export function evCount(h: usize): i32 { return load<i32>(h + H_COUNT); }
+@inline function baseOf(h: usize): usize { return <usize>load<i32>(h + H_BASE); }
 
 /** (time, seq) of entry a orders before (t, q). */
 @inline
@@ -54,20 +64,23 @@ function moveEntry(to: usize, from: usize): void {
 
 // Both sifts move a hole instead of swapping: one copy per level, the new entry written once.
 // Inlined: pushes and pops sit on the per-frame path (a call costs as much as a short sift).
+/** Queues an event into heap h (MAIN, or TX for transmitter-done events). */
 @inline
-export function evPush(time: i64, payload: u32): void {
-  if (evTaken) {
-    evTaken = false;
-    replaceRoot(time, evSeq++, payload);
+export function evPush(h: usize, time: i64, payload: u32): void {
+  if (evTaken == h) {
+    evTaken = 0;
+    siftDownFromRoot(h, time, evSeq++, payload, evCount(h));
     return;
   }
-  if (evCount >= evCap) {
+  const n = evCount(h);
+  if (n >= load<i32>(h + H_CAP)) {
     evOverflow = 1;
     return;
   }
   const seq = evSeq++;
-  const base = evBase; // a local: the loop then keeps it in a register
-  let i = evCount++;
+  const base = baseOf(h);
+  store<i32>(h + H_COUNT, n + 1);
+  let i = n;
   while (i > 0) {
     const parent = (i - 1) >> 1;
     const pat = base + (<usize>parent << 4);
@@ -82,26 +95,44 @@ export function evPush(time: i64, payload: u32): void {
   store<u32>(at, payload, 12);
 }
 
-/** Starts handling the earliest event (evCount > 0): returns its payload; it stays the root until evDone. */
+/** The heap holding the next event (its root is the earlier by (time, seq)); 0 when both are empty. */
 @inline
-export function evTake(): u32 {
-  evTaken = true;
-  return load<u32>(evBase, 12);
+export function evNext(): usize {
+  const nm = evCount(MAIN);
+  const nt = evCount(TX);
+  if (nt == 0) return nm == 0 ? 0 : MAIN;
+  if (nm == 0) return TX;
+  const t = baseOf(TX);
+  return earlier(t, load<i64>(baseOf(MAIN)), load<u32>(baseOf(MAIN), 8)) ? TX : MAIN;
+}
+
+/** Time of the root of heap h (non-empty). */
+@inline
+export function evTopTime(h: usize): i64 {
+  return load<i64>(baseOf(h));
+}
+
+/** Starts handling the root of heap h: returns its payload; it stays the root until evDone. */
+@inline
+export function evTake(h: usize): u32 {
+  evTaken = h;
+  return load<u32>(baseOf(h), 12);
 }
 
 /** Ends handling the event of evTake: removes it unless a push already replaced it. */
 @inline
 export function evDone(): void {
-  if (evTaken) {
-    evTaken = false;
-    evPop();
+  const h = evTaken;
+  if (h != 0) {
+    evTaken = 0;
+    evPop(h);
   }
 }
 
-/** Writes (t, q, payload) into the hole at the root of the first n entries and sifts it down to its place. */
+/** Writes (t, q, payload) into the hole at the root of the first n entries of heap h and sifts it down. */
 @inline
-function siftDownFromRoot(t: i64, q: u32, payload: u32, n: i32): void {
-  const base = evBase;
+function siftDownFromRoot(h: usize, t: i64, q: u32, payload: u32, n: i32): void {
+  const base = baseOf(h);
   let i = 0;
   while (true) {
     const l = 2 * i + 1;
@@ -124,54 +155,51 @@ function siftDownFromRoot(t: i64, q: u32, payload: u32, n: i32): void {
   store<u32>(at, payload, 12);
 }
 
-/** The event at the root was handled: a new one takes its place. */
-function replaceRoot(t: i64, q: u32, payload: u32): void {
-  siftDownFromRoot(t, q, payload, evCount);
-}
-
-/** Time of the earliest event; only valid when evCount > 0. */
+/** Removes the root of heap h and returns its payload: the last entry fills the hole at the root. */
 @inline
-export function evTopTime(): i64 {
-  return load<i64>(evBase);
-}
-
-/** Removes the earliest event and returns its payload: the last entry fills the hole at the root. */
-@inline
-export function evPop(): u32 {
-  const base = evBase;
+export function evPop(h: usize): u32 {
+  const base = baseOf(h);
   const payload = load<u32>(base, 12);
-  const n = --evCount;
+  const n = evCount(h) - 1;
+  store<i32>(h + H_COUNT, n);
   if (n > 0) {
     const last = base + (<usize>n << 4);
-    siftDownFromRoot(load<i64>(last), load<u32>(last, 8), load<u32>(last, 12), n);
+    siftDownFromRoot(h, load<i64>(last), load<u32>(last, 8), load<u32>(last, 12), n);
   }
   return payload;
 }
 
 /**
- * Test driver (test/sim-events.test.ts): runs n steps of a simulation-like workload on a heap of
- * `cap` entries at `base` and returns the number of handled events that came out of (time, seq)
- * order. Each step handles the root (evTake), pushes 0-2 events at now + a random delay (0 half the
- * time of the ties), then evDone; when the heap runs dry it is refilled. State: xorshift32 at `rng`.
+ * Test driver (test/sim-events.test.ts): runs n steps of a simulation-like workload on heaps of
+ * `cap` entries (a quarter of them TX) at `base` and returns the number of handled events that came
+ * out of (time, seq) order. Each step handles the next event (evTake), pushes 0-2 events into
+ * either heap at now + a random delay (0 half the time, for ties), then evDone; when both heaps
+ * run dry it refills MAIN. State: an xorshift32 at `rng`.
  */
 export function evSelfTest(base: usize, cap: i32, n: i32, rng: usize): i32 {
-  evReset(base, cap);
+  evReset(base, cap, cap >> 2);
   let bad = 0;
   let lastT: i64 = -1;
   let lastQ: u32 = 0;
-  for (let i = 0; i < 4; i++) evPush(<i64>(rngNext(rng) & 1023), 0);
+  for (let i = 0; i < 4; i++) evPush(MAIN, <i64>(rngNext(rng) & 1023), 0);
   for (let step = 0; step < n; step++) {
-    if (evCount == 0) evPush(lastT + <i64>(rngNext(rng) & 1023), 0);
-    const t = load<i64>(evBase);
-    const q = load<u32>(evBase, 8);
+    let h = evNext();
+    if (h == 0) {
+      evPush(MAIN, lastT + <i64>(rngNext(rng) & 1023), 0);
+      h = MAIN;
+    }
+    const at = baseOf(h);
+    const t = load<i64>(at);
+    const q = load<u32>(at, 8);
     if (t < lastT || (t == lastT && q <= lastQ)) bad++;
     lastT = t;
     lastQ = q;
-    evTake();
+    evTake(h);
     const pushes = <i32>(rngNext(rng) % 3);
-    for (let k = 0; k < pushes && evCount < cap - 1; k++) {
+    for (let k = 0; k < pushes; k++) {
       const r = rngNext(rng);
-      evPush(t + <i64>((r & 1) != 0 ? 0 : (r >> 8) & 4095), 0);
+      const into = (r & 2) != 0 ? TX : MAIN;
+      if (evCount(into) < load<i32>(into + H_CAP) - 1) evPush(into, t + <i64>((r & 1) != 0 ? 0 : (r >> 8) & 4095), 0);
     }
     evDone();
   }
