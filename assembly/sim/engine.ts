@@ -52,7 +52,7 @@ import {
   SC_CNMS, SC_POOL_EXHAUSTED, SC_WD_EVENTS, SC_GRANTS, SC_NOW, SW_SIZE,
   SS_PORT, SS_PRIO, SS_START, SS_STOP, SS_INTERVAL, SS_SIZE,
 } from '../layout';
-import { evReset, evPush, evTake, evDone, evNext, evTopTime, evOverflow, MAIN, TX } from './events';
+import { evReset, evPush, evTake, evDone, evNext, evTopTime, evOverflow, MAIN, TX, ARR } from './events';
 import { etsConfigure, etsSelect, etsEmptied } from '../ets';
 import { ETS_WEIGHTED_MASK, ETS_MAX_WIRE, ETS_PRIO_TC } from '../layout';
 import { qcnCpInit, qcnCpEnqueue, qcnCpDequeue } from '../qcn_cp';
@@ -188,7 +188,8 @@ export function simInit(base: i32): i32 {
   const poolCap = load<i32>(hdr + SH_POOL_CAP);
   for (let k = 0; k < poolCap; k++) store<i32>(pktAt(k) + SK_NEXT, k + 1 < poolCap ? k + 1 : -1);
   freeList = poolCap > 0 ? 0 : -1;
-  evReset(<usize>load<i32>(hdr + SH_HEAP), load<i32>(hdr + SH_HEAP_CAP), nPorts + 1);
+  // Heap ARR: at most one arrival per packet record; TX: at most one transmitter-done per port.
+  evReset(<usize>load<i32>(hdr + SH_HEAP), load<i32>(hdr + SH_HEAP_CAP), nPorts + 1, load<i32>(hdr + SH_POOL_CAP));
   for (let p = 0; p < nPorts; p++) {
     const pa = portAt(p);
     for (let tc = 0; tc < 8; tc++) {
@@ -385,7 +386,7 @@ function startFrame(p: i32, pa: usize, k: i32): void {
     else store<i32>(pktAt(tail) + SK_NEXT, k);
     store<i32>(pa + SP_SINK_TAIL, k);
   } else {
-    evPush(MAIN, arriveAt, (EV_ARRIVE << 28) | <u32>k);
+    evPush(ARR, arriveAt, (EV_ARRIVE << 28) | <u32>k);
   }
   const flags = load<i32>(pa + SP_FLAGS);
   if ((flags & 2) == 0 && (load<i32>(pa + SP_BACKLOG) != 0 || load<i32>(pa + SP_CTRL_HEAD) >= 0)) {

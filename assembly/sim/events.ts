@@ -1,15 +1,16 @@
-// Event queue of the fabric simulator: two binary min-heaps (Williams 1964) of 16-byte entries
+// Event queue of the fabric simulator: three binary min-heaps (Williams 1964) of 16-byte entries
 //
 //    0  i64  time     picoseconds
-//    8  u32  seq      insertion number, shared by both heaps: equal times pop in insertion order
+//    8  u32  seq      insertion number, shared by the heaps: equal times pop in insertion order
 //   12  u32  payload  event type (bits 28..31) and the entity index (bits 0..27)
 //
-// Heap TX holds the transmitter-done events (at most one per port) and heap MAIN every other
-// event. The next event is the earlier root by (time, seq), so the pop order is the one total order
-// of a single heap, independent of heap shapes; the split only makes the frequent, short-lived
-// transmitter-done events cheap (their heap holds the few busy ports, not every pending event).
-// Both heaps live in the simulator arena, reserved at init (the host sizes the area from the bound
-// on outstanding events: one per frame in flight, a few per port and flow); push never grows them.
+// Heap TX holds the transmitter-done events (at most one per port), heap ARR the frame arrivals (at
+// most one per packet record) and heap MAIN every other event (traffic sources, timers). The next
+// event is the earliest root by (time, seq), so the pop order is the one total order of a single
+// heap, independent of heap shapes; the split keeps each frequent push and pop in a heap of its own
+// kind (a transmitter-done event no longer sifts past every frame in flight and source timer).
+// The heaps live in the simulator arena, reserved at init (the host sizes the area from the bound
+// on outstanding events: one per packet record, a few per port and flow); push never grows them.
 // Invariant of each: time[parent] <= time[child], ties broken by seq.
 //
 // The engine handles the next event at its root in place (evTake ... evDone): most handlers push
@@ -19,9 +20,10 @@
 import { rngNext } from '../rng';
 
 /** Heap records (static): base address, count, capacity (i32 each, 16-byte stride). */
-const HEAPS: usize = memory.data(32, 16);
+const HEAPS: usize = memory.data(48, 16);
 export const MAIN: usize = HEAPS;
 export const TX: usize = HEAPS + 16;
+export const ARR: usize = HEAPS + 32;
 const H_BASE: usize = 0;
 const H_COUNT: usize = 4;
 const H_CAP: usize = 8;
@@ -32,17 +34,21 @@ export let evOverflow: i32 = 0;
 /** The heap whose root is the event being handled (evTake), 0 when none or after its replacement. */
 let evTaken: usize = 0;
 
-/** Splits `cap` entries at `base`: `txCap` for heap TX, the rest for heap MAIN. */
-export function evReset(base: usize, cap: i32, txCap: i32): void {
-  store<i32>(MAIN + H_BASE, <i32>base);
-  store<i32>(MAIN + H_COUNT, 0);
-  store<i32>(MAIN + H_CAP, cap - txCap);
-  store<i32>(TX + H_BASE, <i32>(base + (<usize>(cap - txCap) << 4)));
-  store<i32>(TX + H_COUNT, 0);
-  store<i32>(TX + H_CAP, txCap);
+/** Splits `cap` entries at `base`: `txCap` for heap TX, `arrCap` for heap ARR, the rest for MAIN. */
+export function evReset(base: usize, cap: i32, txCap: i32, arrCap: i32): void {
+  const mainCap = cap - txCap - arrCap;
+  setHeap(MAIN, base, mainCap);
+  setHeap(TX, base + (<usize>mainCap << 4), txCap);
+  setHeap(ARR, base + (<usize>(mainCap + txCap) << 4), arrCap);
   evSeq = 0;
   evOverflow = 0;
   evTaken = 0;
+}
+
+function setHeap(h: usize, base: usize, cap: i32): void {
+  store<i32>(h + H_BASE, <i32>base);
+  store<i32>(h + H_COUNT, 0);
+  store<i32>(h + H_CAP, cap);
 }
 
 @inline export function evCount(h: usize): i32 { return load<i32>(h + H_COUNT); }
@@ -95,15 +101,20 @@ export function evPush(h: usize, time: i64, payload: u32): void {
   store<u32>(at, payload, 12);
 }
 
-/** The heap holding the next event (its root is the earlier by (time, seq)); 0 when both are empty. */
+/** The heap holding the next event (its root is the earliest by (time, seq)); 0 when all are empty. */
 @inline
 export function evNext(): usize {
-  const nm = evCount(MAIN);
-  const nt = evCount(TX);
-  if (nt == 0) return nm == 0 ? 0 : MAIN;
-  if (nm == 0) return TX;
-  const t = baseOf(TX);
-  return earlier(t, load<i64>(baseOf(MAIN)), load<u32>(baseOf(MAIN), 8)) ? TX : MAIN;
+  let best: usize = evCount(MAIN) != 0 ? MAIN : 0;
+  if (evCount(TX) != 0 && (best == 0 || earlierRoot(TX, best))) best = TX;
+  if (evCount(ARR) != 0 && (best == 0 || earlierRoot(ARR, best))) best = ARR;
+  return best;
+}
+
+/** The root of heap a orders before the root of heap b. */
+@inline
+function earlierRoot(a: usize, b: usize): bool {
+  const rb = baseOf(b);
+  return earlier(baseOf(a), load<i64>(rb), load<u32>(rb, 8));
 }
 
 /** Time of the root of heap h (non-empty). */
@@ -171,13 +182,13 @@ export function evPop(h: usize): u32 {
 
 /**
  * Test driver (test/sim-events.test.ts): runs n steps of a simulation-like workload on heaps of
- * `cap` entries (a quarter of them TX) at `base` and returns the number of handled events that came
- * out of (time, seq) order. Each step handles the next event (evTake), pushes 0-2 events into
- * either heap at now + a random delay (0 half the time, for ties), then evDone; when both heaps
+ * `cap` entries (a quarter each for TX and ARR) at `base` and returns the number of handled events
+ * that came out of (time, seq) order. Each step handles the next event (evTake), pushes 0-2 events
+ * into any heap at now + a random delay (0 half the time, for ties), then evDone; when all heaps
  * run dry it refills MAIN. State: an xorshift32 at `rng`.
  */
 export function evSelfTest(base: usize, cap: i32, n: i32, rng: usize): i32 {
-  evReset(base, cap, cap >> 2);
+  evReset(base, cap, cap >> 2, cap >> 2);
   let bad = 0;
   let lastT: i64 = -1;
   let lastQ: u32 = 0;
@@ -198,7 +209,7 @@ export function evSelfTest(base: usize, cap: i32, n: i32, rng: usize): i32 {
     const pushes = <i32>(rngNext(rng) % 3);
     for (let k = 0; k < pushes; k++) {
       const r = rngNext(rng);
-      const into = (r & 2) != 0 ? TX : MAIN;
+      const into = (r & 6) == 2 ? TX : (r & 6) == 4 ? ARR : MAIN;
       if (evCount(into) < load<i32>(into + H_CAP) - 1) evPush(into, t + <i64>((r & 1) != 0 ? 0 : (r >> 8) & 4095), 0);
     }
     evDone();
