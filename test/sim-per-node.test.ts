@@ -82,6 +82,23 @@ describe('flow-control mode per node', () => {
   });
 });
 
+describe('pause time per node', () => {
+  it('each stuck receiver pauses its switch port for its own pause_time', () => {
+    // One XOFF each at t = 0 (the storm stops at 1 us, before its first refresh at pause_time / 2).
+    // A quantum at 100G is 512 bit / 100 Gb/s = 5,120 ps: h1 pauses sw>h1 for 1000 x 5,120 =
+    // 5,120,000 ps, h2 pauses sw>h2 for 2000 x 5,120 = 10,240,000 ps (h0, node 0, keeps 65535).
+    const withPause = (t: number) => ({ ...DCB, pfc: { enable: [3], pause_time: t } });
+    const s = runScenario(checkScenario(incast(2, {
+      duration: '50us',
+      hosts: [{ name: 'h0' }, { name: 'h1', dcb: withPause(1000) }, { name: 'h2', dcb: withPause(2000) }],
+      traffic: { pfc_storm: [{ host: 'h1', priority: 3, stop: '1us' }, { host: 'h2', priority: 3, stop: '1us' }] },
+    }))).summary;
+    const byPort = new Map(s.pfc.paused_ps_by_port!.map((r) => [r.port, r.paused_ps_by_priority[3]]));
+    expect(byPort.get('sw>h1')).toBe(5_120_000);
+    expect(byPort.get('sw>h2')).toBe(10_240_000);
+  });
+});
+
 describe('PFC watchdog per switch', () => {
   // Two islands, each a stuck receiver (h1, h3) storming XOFF on priority 3 at its switch from
   // t = 0 to 1 us: sw0 polls every 5 us, detects after 20 us and drops; sw1 polls every 10 us,
