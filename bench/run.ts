@@ -10,6 +10,7 @@ import { Bench } from 'tinybench';
 import { Core } from '../host/loader.js';
 import { toolVersions } from '../host/versions.js';
 import { kernelBenches } from './kernels.js';
+import type { AcrossRuns } from './runs.js';
 import { buildNativePort, gccVersion, nativeSamples, type NativePort } from './native.js';
 import { instructionsPerPacket, nativeInstructionsPerPacket, type PerfResult } from './perf.js';
 import { median, summarize, type Summary } from './stats.js';
@@ -45,10 +46,12 @@ export interface BenchReport {
     instructions_reason?: string;
   };
   kernels: Record<string, KernelFigure>;
-  method: { rounds: number; time_ms_per_task_round: number; batch: number; warmup_calls: number; timer: string; quick: boolean; caveat: string };
+  method: { rounds: number; time_ms_per_task_round: number; batch: number; warmup_calls: number; timer: string; quick: boolean; caveat: string; runs?: number };
   versions: Record<string, string | null>;
   /** Fabric simulator: packet-hops per second of wall time (host/sim/bench.ts). */
   fabric?: FabricBench;
+  /** With --runs N: every run's value of the headline figures (bench/runs.ts). */
+  across_runs?: AcrossRuns;
 }
 
 function cpuModel(): string | null {
@@ -191,6 +194,16 @@ export function formatBench(r: BenchReport): string {
     lines.push(k.ns_per_op === null ? `${name}: n/a (${k.reason})` : `${name}: ${k.ns_per_op} ns/op p50 (rme ${k.rme_pct} %, p99 ${k.p99_ns} ns) — ${k.op}`);
   }
   if (r.fabric) lines.push(`fabric (${r.fabric.scenario}): ${(r.fabric.packet_hops_per_s / 1e6).toFixed(2)} M packet-hops/s, ${(r.fabric.events_per_s / 1e6).toFixed(2)} M events/s`);
+  if (r.across_runs) {
+    const span = (xs: (number | null)[]) => {
+      const v = xs.filter((x): x is number => x !== null);
+      return v.length ? `${Math.min(...v)}..${Math.max(...v)}` : 'n/a';
+    };
+    const a = r.across_runs;
+    lines.push(`across ${a.pipeline_ns.length} runs (min..max): pipeline ${span(a.pipeline_ns)} ns, C ${span(a.c_ns)} ns, Wasm/C ${span(a.ratio_wasm_c)}, ` +
+      Object.entries(a.kernels).map(([k, v]) => `${k} ${span(v)} ns`).join(', ') +
+      `, fabric ${span(a.fabric_packet_hops_per_s.map((x) => (x === null ? null : Number((x / 1e6).toFixed(2)))))} M/s`);
+  }
   lines.push(`method: ${r.method.rounds} interleaved rounds x ${r.method.time_ms_per_task_round} ms per variant, ${r.method.batch} ops per sample, ${r.method.warmup_calls} warm-up calls; ${r.method.caveat}`);
   lines.push(`versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   return lines.join('\n') + '\n';

@@ -2,6 +2,8 @@
 // reported by the command, not asserted by tests.
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers.js';
+import { combineRuns } from '../bench/runs.js';
+import type { BenchReport } from '../bench/run.js';
 
 const numOrNull = (x: unknown) => x === null || (typeof x === 'number' && Number.isFinite(x) && x > 0);
 
@@ -37,5 +39,59 @@ describe('dcbkit bench --quick --json', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^port pipeline: /);
     expect(r.stdout).toMatch(/ets_dwrr_select: [\d.]+ ns\/op p50/);
+  });
+});
+
+/** A report with the given headline figures (everything else fixed). */
+function report(pipe: number | null, c: number, ratio: number, dwrr: number, fabric: number): BenchReport {
+  return {
+    pipeline: {
+      ns_per_packet: pipe, p99_ns: 2 * c, rme_pct: 0.5, c_ns_per_packet: c, c_rme_pct: 0.4, ratio_wasm_c: ratio,
+      instructions_per_packet: null, c_instructions_per_packet: 182, instructions_source: null, c_instructions_source: 'valgrind',
+      mpps: null, budget_ns_100g_64b: 6.72,
+    },
+    kernels: {
+      ets_dwrr_select: { ns_per_op: dwrr, p99_ns: dwrr * 2, mean_ns: dwrr, rme_pct: 1, samples: 100, op: 'one selection' },
+      credit_send: { ns_per_op: null, reason: 'missing export' },
+    },
+    method: { rounds: 7, time_ms_per_task_round: 400, batch: 4096, warmup_calls: 30, timer: 'tinybench 6 hrtimeNow', quick: false, caveat: 'one run' },
+    versions: { node: '20' },
+    fabric: { packet_hops_per_s: fabric, packet_hops: 10, events: 15, events_per_s: 1.5 * fabric, wall_s: 1, cpu_s: 1, packet_hops_per_cpu_s: fabric, simulated_ps: 1, scenario: 's' },
+  };
+}
+
+describe('dcbkit bench --runs N', () => {
+  it('reports each figure as the median over the runs, with every run kept', () => {
+    const c = combineRuns([report(22, 25, 0.88, 3.8, 13e6), report(28, 24, 1.17, 5.5, 10e6), report(21, 26, 0.81, 3.9, 14e6)]);
+    expect(c.pipeline.ns_per_packet).toBe(22);
+    expect(c.pipeline.c_ns_per_packet).toBe(25);
+    expect(c.pipeline.ratio_wasm_c).toBe(0.88); // median of the per-run ratios, not 22 / 25
+    expect(c.pipeline.mpps).toBe(45.455); // 1000 / 22
+    expect(c.kernels.ets_dwrr_select.ns_per_op).toBe(3.9);
+    expect(c.kernels.ets_dwrr_select).toMatchObject({ samples: 300, op: 'one selection' });
+    expect(c.kernels.credit_send).toEqual({ ns_per_op: null, reason: 'missing export' });
+    expect(c.fabric!.packet_hops_per_s).toBe(13e6);
+    expect(c.method.runs).toBe(3);
+    expect(c.across_runs.pipeline_ns).toEqual([22, 28, 21]);
+    expect(c.across_runs.kernels.ets_dwrr_select).toEqual([3.8, 5.5, 3.9]);
+    expect(c.across_runs.fabric_packet_hops_per_s).toEqual([13e6, 10e6, 14e6]);
+  });
+
+  it('a figure null in some runs is the median of the others', () => {
+    expect(combineRuns([report(null, 25, 1, 4, 1e7), report(30, 25, 1, 4, 1e7)]).pipeline.ns_per_packet).toBe(30);
+  });
+
+  it('runs the benchmark in separate processes and rejects a bad count', () => {
+    const r = runCli(['bench', '--quick', '--json', '--runs', '2']);
+    expect(r.status).toBe(0);
+    const rep = JSON.parse(r.stdout);
+    expect(rep.method.runs).toBe(2);
+    expect(rep.across_runs.pipeline_ns).toHaveLength(2);
+    const [a, b] = rep.across_runs.pipeline_ns as number[];
+    expect(rep.pipeline.ns_per_packet).toBeCloseTo((a + b) / 2, 2);
+    const bad = runCli(['bench', '--runs', '0']);
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toBe('--runs: a whole number of runs from 1 to 50\n');
   });
 });
