@@ -9,7 +9,7 @@ import { checkScenario } from './sim/scenario.js';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** The DCB configs written out in a scenario (profiles, defaults, per node), with their paths. */
+/** The DCB configs written out in a scenario (profiles, defaults, per node, per link end), with their paths. */
 function embeddedConfigs(doc: Obj): [string, Obj][] {
   const out: [string, Obj][] = [];
   if (isObj(doc.dcb_profiles)) for (const [k, v] of Object.entries(doc.dcb_profiles)) if (isObj(v)) out.push([`dcb_profiles.${k}`, v]);
@@ -17,6 +17,11 @@ function embeddedConfigs(doc: Obj): [string, Obj][] {
   for (const list of ['hosts', 'switches']) {
     const nodes = doc[list];
     if (Array.isArray(nodes)) nodes.forEach((n, i) => isObj(n) && isObj(n.dcb) && out.push([`${list}[${i}].dcb`, n.dcb]));
+  }
+  if (Array.isArray(doc.links)) {
+    doc.links.forEach((l, i) => {
+      for (const key of ['a_dcb', 'b_dcb']) if (isObj(l) && isObj(l[key])) out.push([`links[${i}].${key}`, l[key]]);
+    });
   }
   return out;
 }

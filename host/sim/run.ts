@@ -118,21 +118,21 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     const unit = node.dcb.creditUnit;
     const crBytes = node.buffer ? headroom : hostCreditBytes(p, node.dcb.mtu);
     w32(pa + L.SP_CR_CAP, Math.floor(crBytes / unit));
-    // This node's own flow control, pause time, watchdog and congestion points.
+    // This node's own flow control, pause time and watchdog; the port's own congestion points and ETS.
     w32(pa + L.SP_MODES, node.modes.reduce((word, m, pr) => word | (MODE_CODE[m] << (4 * pr)), 0));
     w32(pa + L.SP_PAUSE_TIME, node.dcb.pauseTime);
     const wd = node.isHost ? null : node.watchdog;
     w32(pa + L.SP_WD_POLL, wd && wd.poll_interval > 0 ? wdPolls.indexOf(wd.poll_interval) : -1);
     w32(pa + L.SP_WD_ACTION, wd ? WD_ACTION[wd.action] : 0);
     w64(pa + L.SP_WD_DETECT, wd?.detection_time ?? 0); w64(pa + L.SP_WD_RESTORE, wd?.restoration_time ?? 0);
-    const cp = node.qcn;
+    const cp = p.qcn;
     w32(pa + L.SP_Q_EQ, cp.q_eq); w32(pa + L.SP_W, cp.w);
     w32(pa + L.SP_KMIN, cp.kmin); w32(pa + L.SP_KMAX, cp.kmax); w32(pa + L.SP_PMAX_Q16, Math.round((cp.pmax * 65536) / 100));
     const ets = pa + L.SP_ETS;
     for (let x = 0; x < 8; x++) {
-      u8[ets + L.ETS_PRIO_TC + x] = node.dcb.prioTc[x];
-      u8[ets + L.ETS_TSA + x] = node.dcb.tsa[x];
-      u8[ets + L.ETS_BW + x] = node.dcb.bw[x];
+      u8[ets + L.ETS_PRIO_TC + x] = p.dcb.prioTc[x];
+      u8[ets + L.ETS_TSA + x] = p.dcb.tsa[x];
+      u8[ets + L.ETS_BW + x] = p.dcb.bw[x];
     }
     // etsConfigure (assembly/ets.ts) reads the largest frame from the max-wire field at init.
     w32(ets + L.ETS_MAX_WIRE, scn.maxFrame);
@@ -154,7 +154,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     w32(fa + L.SF_MIXTOT, Math.max(1, cum));
     w32(fa + L.SF_RNG, rngSeed(scn.seed, (L.SIM_ID_SOURCE | f.id) >>> 0));
     w32(fa + L.SF_DST_ORD, hostOrd.get(f.dst)!); w32(fa + L.SF_SRC_ORD, hostOrd.get(f.src)!);
-    w32(fa + L.SF_TC, scn.nodes[f.src].dcb.prioTc[f.priority]);
+    w32(fa + L.SF_TC, srcPort.dcb.prioTc[f.priority]);
     w64(fa + L.SF_START, f.start_ps); w64(fa + L.SF_STOP, f.stop_ps); w64(fa + L.SF_LEFT, f.size > 0 ? f.size : -1);
     w64(fa + L.SF_RATE, f.rate_bps > 0 ? Math.min(f.rate_bps, srcPort.bps) : srcPort.bps);
     w64(fa + L.SF_ON, f.on_ps); w64(fa + L.SF_OFF, f.off_ps); w64(fa + L.SF_LINE_BPS, srcPort.bps);
@@ -335,7 +335,7 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
   };
   const lastDeliv = scn.seriesFlows.map(() => 0);
   // ETS share accounting over saturated intervals.
-  const etsPorts = scn.ports.filter((p) => scn.nodes[p.node].dcb.tsa.filter((t, tc) => t === 2 && scn.nodes[p.node].dcb.bw[tc] > 0).length >= 2);
+  const etsPorts = scn.ports.filter((p) => p.dcb.tsa.filter((t, tc) => t === 2 && p.dcb.bw[tc] > 0).length >= 2);
   const etsLast = etsPorts.map(() => new Array<number>(8).fill(0));
   const etsAcc = etsPorts.map(() => new Array<number>(8).fill(0));
 
@@ -371,7 +371,7 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
     });
     etsPorts.forEach((p, i) => {
       const pa = portAt(p.id);
-      const dcb = scn.nodes[p.node].dcb;
+      const dcb = p.dcb;
       const now = new Array<number>(8).fill(0).map((_, tc) => r64(pa + L.SP_TX_BYTES_TC + 8 * tc));
       const delta = now.map((v, tc) => v - etsLast[i][tc]);
       const weighted = delta.reduce((s, v, tc) => s + (dcb.tsa[tc] === 2 && dcb.bw[tc] > 0 ? v : 0), 0);
@@ -410,7 +410,7 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
   const perTc: SimSummary['ets']['per_tc'] = [];
   let maxErr: number | null = null;
   etsPorts.forEach((p, i) => {
-    const dcb = scn.nodes[p.node].dcb;
+    const dcb = p.dcb;
     const tcs = [0, 1, 2, 3, 4, 5, 6, 7].filter((tc) => dcb.tsa[tc] === 2 && dcb.bw[tc] > 0);
     const tot = tcs.reduce((s, tc) => s + etsAcc[i][tc], 0);
     if (tot === 0) return;

@@ -122,7 +122,13 @@ export const scenarioSchema = z.strictObject({
       name, dcb: dcbRef.optional(), flow_control: flowControl.optional(), buffer: bufferSchema.optional(), watchdog: watchdogSchema.optional(),
     }))
     .default([]),
-  links: z.array(z.strictObject({ a: name, b: name, ...linkParams.shape })).min(1, 'a scenario needs links'),
+  /**
+   * `a_dcb` / `b_dcb`: the DCB config of the port at end a / b (a config or a profile name), instead
+   * of its node's; only the per-port settings may differ (PORT_FIELDS in checkScenario).
+   */
+  links: z
+    .array(z.strictObject({ a: name, b: name, ...linkParams.shape, a_dcb: dcbRef.optional(), b_dcb: dcbRef.optional() }))
+    .min(1, 'a scenario needs links'),
   qcn: qcnSchema.optional(),
   watchdog: watchdogSchema.optional(),
   traffic: z
@@ -153,7 +159,13 @@ export interface NormFlow {
   id: number; src: number; dst: number; priority: number; start_ps: number; stop_ps: number;
   size: number; rate_bps: number; on_ps: number; off_ps: number; frames: FrameDist; victim: boolean;
 }
-export interface NormPort { id: number; node: number; peer: number; peerNode: number; name: string; bps: number; psPerByte: number; delay_ps: number; cable_m: number }
+export interface NormPort {
+  id: number; node: number; peer: number; peerNode: number; name: string; bps: number; psPerByte: number; delay_ps: number; cable_m: number;
+  /** The port's DCB config: the link's a_dcb / b_dcb, else its node's (same flow control, MTU and qcn.rp). */
+  dcb: DcbView;
+  /** The port's QCN congestion-point parameters (its dcb's qcn.cp, the scenario's qcn keys overriding). */
+  qcn: NodeQcn;
+}
 /** QCN parameters of one node: its reaction points (hosts) and congestion points (switch egress queues). */
 export interface NodeQcn {
   /** qcn.rp of the node's config, bc_bytes and timer_ps overridden by the scenario's qcn keys. */
@@ -209,26 +221,28 @@ export function checkScenario(doc: unknown): Scenario {
   const nodes: NormNode[] = [];
   // A config shared by many nodes (defaults.dcb, a profile) is parsed once, so each of its
   // problems is reported once, not once per node that uses it.
-  const parsedDcb = new Map<string, DcbView>();
-  const resolveDcb = (ref: unknown, path: string): DcbView => {
+  const parsedDcb = new Map<string, { view: DcbView; valid: boolean }>();
+  /** The config `ref` (undefined: defaults.dcb; a string: a profile) and whether it parsed cleanly. */
+  const resolveDcbChecked = (ref: unknown, path: string): { view: DcbView; valid: boolean } => {
     let cfg: unknown = ref ?? s.defaults.dcb ?? {};
     let p = ref === undefined ? 'defaults.dcb' : path;
     if (typeof cfg === 'string') {
       if (!(cfg in s.dcb_profiles)) {
         bad(p, `unknown DCB profile "${cfg}" (define it under dcb_profiles)`);
-        cfg = {};
-      } else {
-        p = `dcb_profiles.${cfg}`;
-        cfg = s.dcb_profiles[cfg];
+        return { view: parseDcb({}, p).view, valid: false };
       }
+      p = `dcb_profiles.${cfg}`;
+      cfg = s.dcb_profiles[cfg];
     }
     const known = parsedDcb.get(p);
     if (known) return known;
     const { view, problems: found } = parseDcb(cfg, p);
     problems.push(...found);
-    parsedDcb.set(p, view);
-    return view;
+    const entry = { view, valid: found.length === 0 };
+    parsedDcb.set(p, entry);
+    return entry;
   };
+  const resolveDcb = (ref: unknown, path: string): DcbView => resolveDcbChecked(ref, path).view;
   const q = s.qcn;
   const nodeQcn = (d: DcbView): NodeQcn => ({
     rp: { ...d.qcnRp, bc_bytes: q?.bc_bytes ?? d.qcnRp.bc_bytes, timer_ps: q?.timer ?? d.qcnRp.timer_ps },
@@ -264,6 +278,22 @@ export function checkScenario(doc: unknown): Scenario {
   // A profile no node uses is still checked, so `run` and `validate` accept the same documents.
   for (const name of Object.keys(s.dcb_profiles)) resolveDcb(name, `dcb_profiles.${name}`);
 
+  /**
+   * A port's own config (links[].a_dcb / b_dcb), checked against its node's: the per-node settings
+   * (NODE_WIDE) must be the same, each difference reported at the port's path.
+   */
+  const portDcb = (ref: unknown, node: NormNode, path: string): DcbView => {
+    const { view, valid } = resolveDcbChecked(ref, path);
+    if (!valid) return view; // its problems are reported; comparing its defaults would mislead
+    const from = typeof ref === 'string' ? ` (profile "${ref}")` : '';
+    for (const f of NODE_WIDE) {
+      const mine = JSON.stringify(f.value(view));
+      const theirs = JSON.stringify(f.value(node.dcb));
+      if (mine !== theirs) bad(`${path}.${f.key(view)}`, `${mine}${from} differs from ${theirs} of ${node.name}: ${f.why}`);
+    }
+    return view;
+  };
+
   // Links: two ports each.
   const ports: NormPort[] = [];
   const dl = s.defaults.link ?? {};
@@ -282,11 +312,14 @@ export function checkScenario(doc: unknown): Scenario {
     const delay = l.delay ?? (cable !== undefined ? Math.round(cable * 5000) : dl.delay);
     if (delay === undefined) { bad(`links[${i}]`, 'give a cable length or a delay here or in defaults.link'); return; }
     const pa = ports.length;
-    const mk = (node: number, peerNode: number, id: number, peer: number): NormPort => ({
-      id, node, peer, peerNode, name: '', bps, psPerByte: ppb, delay_ps: delay,
-      cable_m: cable ?? delay / 5000,
-    });
-    ports.push(mk(a, b, pa, pa + 1), mk(b, a, pa + 1, pa));
+    const mk = (node: number, peerNode: number, id: number, peer: number, key: 'a_dcb' | 'b_dcb'): NormPort => {
+      const own = l[key] === undefined ? undefined : portDcb(l[key], nodes[node], `links[${i}].${key}`);
+      return {
+        id, node, peer, peerNode, name: '', bps, psPerByte: ppb, delay_ps: delay,
+        cable_m: cable ?? delay / 5000, dcb: own ?? nodes[node].dcb, qcn: own ? nodeQcn(own) : nodes[node].qcn,
+      };
+    };
+    ports.push(mk(a, b, pa, pa + 1, 'a_dcb'), mk(b, a, pa + 1, pa, 'b_dcb'));
     nodes[a].ports.push(pa);
     nodes[b].ports.push(pa + 1);
   });
@@ -388,7 +421,7 @@ export function checkScenario(doc: unknown): Scenario {
   const comp = components(nodes, ports);
   flows.forEach((f) => {
     for (const n of [f.src, f.dst]) {
-      const tc = nodes[n].dcb.prioTc[f.priority];
+      const tc = ports[nodes[n].ports[0]]?.dcb.prioTc[f.priority]; // a host's one port
       if (tc === undefined || tc < 0 || tc > 7) bad(flowAt[f.id], `priority ${f.priority} of flow ${nodes[f.src].name}->${nodes[f.dst].name} is mapped to no TC in ets.prio_tc of ${nodes[n].name}`);
     }
     if (comp[f.src] !== comp[f.dst]) bad(flowAt[f.id], `hosts ${nodes[f.src].name} and ${nodes[f.dst].name} are not connected`);
@@ -435,7 +468,7 @@ export function checkScenario(doc: unknown): Scenario {
     n.watchdog = w.watchdog ?? s.watchdog ?? n.dcb.watchdog;
   });
 
-  const qcnPrios = [...new Set(nodes.flatMap((n) => n.dcb.qcnPriorities))].sort();
+  const qcnPrios = [...new Set([...nodes, ...ports].flatMap((n) => n.dcb.qcnPriorities))].sort();
   const qcnEnable = q ? q.enable : qcnPrios.length > 0;
   // One profile runs the fabric (a dcqcn CP marks CE for CNPs, a qau-pc CP sends CNMs): the
   // scenario's qcn.profile, else the profile every node's qcn.rp agrees on.
@@ -474,6 +507,25 @@ export function checkScenario(doc: unknown): Scenario {
   };
 }
 
+const FLOW_CONTROL_PER_NODE =
+  'flow control is set per node (a switch accounts its shared buffer, runs its flow-control modes and its watchdog per node): set it in the node\'s dcb and repeat it in the port\'s';
+/**
+ * The settings a port's own config must share with its node's config: `key` is the config key it
+ * comes from (for the problem's path), `value` what the engine reads. The rest (ets, qcn.cp, app)
+ * may differ from port to port (docs/sim.md, "Per-port configuration").
+ */
+const NODE_WIDE: { key: (d: DcbView) => string; value: (d: DcbView) => unknown; why: string }[] = [
+  { key: () => 'pfc.enable', value: (d) => d.pfcEnable, why: FLOW_CONTROL_PER_NODE },
+  { key: () => 'pause.enable', value: (d) => d.pauseEnable, why: FLOW_CONTROL_PER_NODE },
+  { key: (d) => (d.pauseEnable ? 'pause.pause_time' : 'pfc.pause_time'), value: (d) => d.pauseTime, why: FLOW_CONTROL_PER_NODE },
+  { key: () => 'pfc.watchdog', value: (d) => d.watchdog, why: FLOW_CONTROL_PER_NODE },
+  { key: () => 'credit.priorities', value: (d) => d.creditPriorities, why: FLOW_CONTROL_PER_NODE },
+  { key: () => 'credit.unit', value: (d) => d.creditUnit, why: FLOW_CONTROL_PER_NODE },
+  { key: () => 'credit.aging_us', value: (d) => d.creditAgingPs / 1e6, why: FLOW_CONTROL_PER_NODE },
+  { key: () => 'port.mtu', value: (d) => d.mtu, why: 'the MTU is set per node (headroom and buffer sizes use the node\'s)' },
+  { key: () => 'qcn.rp', value: (d) => d.qcnRp, why: 'reaction points are set per node (a flow takes its source host\'s qcn.rp)' },
+];
+
 /**
  * One switch's split of `pg_buffer` (the bytes a lossless port/PG may hold) for its mechanism.
  * Credit: the receiver grants from the whole buffer, which is the port's headroom record (run.ts).
@@ -510,9 +562,9 @@ type Json = Record<string, unknown>;
 
 /**
  * JSON Schema of the scenario format (input side). The embedded DCB configs (defaults.dcb, a node's
- * dcb, dcb_profiles.*) are checked by the config rules at run time, so the zod schema leaves them
+ * dcb, a link end's a_dcb / b_dcb, dcb_profiles.*) are checked by the config rules at run time, so the zod schema leaves them
  * open; here they point at the config's own JSON Schema ($defs.dcbConfig), so an editor checks
- * them too. A node's dcb may also be the name of a profile.
+ * them too. A node's dcb and a port's (links[].a_dcb / b_dcb) may also be the name of a profile.
  */
 export function scenarioJsonSchema(): unknown {
   const s = z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' }) as Json;
@@ -522,6 +574,9 @@ export function scenarioJsonSchema(): unknown {
   const props = s.properties as Record<string, Json>;
   ((props.defaults.properties as Record<string, Json>).dcb) = refOrProfile;
   for (const list of ['hosts', 'switches']) ((props[list].items as Json).properties as Record<string, Json>).dcb = refOrProfile;
+  const linkProps = (props.links.items as Json).properties as Record<string, Json>;
+  linkProps.a_dcb = refOrProfile;
+  linkProps.b_dcb = refOrProfile;
   props.dcb_profiles.additionalProperties = ref;
   return { ...s, $defs: { ...(s.$defs as Json | undefined), dcbConfig: config } };
 }
