@@ -145,6 +145,19 @@ describe('flow control stays per node', () => {
   });
 });
 
+describe('validate', () => {
+  it('checks a port config with the full config rules: its warnings carry the port\'s path', () => {
+    // NODE maps priorities 2 and 3 to TC1 with PFC on 3 only: the config rules warn that a pause of
+    // 3 also stops 2, at every place such a config is written out, the port's included.
+    const dir = mkdtempSync(join(tmpdir(), 'dcbkit-perport-'));
+    const file = join(dir, 'ok.json');
+    writeFileSync(file, JSON.stringify(twoEgress([{ a: 'hA', b: 'sw', b_dcb: split(70, 30) }, { a: 'hB', b: 'sw' }, ...senderLinks])));
+    const r = runCli(['validate', file]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('warning: links[0].b_dcb.ets.prio_tc: TC 1 mixes PFC priorities (3) with non-PFC priorities (2)');
+  });
+});
+
 describe('JSON Schema', () => {
   it('links[].a_dcb and b_dcb are a profile name or a config checked against $defs.dcbConfig', () => {
     const s = scenarioJsonSchema() as { properties: { links: { items: { properties: Record<string, { anyOf: { $ref?: string; type?: string }[] }> } } }; $defs: Record<string, unknown> };
