@@ -2,6 +2,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DecodeError } from '../host/frames/bytes.js';
+import { InputError } from '../host/errors.js';
 import { packageRoot } from '../host/loader.js';
 
 export interface CliResult {
@@ -40,13 +41,19 @@ export function requireTool(cmd: string): string {
   return path;
 }
 
-/** The DecodeError that `f` throws; fails when it throws anything else or nothing. */
-export function errorOf(f: () => unknown): DecodeError {
+/** The error of class `kind` that `f` throws; fails when it throws anything else or nothing. */
+function thrown<E extends Error>(f: () => unknown, kind: new (...args: never[]) => E): E {
   try {
     f();
   } catch (e) {
-    if (e instanceof DecodeError) return e;
+    if (e instanceof kind) return e;
     throw e;
   }
-  throw new Error('expected a DecodeError');
+  throw new Error(`expected a ${kind.name}`);
 }
+
+/** The DecodeError that `f` throws. */
+export const errorOf = (f: () => unknown): DecodeError => thrown(f, DecodeError);
+
+/** The InputError (bad config, scenario or stimulus) that `f` throws. */
+export const inputErrorOf = (f: () => unknown): InputError => thrown(f, InputError);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkScenario, type ScenarioInput } from '../host/sim/scenario.js';
 import { buildFabric, runScenario } from '../host/sim/run.js';
-import { InputError } from '../host/errors.js';
+import { inputErrorOf } from './helpers.js';
 
 const DCB = {
   port: { mtu: 1518 },
@@ -30,10 +30,6 @@ function incast(n: number, extra: Partial<ScenarioInput> = {}): ScenarioInput {
   };
 }
 
-const errorOf = (f: () => unknown): InputError => {
-  try { f(); } catch (e) { if (e instanceof InputError) return e; throw e; }
-  throw new Error('expected an InputError');
-};
 
 describe('flow-control mode per node', () => {
   it('a lossy first host does not make the switch lossy: the switch still sends PFC and drops nothing', () => {
@@ -72,12 +68,12 @@ describe('flow-control mode per node', () => {
 
   it('credit flow control at one end of a link only is refused (link path, exit-2 rule)', () => {
     const credit = { ...LOSSY, credit: { priorities: [3], unit: 64 } };
-    const e = errorOf(() => checkScenario(incast(1, { defaults: { ...incast(1).defaults, dcb: credit }, hosts: [{ name: 'h0' }, { name: 'h1', dcb: LOSSY }] })));
+    const e = inputErrorOf(() => checkScenario(incast(1, { defaults: { ...incast(1).defaults, dcb: credit }, hosts: [{ name: 'h0' }, { name: 'h1', dcb: LOSSY }] })));
     expect(e.problems).toContainEqual({ path: 'links[1]', rule: 'priority 3 is lossy at h1 but credit at sw: credit flow control needs both ends of a link' });
   });
 
   it('a node whose pfc.enable contradicts its own flow_control is refused at that node', () => {
-    const e = errorOf(() => checkScenario(incast(1, { hosts: [{ name: 'h0', flow_control: ['lossy', 'lossy', 'lossy', 'lossy', 'lossy', 'lossy', 'lossy', 'lossy'] }, { name: 'h1' }] })));
+    const e = inputErrorOf(() => checkScenario(incast(1, { hosts: [{ name: 'h0', flow_control: ['lossy', 'lossy', 'lossy', 'lossy', 'lossy', 'lossy', 'lossy', 'lossy'] }, { name: 'h1' }] })));
     expect(e.problems).toContainEqual({ path: 'hosts[0].flow_control', rule: 'priority 3 is in pfc.enable of h0 but its mode is lossy' });
   });
 });
@@ -169,7 +165,7 @@ describe('QCN parameters per node', () => {
   it('hosts with different QCN profiles are refused unless the scenario picks one', () => {
     const dcqcn = { ...DCB, qcn: { cp: { priorities: [3] }, rp: { profile: 'dcqcn' } } };
     const doc = incast(1, { hosts: [{ name: 'h0' }, { name: 'h1', dcb: dcqcn }], qcn: { enable: true } });
-    const e = errorOf(() => checkScenario(doc));
+    const e = inputErrorOf(() => checkScenario(doc));
     expect(e.problems.map((p) => p.path)).toEqual(['hosts[1].dcb']);
     expect(checkScenario({ ...doc, qcn: { enable: true, profile: 'dcqcn' } }).qcn.profile).toBe('dcqcn');
   });

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkScenario, scenarioJsonSchema, type ScenarioInput } from '../host/sim/scenario.js';
 import { buildFabric, runScenario } from '../host/sim/run.js';
-import { InputError } from '../host/errors.js';
-import { runCli } from './helpers.js';
+import { inputErrorOf, runCli } from './helpers.js';
 
 /** Priorities 0,1 -> TC0, 2,3 -> TC1, 4,5 -> TC2 (ETS 40/40/20), 6,7 -> TC3 strict; PFC on 3. */
 const NODE = {
@@ -47,10 +46,6 @@ function twoEgress(links: ScenarioInput['links'], extra: Partial<ScenarioInput> 
 }
 const senderLinks = ['h1', 'h2', 'h3', 'h4'].map((h) => ({ a: h, b: 'sw' }));
 
-const errorOf = (f: () => unknown): InputError => {
-  try { f(); } catch (e) { if (e instanceof InputError) return e; throw e; }
-  throw new Error('expected an InputError');
-};
 
 describe('ETS per port', () => {
   it('two egress ports of one switch with 70/30 and 20/80 each meet their own split within 1 pp', () => {
@@ -112,7 +107,7 @@ describe('QCN congestion points per port', () => {
 
 describe('flow control stays per node', () => {
   it('a port whose pfc.enable differs from its node\'s is refused at the port\'s path', () => {
-    const e = errorOf(() => checkScenario(twoEgress([{ a: 'hA', b: 'sw', b_dcb: { ...split(70, 30), pfc: { enable: [3, 4] } } }, { a: 'hB', b: 'sw' }, ...senderLinks])));
+    const e = inputErrorOf(() => checkScenario(twoEgress([{ a: 'hA', b: 'sw', b_dcb: { ...split(70, 30), pfc: { enable: [3, 4] } } }, { a: 'hB', b: 'sw' }, ...senderLinks])));
     expect(e.problems).toEqual([{
       path: 'links[0].b_dcb.pfc.enable',
       rule: '[3,4] differs from [3] of sw: flow control is set per node (a switch accounts its shared buffer, runs its flow-control modes and its watchdog per node): set it in the node\'s dcb and repeat it in the port\'s',
@@ -121,13 +116,13 @@ describe('flow control stays per node', () => {
 
   it('a profile used as a port override with another pause time is refused once per port, naming the profile', () => {
     const slow = { ...NODE, pfc: { enable: [3], pause_time: 1000 } };
-    const e = errorOf(() => checkScenario(twoEgress([{ a: 'hA', b: 'sw', b_dcb: 'slow' }, { a: 'sw', b: 'hB', a_dcb: 'slow' }, ...senderLinks], { dcb_profiles: { slow } })));
+    const e = inputErrorOf(() => checkScenario(twoEgress([{ a: 'hA', b: 'sw', b_dcb: 'slow' }, { a: 'sw', b: 'hB', a_dcb: 'slow' }, ...senderLinks], { dcb_profiles: { slow } })));
     expect(e.problems.map((p) => p.path)).toEqual(['links[0].b_dcb.pfc.pause_time', 'links[1].a_dcb.pfc.pause_time']);
     expect(e.problems[0].rule).toMatch(/^1000 \(profile "slow"\) differs from 65535 of sw: flow control is set per node/);
   });
 
   it('a problem inside a port config is reported once at its own path, without flow-control noise', () => {
-    const e = errorOf(() => checkScenario(twoEgress([{ a: 'hA', b: 'sw', b_dcb: { ...NODE, ets: { ...NODE.ets, prio_tc: [0] } } }, { a: 'hB', b: 'sw' }, ...senderLinks])));
+    const e = inputErrorOf(() => checkScenario(twoEgress([{ a: 'hA', b: 'sw', b_dcb: { ...NODE, ets: { ...NODE.ets, prio_tc: [0] } } }, { a: 'hB', b: 'sw' }, ...senderLinks])));
     expect(e.problems.length).toBeGreaterThan(0);
     expect(e.problems.every((p) => p.path.startsWith('links[0].b_dcb.ets.prio_tc'))).toBe(true);
   });

@@ -61,6 +61,14 @@ function earlier(a: usize, t: i64, q: u32): bool {
   return ta < t || (ta == t && load<u32>(a, 8) < q);
 }
 
+/** Writes the entry (time t, sequence q, payload) at `at`. */
+@inline
+function writeEntry(at: usize, t: i64, q: u32, payload: u32): void {
+  store<i64>(at, t);
+  store<u32>(at, q, 8);
+  store<u32>(at, payload, 12);
+}
+
 /** Copies the 16-byte entry at `from` to `to`. */
 @inline
 function moveEntry(to: usize, from: usize): void {
@@ -95,10 +103,7 @@ export function evPush(h: usize, time: i64, payload: u32): void {
     moveEntry(base + (<usize>i << 4), pat);
     i = parent;
   }
-  const at = base + (<usize>i << 4);
-  store<i64>(at, time);
-  store<u32>(at, seq, 8);
-  store<u32>(at, payload, 12);
+  writeEntry(base + (<usize>i << 4), time, seq, payload);
 }
 
 /** The heap holding the next event (its root is the earliest by (time, seq)); 0 when all are empty. */
@@ -152,18 +157,13 @@ function siftDownFromRoot(h: usize, t: i64, q: u32, payload: u32, n: i32): void 
     let cat = base + (<usize>l << 4);
     if (l + 1 < n) {
       const rat = cat + 16;
-      const tr = load<i64>(rat);
-      const tl = load<i64>(cat);
-      if (tr < tl || (tr == tl && load<u32>(rat, 8) < load<u32>(cat, 8))) { c = l + 1; cat = rat; }
+      if (earlier(rat, load<i64>(cat), load<u32>(cat, 8))) { c = l + 1; cat = rat; }
     }
     if (!earlier(cat, t, q)) break;
     moveEntry(base + (<usize>i << 4), cat);
     i = c;
   }
-  const at = base + (<usize>i << 4);
-  store<i64>(at, t);
-  store<u32>(at, q, 8);
-  store<u32>(at, payload, 12);
+  writeEntry(base + (<usize>i << 4), t, q, payload);
 }
 
 /** Removes the root of heap h and returns its payload: the last entry fills the hole at the root. */
