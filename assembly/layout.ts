@@ -114,7 +114,6 @@ export const PFC_ENABLE: i32 = 4;          // i32 bit n: priority n is PFC-enabl
 export const PFC_PAUSE_TIME: i32 = 8;      // i32 quanta carried by XOFF (default 0xFFFF)
 export const PFC_XOFF_STATE: i32 = 12;     // i32 bit u: unit u has sent XOFF and not yet XON
 export const PFC_PENDING: i32 = 16;        // i32 bit u: a PFC time (bits 0..7) / PAUSE (bit 8) awaits sending
-export const PFC_CONTROLLED: i32 = 20;     // i32 bit u: unit u sends XOFF/XON (PFC: the enable mask, PAUSE: bit 8, off: 0)
 export const PFC_QUANTUM_PS: i32 = 24;     // i64 512 bit times at the port speed, ps
 export const PFC_REFRESH_PS: i32 = 32;     // i64 XOFF refresh interval, ps (pause_time/2 quanta)
 export const PFC_RX_IGNORED: i32 = 40;     // i64 received pause entries not acted upon (wrong mode / priority)

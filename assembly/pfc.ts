@@ -36,7 +36,7 @@
 // the header and the whole frame is reserved at once). With that, a buffer of xoff + headroom with
 // the headroom of host/headroom.ts never drops on a lossless priority (docs/pfc.md, Validation).
 import {
-  PFC_UNITS, PFC_PORT_UNIT, PFC_MODE, PFC_ENABLE, PFC_PAUSE_TIME, PFC_XOFF_STATE, PFC_PENDING, PFC_CONTROLLED,
+  PFC_UNITS, PFC_PORT_UNIT, PFC_MODE, PFC_ENABLE, PFC_PAUSE_TIME, PFC_XOFF_STATE, PFC_PENDING,
   PFC_QUANTUM_PS, PFC_REFRESH_PS, PFC_RX_IGNORED, PFC_OCC, PFC_XOFF_TH, PFC_XON_TH, PFC_LIMIT,
   PFC_TX_TIME, PFC_NEXT_REFRESH, PFC_PAUSED_UNTIL, PFC_PAUSE_START, PFC_PAUSED_PS, PFC_XOFF_TX,
   PFC_XON_TX, PFC_XOFF_RX, PFC_XON_RX, PFC_DROPS, PFC_DROP_BYTES, PFC_UNIT_OF, PFC_XOFF_AT, PFC_XON_AT, PFC_BLOCKED_MASK, PFC_BLOCKED_FROM, PFC_BLOCKED_UNTIL, PFC_SIZE,
@@ -68,7 +68,6 @@ export function pfcInit(rec: usize, mode: i32, enableMask: i32, pauseTime: i32, 
   memory.fill(rec, 0, <usize>PFC_SIZE);
   store<i32>(rec + PFC_MODE, mode);
   store<i32>(rec + PFC_ENABLE, enableMask & 0xFF);
-  store<i32>(rec + PFC_CONTROLLED, mode == PFC_MODE_PFC ? enableMask & 0xFF : mode == PFC_MODE_PAUSE ? 1 << PFC_PORT_UNIT : 0);
   store<i32>(rec + PFC_PAUSE_TIME, pauseTime & 0xFFFF);
   const quantum = <i64>512_000_000_000_000 / speedBps;
   store<i64>(rec + PFC_QUANTUM_PS, quantum);
@@ -87,7 +86,9 @@ export function pfcInit(rec: usize, mode: i32, enableMask: i32, pauseTime: i32, 
 @inline
 function rearm(rec: usize, u: i32): void {
   const inXoff = ((load<i32>(rec + PFC_XOFF_STATE) >> u) & 1) != 0;
-  const controlled = ((load<i32>(rec + PFC_CONTROLLED) >> u) & 1) != 0;
+  // flow-controlled: a PFC-enabled priority in PFC mode, or the port (unit 8) in PAUSE mode
+  const mode = load<i32>(rec + PFC_MODE);
+  const controlled = mode == PFC_MODE_PFC ? ((load<i32>(rec + PFC_ENABLE) >> u) & 1) != 0 : mode == PFC_MODE_PAUSE && u == PFC_PORT_UNIT;
   store<u32>(i32At(rec, PFC_XOFF_AT, u), controlled && !inXoff ? <u32>load<i32>(i32At(rec, PFC_XOFF_TH, u)) : u32.MAX_VALUE);
   store<i32>(i32At(rec, PFC_XON_AT, u), inXoff ? load<i32>(i32At(rec, PFC_XON_TH, u)) : i32.MIN_VALUE);
 }

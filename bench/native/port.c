@@ -34,7 +34,7 @@ enum {
 };
 enum {
   PFC_UNITS = 9, PFC_PORT_UNIT = 8, PFC_MODE = 0, PFC_ENABLE = 4, PFC_PAUSE_TIME = 8, PFC_XOFF_STATE = 12,
-  PFC_PENDING = 16, PFC_CONTROLLED = 20, PFC_QUANTUM_PS = 24, PFC_REFRESH_PS = 32, PFC_RX_IGNORED = 40, PFC_OCC = 48, PFC_XOFF_TH = 88,
+  PFC_PENDING = 16, PFC_QUANTUM_PS = 24, PFC_REFRESH_PS = 32, PFC_RX_IGNORED = 40, PFC_OCC = 48, PFC_XOFF_TH = 88,
   PFC_XON_TH = 128, PFC_LIMIT = 168, PFC_TX_TIME = 208, PFC_NEXT_REFRESH = 248, PFC_PAUSED_UNTIL = 320,
   PFC_PAUSE_START = 392, PFC_PAUSED_PS = 464, PFC_XOFF_TX = 536, PFC_XON_TX = 608, PFC_XOFF_RX = 680,
   PFC_XON_RX = 752, PFC_DROPS = 824, PFC_DROP_BYTES = 896, PFC_UNIT_OF = 968, PFC_XOFF_AT = 976,
@@ -142,7 +142,8 @@ static inline void ets_emptied(u8 *ets, i32 tc) { st32(ets + ETS_DEFICIT + 4 * t
 #define PI32(rec, f, u) ((rec) + (f) + 4 * (u))
 #define PI64(rec, f, u) ((rec) + (f) + 8 * (u))
 static void pfc_rearm(u8 *rec, i32 u) {
-  int in_xoff = (ld32(rec + PFC_XOFF_STATE) >> u) & 1, controlled = (ld32(rec + PFC_CONTROLLED) >> u) & 1;
+  int in_xoff = (ld32(rec + PFC_XOFF_STATE) >> u) & 1, mode = ld32(rec + PFC_MODE);
+  int controlled = mode == PFC_MODE_PFC ? (ld32(rec + PFC_ENABLE) >> u) & 1 : mode == PFC_MODE_PAUSE && u == PFC_PORT_UNIT;
   st32(PI32(rec, PFC_XOFF_AT, u), controlled && !in_xoff ? ld32(PI32(rec, PFC_XOFF_TH, u)) : (i32)0xFFFFFFFFu);
   st32(PI32(rec, PFC_XON_AT, u), in_xoff ? ld32(PI32(rec, PFC_XON_TH, u)) : INT32_MIN);
 }
@@ -150,7 +151,6 @@ static void pfc_init(u8 *rec, i32 mode, i32 enable, i32 pause_time, i64 speed_bp
   memset(rec, 0, PFC_SIZE);
   st32(rec + PFC_MODE, mode);
   st32(rec + PFC_ENABLE, enable & 0xFF);
-  st32(rec + PFC_CONTROLLED, mode == PFC_MODE_PFC ? enable & 0xFF : mode == PFC_MODE_PAUSE ? 1 << PFC_PORT_UNIT : 0);
   st32(rec + PFC_PAUSE_TIME, pause_time & 0xFFFF);
   i64 quantum = (i64)512000000000000LL / speed_bps;
   st64(rec + PFC_QUANTUM_PS, quantum);
