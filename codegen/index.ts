@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { InputError, type Problem } from '../host/errors.js';
 import { computeHeadroom } from '../host/headroom.js';
 import type { Device } from './device.js';
-import { buildIr, type CodegenConfig, type HeadroomFn, type Ir, type Quantisation } from './ir.js';
+import type { DcbConfig } from '../host/config/index.js';
+import { buildIr, type HeadroomFn, type Ir, type Quantisation } from './ir.js';
 import type { CodegenTarget } from './target.js';
 import { sonicTarget } from './sonic.js';
 import { linuxTarget } from './linux.js';
@@ -61,8 +62,8 @@ export function resolveTargets(names: string[]): CodegenTarget[] {
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-/** Generates every requested target or throws one InputError listing all `target: path: rule` problems. */
-export function generate(config: CodegenConfig, device: Device, targetNames: string[], opts: GenerateOptions = {}): Generated {
+/** Generates every requested target (from parseConfig's normalised config) or throws one InputError listing all `target: path: rule` problems. */
+export function generate(config: DcbConfig, device: Device, targetNames: string[], opts: GenerateOptions = {}): Generated {
   const targets = resolveTargets(targetNames);
   const ir = buildIr(config, device, { headroom: opts.headroom ?? headroomFromModel });
   const problems = targets.flatMap((t) => t.check(ir));

@@ -5,14 +5,15 @@ import { buildIr, type Ir } from '../../codegen/ir.js';
 import { defaultDevice, parseDevice } from '../../codegen/device.js';
 import { sonicTarget } from '../../codegen/sonic.js';
 import { requireTool } from '../helpers.js';
-import { exampleConfig, losslessConfig, testHeadroom } from './fixtures.js';
+import { exampleConfig, losslessConfig, losslessInput, parsed, testHeadroom } from './fixtures.js';
 import { yanglint } from './sonic-yang.js';
 
 type Db = Record<string, Record<string, Record<string, string>>>;
 const emitDb = (ir: Ir): Db => JSON.parse(sonicTarget.emit(ir).files['config_db.json'] as string) as Db;
 
 describe('sonic target', () => {
-  const ir = buildIr(losslessConfig(), defaultDevice, { headroom: testHeadroom });
+  const watched = { ...losslessInput(), pfc: { ...losslessInput().pfc, watchdog: { enable: true, restoration_ms: 400 } } };
+  const ir = buildIr(parsed(watched), defaultDevice, { headroom: testHeadroom });
 
   test('config_db.json passes yanglint', () => {
     requireTool('yanglint');
@@ -87,14 +88,14 @@ describe('sonic target', () => {
   });
 
   test('what SAI cannot hold is a problem: 0 % ETS TC, vendor TSA, lossless priority in a lossy PG', () => {
-    const zero = losslessConfig();
-    zero.ets!.bw = [0, 30, 30, 40, 0, 0, 0, 0];
-    expect(sonicTarget.check(buildIr(zero, defaultDevice, { headroom: testHeadroom }))).toEqual([
+    const zero = losslessInput();
+    zero.ets.bw = [0, 30, 30, 40, 0, 0, 0, 0];
+    expect(sonicTarget.check(buildIr(parsed(zero), defaultDevice, { headroom: testHeadroom }))).toEqual([
       { path: 'sonic: ets.bw[0]', rule: 'SAI scheduler weight must be 1..100; an ETS TC with 0 % cannot be expressed' },
     ]);
-    const vendor = losslessConfig();
-    vendor.ets!.tsa[7] = 'vendor';
-    expect(sonicTarget.check(buildIr(vendor, defaultDevice, { headroom: testHeadroom })).map((p) => p.path)).toEqual(['sonic: ets.tsa[7]']);
+    const vendor = losslessInput();
+    vendor.ets.tsa[7] = 'vendor';
+    expect(sonicTarget.check(buildIr(parsed(vendor), defaultDevice, { headroom: testHeadroom })).map((p) => p.path)).toEqual(['sonic: ets.tsa[7]']);
     // DESIGN.md §5 example: priorities 2 and 3 share TC 1, PFC only on 3.
     const mixed = sonicTarget.check(buildIr(exampleConfig(), defaultDevice, { headroom: testHeadroom }));
     expect(mixed).toEqual([{ path: 'sonic: pfc.enable', rule: 'lossless priority 3 shares TC 1 and so its priority group with lossy priority 2' }]);
