@@ -33,6 +33,8 @@ export interface Generated {
   /** `<target>/<file>` and `manifest.json` -> contents. */
   files: Map<string, string | Uint8Array>;
   manifest: Manifest;
+  /** What the targets warn about (`target: path: rule`); generation went ahead. */
+  warnings: Problem[];
 }
 
 export interface Manifest {
@@ -46,8 +48,14 @@ export interface Manifest {
   versions: Record<string, string>;
 }
 
+/** Target names as given: repeated and/or comma lists (`--target sonic,linux --target p4`). */
+export function splitTargetNames(names: string[]): string[] {
+  return names.flatMap((n) => n.split(',')).map((n) => n.trim());
+}
+
 export function resolveTargets(names: string[]): CodegenTarget[] {
-  const wanted = names.includes('all') ? TARGET_NAMES() : names;
+  const given = splitTargetNames(names);
+  const wanted = given.includes('all') ? TARGET_NAMES() : given;
   const out: CodegenTarget[] = [];
   const unknown: Problem[] = [];
   for (const n of wanted) {
@@ -70,10 +78,12 @@ export function generate(config: DcbConfig, device: Device, targetNames: string[
   if (problems.length) throw new InputError(problems);
   const files = new Map<string, string | Uint8Array>();
   const quantisation: Quantisation[] = [...ir.quantisation];
+  const warnings: Problem[] = [];
   for (const t of targets) {
     const out = t.emit(ir);
     for (const [name, data] of Object.entries(out.files)) files.set(`${t.name}/${name}`, data);
     quantisation.push(...out.quantisation);
+    warnings.push(...(out.warnings ?? []));
   }
   const manifest: Manifest = {
     generator: 'dcbkit codegen',
@@ -85,5 +95,5 @@ export function generate(config: DcbConfig, device: Device, targetNames: string[
     versions: opts.versions ?? {},
   };
   files.set('manifest.json', JSON.stringify(manifest, null, 2) + '\n');
-  return { ir, files, manifest };
+  return { ir, files, manifest, warnings };
 }
