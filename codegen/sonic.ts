@@ -120,11 +120,6 @@ function check(ir: Ir): Problem[] {
   if (highest >= ir.device.pgs_per_port && irHighest < ir.device.pgs_per_port) {
     out.push(problem('sonic', 'pfc.enable', `SONiC needs priority group ${highest} (buffermgrd gives lossless priority p the PG p; lossy TCs share the lowest other PG) but device ${ir.device.name} has ${ir.device.pgs_per_port} per port`));
   }
-  if (pfcOn) {
-    for (const p of ir.tcs.filter((t) => t.used)) {
-      if (p.queue > 7) out.push(problem('sonic', 'ets.prio_tc', `MAP_PFC_PRIORITY_TO_QUEUE holds queues 0..7; TC ${p.tc} is in queue ${p.queue}`));
-    }
-  }
   for (const p of ir.ports) {
     const mbps = p.speedBps / 1e6;
     if (!Number.isInteger(mbps) || mbps < 1 || mbps > 1600000) out.push(problem('sonic', `ports.${p.name}.speed`, 'PORT speed must be a whole number of Mb/s in 1..1600000'));

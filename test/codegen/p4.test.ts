@@ -167,7 +167,7 @@ describe('p4 target', () => {
   });
 
   test('a threshold too large for its parameter is a problem', () => {
-    // With 1-byte cells every default threshold still fits bit<19> (< 524288): kmax 200192, xoff 36864.
+    // With 1-byte cells every default threshold still fits bit<19> (< 524288): kmax 200000, xoff 36864.
     const big = buildIr(losslessConfig(), parseDevice({ cell_bytes: 1, buffer_bytes: 2 ** 30 }), { headroom: testHeadroom });
     expect(p4Target.check(big)).toEqual([]);
     const c = { ...losslessInput(), qcn: { cp: { priorities: [3], kmax: 600000 } } };
