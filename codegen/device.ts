@@ -24,7 +24,7 @@ export const devicePortSchema = z.strictObject({
 
 export const deviceSchema = z.strictObject({
   name: z.string().min(1).default('generic-8q'),
-  /** SONiC DEVICE_METADATA hwsku / platform strings. */
+  /** Names of the hardware (kept for device files; the sonic target leaves DEVICE_METADATA to the switch). */
   hwsku: z.string().min(1).default('dcbkit-generic'),
   platform: z.string().min(1).default('x86_64-dcbkit_generic-r0'),
   /** Ports the config is applied to; empty = the config's own port only, at index 0. */
