@@ -7,7 +7,8 @@ import type { Core } from './loader.js';
 
 export const TSA_NAMES = ['strict', 'cbs', 'ets', 'vendor'] as const;
 export type TsaName = (typeof TSA_NAMES)[number];
-const TSA_CODE: Record<TsaName, number> = { strict: 0, cbs: 1, ets: 2, vendor: 255 };
+/** 802.1Qaz TSA codes (ETS TLVs, the core's ETS record). */
+export const TSA_CODE: Record<TsaName, number> = { strict: 0, cbs: 1, ets: 2, vendor: 255 };
 
 const eight = <T extends z.ZodType>(item: T) => z.array(item).length(8, 'must list 8 values, one per priority/TC 0..7');
 

@@ -40,7 +40,7 @@ describe('dcbkit run/sweep/codegen --out DIR', () => {
     expect(existsSync(join(out, 'p4', 'dcb.p4'))).toBe(true);
     const r = runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'sonic', '--out', out]);
     expect(r.status, r.stderr).toBe(0);
-    expect(listFilesRecursive(out)).toEqual(['manifest.json', 'sonic/config_db.json']);
+    expect(listFilesRecursive(out)).toEqual(['manifest.json', 'sonic/config_db.json', 'sonic/patch.json']);
   });
 
   it('refuses a non-empty directory it did not write, before any work, and keeps it intact', () => {
@@ -81,7 +81,7 @@ describe('dcbkit run/sweep/codegen --out DIR', () => {
     mkdirSync(out);
     const r = runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'sonic', '--out', out]);
     expect(r.status, r.stderr).toBe(0);
-    expect(listFilesRecursive(out)).toEqual(['manifest.json', 'sonic/config_db.json']);
+    expect(listFilesRecursive(out)).toEqual(['manifest.json', 'sonic/config_db.json', 'sonic/patch.json']);
   });
 
   it('--out naming a regular file, or a place that cannot be created: exit 2, one --out line, nothing written', () => {
