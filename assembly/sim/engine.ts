@@ -121,7 +121,7 @@ let wdlog: usize = 0;
 let storms: usize = 0;
 let nPorts: i32 = 0;
 let nFlows: i32 = 0;
-let nHosts: i32 = 0;
+let routeColumns: i32 = 0;
 let nStorms: i32 = 0;
 let wdCap: i32 = 0;
 let freeList: i32 = -1;
@@ -161,7 +161,7 @@ export function simInit(base: i32): i32 {
   hdr = <usize>base;
   nPorts = load<i32>(hdr + SH_NPORTS);
   nFlows = load<i32>(hdr + SH_NFLOWS);
-  nHosts = load<i32>(hdr + SH_NHOSTS);
+  routeColumns = load<i32>(hdr + SH_NHOSTS);
   ports = <usize>load<i32>(hdr + SH_PORTS);
   nodes = <usize>load<i32>(hdr + SH_NODES);
   flows = <usize>load<i32>(hdr + SH_FLOWS);
@@ -599,7 +599,7 @@ function dropPacket(k: i32, pr: i32, lossless: bool): void {
 @inline
 function nextHop(node: i32, dstOrd: i32, flow: i32): i32 {
   const ord = load<i32>(nodeAt(node) + SN_ORD);
-  const off = load<i32>(route + ((<usize>ord * <usize>nHosts + <usize>dstOrd) << 2));
+  const off = load<i32>(route + ((<usize>ord * <usize>routeColumns + <usize>dstOrd) << 2));
   const n = load<i32>(nh + (<usize>off << 2));
   if (n == 1) return load<i32>(nh + (<usize>(off + 1) << 2));
   let h = <u32>flow * 0x9E3779B1 ^ <u32>node * 0x85EBCA6B;

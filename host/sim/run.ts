@@ -5,6 +5,9 @@
 import { Core } from '../loader.js';
 import { losslessPgs, type NormNode, type Scenario } from './scenario.js';
 import type { SimFlowResult, SimResult, SimSeries, SimSummary } from './result.js';
+import { computeRoutes, nodeOrdinals } from './routes.js';
+import { dependencyGraphs } from './deadlock.js';
+import { DeadlockMonitor, type PortProbe } from './deadlock-monitor.js';
 
 const MODE_CODE = { lossy: 0, pfc: 1, pause: 2, credit: 3 } as const;
 const WD_ACTION = { drop: 0, forward: 1, alert: 2 } as const;
@@ -34,14 +37,12 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const nPorts = scn.ports.length;
   const nNodes = scn.nodes.length;
   const nFlows = scn.flows.length;
-  const hostOrd = new Map<number, number>();
-  const swOrd = new Map<number, number>();
-  for (const n of scn.nodes) (n.isHost ? hostOrd : swOrd).set(n.id, n.isHost ? hostOrd.size : swOrd.size);
+  const { hostOrd, swOrd } = nodeOrdinals(scn);
   const nHosts = hostOrd.size;
   const nSw = swOrd.size;
 
-  // Routes: BFS from every host; a switch forwards on every port one hop closer (ECMP set).
-  const { route, nhWords } = computeRoutes(scn, hostOrd, swOrd);
+  // Routes: shortest-path ECMP sets per destination host, plus a column per pinned flow (routes.ts).
+  const { route, nhWords, columns, flowColumn } = computeRoutes(scn, hostOrd, swOrd);
 
   // Packet pool: everything the switch buffers and NIC queues can hold, frames in flight on every
   // link, plus control frames; sized at init so a run never allocates.
@@ -60,7 +61,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const take = (bytes: number) => { const at = off; off += Math.ceil(bytes / 64) * 64; return at; };
   const o = {
     hdr: take(L.SH_SIZE), nodes: take(nNodes * L.SN_SIZE), ports: take(nPorts * L.SP_SIZE), flows: take(nFlows * L.SF_SIZE),
-    pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * nHosts * 4), nh: take(nhWords.length * 4),
+    pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * columns * 4), nh: take(nhWords.length * 4),
     mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
   };
   const arenaBytes = off;
@@ -75,7 +76,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
 
   // Header.
   const h = a.hdr;
-  w32(h + L.SH_NPORTS, nPorts); w32(h + L.SH_NNODES, nNodes); w32(h + L.SH_NFLOWS, nFlows); w32(h + L.SH_NHOSTS, nHosts);
+  w32(h + L.SH_NPORTS, nPorts); w32(h + L.SH_NNODES, nNodes); w32(h + L.SH_NFLOWS, nFlows); w32(h + L.SH_NHOSTS, columns);
   w32(h + L.SH_POOL_CAP, poolCap); w32(h + L.SH_HEAP_CAP, heapCap);
   w32(h + L.SH_PORTS, a.ports); w32(h + L.SH_NODES, a.nodes); w32(h + L.SH_FLOWS, a.flows); w32(h + L.SH_POOL, a.pool);
   w32(h + L.SH_HEAP, a.heap); w32(h + L.SH_ROUTE, a.route); w32(h + L.SH_NH, a.nh); w32(h + L.SH_MIX, a.mix);
@@ -153,7 +154,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     }
     w32(fa + L.SF_MIXTOT, Math.max(1, cum));
     w32(fa + L.SF_RNG, rngSeed(scn.seed, (L.SIM_ID_SOURCE | f.id) >>> 0));
-    w32(fa + L.SF_DST_ORD, hostOrd.get(f.dst)!); w32(fa + L.SF_SRC_ORD, hostOrd.get(f.src)!);
+    w32(fa + L.SF_DST_ORD, flowColumn[f.id]); w32(fa + L.SF_SRC_ORD, hostOrd.get(f.src)!);
     w32(fa + L.SF_TC, srcPort.dcb.prioTc[f.priority]);
     w64(fa + L.SF_START, f.start_ps); w64(fa + L.SF_STOP, f.stop_ps); w64(fa + L.SF_LEFT, f.size > 0 ? f.size : -1);
     w64(fa + L.SF_RATE, f.rate_bps > 0 ? Math.min(f.rate_bps, srcPort.bps) : srcPort.bps);
@@ -218,72 +219,6 @@ function rngSeed(seed: number, id: number): number {
   return s === 0 ? 0x6d2b79f5 : s;
 }
 
-/**
- * Shortest-path ECMP next-hop sets: route[sw * nHosts + host] = word offset of [count, ports...] in
- * nhWords. One BFS per host (hosts never forward); a switch's set is every port one hop closer.
- * Equal sets are stored once (hashed on their ports), which keeps a fat tree's table small.
- */
-function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd: Map<number, number>) {
-  const nHosts = hostOrd.size;
-  const route = new Int32Array(swOrd.size * nHosts);
-  let words = new Int32Array(1024);
-  let used = 1;
-  const dist = new Int32Array(scn.nodes.length);
-  const queue = new Int32Array(scn.nodes.length);
-  const buckets = new Map<number, number[]>();
-  const cand = new Int32Array(Math.max(1, ...scn.nodes.map((n) => n.ports.length)));
-  const peer = Int32Array.from(scn.ports.map((p) => p.peerNode));
-  const isHost = Uint8Array.from(scn.nodes.map((n) => (n.isHost ? 1 : 0)));
-  const nodePorts = scn.nodes.map((n) => Int32Array.from(n.ports));
-  const switches = [...swOrd.entries()];
-  for (const [host, ho] of hostOrd) {
-    dist.fill(-1);
-    dist[host] = 0;
-    let qh = 0, qt = 0;
-    queue[qt++] = host;
-    while (qh < qt) {
-      const n = queue[qh++];
-      if (n !== host && isHost[n]) continue;
-      const ps = nodePorts[n];
-      for (let i = 0; i < ps.length; i++) {
-        const m = peer[ps[i]];
-        if (dist[m] < 0) { dist[m] = dist[n] + 1; queue[qt++] = m; }
-      }
-    }
-    for (const [sw, so] of switches) {
-      const d = dist[sw];
-      const ps = nodePorts[sw];
-      let c = 0;
-      let h = 0x811c9dc5;
-      if (d > 0) {
-        for (let i = 0; i < ps.length; i++) {
-          if (dist[peer[ps[i]]] === d - 1) { cand[c++] = ps[i]; h = Math.imul(h ^ ps[i], 0x01000193); }
-        }
-      }
-      h = Math.imul(h ^ c, 0x01000193);
-      let at = -1;
-      const list = buckets.get(h);
-      if (list) {
-        for (const o of list) {
-          if (words[o] !== c) continue;
-          let same = true;
-          for (let i = 0; i < c && same; i++) same = words[o + 1 + i] === cand[i];
-          if (same) { at = o; break; }
-        }
-      }
-      if (at < 0) {
-        if (used + c + 1 > words.length) { const w = new Int32Array(words.length * 2 + c + 1); w.set(words); words = w; }
-        at = used;
-        words[used++] = c;
-        for (let i = 0; i < c; i++) words[used++] = cand[i];
-        if (list) list.push(at); else buckets.set(h, [at]);
-      }
-      route[so * nHosts + ho] = at;
-    }
-  }
-  return { route, nhWords: words.subarray(0, used) };
-}
-
 export interface RunOptions {
   onProgress?: (fraction: number) => void;
   flavour?: 'release' | 'debug';
@@ -339,6 +274,14 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
   const etsLast = etsPorts.map(() => new Array<number>(8).fill(0));
   const etsAcc = etsPorts.map(() => new Array<number>(8).fill(0));
 
+  // Deadlock watch over the ports that sit on a cycle of a lossless dependency graph (none: no cost).
+  const deadlock = new DeadlockMonitor(dependencyGraphs(scn), (p) => scn.ports[p].name, (p, pr) => scn.ports[p].dcb.prioTc[pr], scn.deadlock_threshold_ps);
+  const probe: PortProbe = {
+    pausedPs,
+    txBytes: (p, tc) => r64(portAt(p) + L.SP_TX_BYTES_TC + 8 * tc),
+    queuedBytes: (p, tc) => r32(portAt(p) + L.SP_QBYTES + 4 * tc),
+  };
+
   let t = 0;
   while (t < scn.duration_ps) {
     const next = Math.min(scn.duration_ps, t + scn.sample_ps);
@@ -381,6 +324,7 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
       i32()[(pa + L.SP_UNSAT) >>> 2] = 0;
       etsLast[i] = now;
     });
+    deadlock.observe(t, dt, probe);
     opts.onProgress?.(t / scn.duration_ps);
   }
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
@@ -465,6 +409,7 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
     fairness: { jain },
     flows,
     watchdog,
+    deadlock: deadlock.found,
   };
   return { summary, series };
 }
