@@ -6,7 +6,7 @@ export { rngSeed as rng_seed_value } from './rng';
 export { etsConfigure, etsSelectOnce, etsEmptiedOnce } from './ets';
 export { etsBenchSetup, etsBenchRun } from './bench';
 export {
-  PFC_MODE_OFF, PFC_MODE_PFC, PFC_MODE_PAUSE, pfcInit, pfcSetThresholds, pfcSetRefreshQuanta, pfcNextRefresh,
+  pfcInit, pfcSetThresholds, pfcSetRefreshQuanta, pfcNextRefresh,
   pfcRefreshDue, pfcReceivePfc, pfcReceivePause, pfcPausedPs, pfcArriveOne, pfcDepartOne, pfcTakePendingOne,
   pfcBlockedMaskAt, pfcBlockedTcsOf, pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting,
 } from './pfc';

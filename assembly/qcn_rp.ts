@@ -22,12 +22,11 @@ import {
   QCN_RP_ALPHA_DEADLINE, QCN_RP_ALPHA_PS, QCN_RP_G_Q10, QCN_RP_ALPHA_INIT, QCN_RP_CUTS,
   QCN_RP_BC_EVENTS, QCN_RP_TIMER_EVENTS, QCN_RP_SIZE, QCN_RP_F_EXTRA_FR, QCN_RP_F_JITTER,
   QCN_RP_F_HALVING, DCQCN_NP_LAST_CNP, DCQCN_NP_SPACING_PS, DCQCN_NP_SIZE,
+  RP_QAU_PC, RP_DCQCN,
 } from './layout';
+export { RP_QAU_PC, RP_DCQCN };
 import { rngSeed, jitter } from './rng';
 
-/** QCN_RP_PROFILE values. */
-export const RP_QAU_PC: i32 = 0;
-export const RP_DCQCN: i32 = 1;
 
 /** Which timer qcnRpFireDue fired. */
 export const FIRED_NONE: i32 = 0;

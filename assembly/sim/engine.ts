@@ -68,7 +68,9 @@ import {
   pfcBlockedMask, pfcBlockedTcs, pfcInit, pfcSetThresholds, PFC_MODE_OFF, PFC_MODE_PFC, PFC_MODE_PAUSE,
 } from '../pfc';
 import { creditInit, creditUnits, creditTrySend, creditOnGrant, creditAvailable, creditReceive, creditDrain, creditGrantValue } from '../credit';
-import { CREDIT_SIZE } from '../layout';
+import {
+  CREDIT_SIZE, PKT_DATA, PKT_PFC, PKT_PAUSE, PKT_CNM, PKT_GRANT, PKT_CNP, FC_LOSSY, FC_PFC, FC_PAUSE, FC_CREDIT, WD_DROP, WD_ALERT,
+} from '../layout';
 
 // Event types.
 const EV_TX_DONE: u32 = 1;
@@ -82,13 +84,7 @@ const EV_WATCHDOG: u32 = 8;
 const EV_CREDIT_REFRESH: u32 = 9;
 const INDEX_MASK: u32 = 0x0fffffff;
 
-// Packet kinds.
-const K_DATA: i32 = 0;
-const K_PFC: i32 = 1;
-const K_PAUSE: i32 = 2;
-const K_CNM: i32 = 3;
-const K_GRANT: i32 = 4;
-const K_CNP: i32 = 5;
+// Packet kinds (PKT_*), flow-control modes (FC_*) and watchdog actions (WD_*) are layout codes.
 /** Kind bit of a data frame marked Congestion Experienced by a dcqcn CP. */
 const CE_BIT: i32 = 1 << 16;
 // Buffer account of a queued packet (kind bits 8..15).
@@ -96,12 +92,6 @@ const A_NONE: i32 = 0;
 const A_LOSSY: i32 = 1;
 const A_LOSSLESS: i32 = 2;
 const A_CREDIT: i32 = 4;
-// Flow-control modes.
-const M_LOSSY: i32 = 0;
-const M_PFC: i32 = 1;
-const M_PAUSE: i32 = 2;
-const M_CREDIT: i32 = 3;
-
 const CONTROL_FRAME: i32 = 64;
 const CREDIT_K: i32 = 16;
 const CREDIT_HALF: i32 = 1 << (CREDIT_K - 1);
@@ -207,10 +197,10 @@ export function simInit(base: i32): i32 {
     let lossless = 0, credit = 0, pfcEnable = 0, pfcMode = PFC_MODE_OFF;
     for (let pr = 0; pr < 8; pr++) {
       const m = modeAt(pa, pr);
-      if (m != M_LOSSY) lossless |= 1 << pr;
-      if (m == M_CREDIT) credit |= 1 << pr;
-      if (m == M_PFC) { pfcEnable |= 1 << pr; if (pfcMode == PFC_MODE_OFF) pfcMode = PFC_MODE_PFC; }
-      if (m == M_PAUSE) pfcMode = PFC_MODE_PAUSE;
+      if (m != FC_LOSSY) lossless |= 1 << pr;
+      if (m == FC_CREDIT) credit |= 1 << pr;
+      if (m == FC_PFC) { pfcEnable |= 1 << pr; if (pfcMode == PFC_MODE_OFF) pfcMode = PFC_MODE_PFC; }
+      if (m == FC_PAUSE) pfcMode = PFC_MODE_PAUSE;
     }
     store<i32>(pa + SP_LOSSLESS, lossless);
     store<i32>(pa + SP_CREDIT_MASK, credit);
@@ -376,7 +366,7 @@ function startFrame(p: i32, pa: usize, k: i32): void {
   store<i32>(ka + SK_PORT, load<i32>(pa + SP_PEER));
   const arriveAt = end + load<i64>(pa + SP_DELAY);
   const kind = load<i32>(ka + SK_KIND);
-  if (((load<i32>(pa + SP_SINK_PRIOS) >> load<i32>(ka + SK_PRIO)) & 1) != 0 && (kind & 0xff) == K_DATA && (kind & CE_BIT) == 0) {
+  if (((load<i32>(pa + SP_SINK_PRIOS) >> load<i32>(ka + SK_PRIO)) & 1) != 0 && (kind & 0xff) == PKT_DATA && (kind & CE_BIT) == 0) {
     // A data frame into a host: delivered from the sink list, no event (see "Deliveries to hosts").
     deliverArrived(pa, now);
     store<i64>(ka + SK_ARRIVE_AT, arriveAt);
@@ -527,9 +517,9 @@ function sendPendingPause(p: i32, rec: usize): void {
       const n = ctz(m);
       if (load<i32>(rec + PFC_TX_TIME + (<usize>n << 2)) != 0) xoffs |= 1 << n;
     }
-    sendControl(p, K_PFC, prios | (xoffs << 8), load<i32>(portAt(p) + SP_PAUSE_TIME), -1);
+    sendControl(p, PKT_PFC, prios | (xoffs << 8), load<i32>(portAt(p) + SP_PAUSE_TIME), -1);
   }
-  if ((pending & 0x100) != 0) sendControl(p, K_PAUSE, 0, load<i32>(rec + PFC_TX_TIME + (<usize>PFC_PORT_UNIT << 2)), -1);
+  if ((pending & 0x100) != 0) sendControl(p, PKT_PAUSE, 0, load<i32>(rec + PFC_TX_TIME + (<usize>PFC_PORT_UNIT << 2)), -1);
   armRefresh(p, portAt(p), rec);
 }
 
@@ -565,7 +555,7 @@ function creditFreed(p: i32, pr: i32, bytes: i32): void {
   if (((cl - load<i32>(lastAt)) & CREDIT_MASK) >= (load<i32>(pa + SP_CR_CAP) >> 3)) {
     store<i32>(lastAt, cl);
     count(SC_GRANTS, 1);
-    sendControl(p, K_GRANT, pr, cl, -1);
+    sendControl(p, PKT_GRANT, pr, cl, -1);
   }
 }
 
@@ -581,7 +571,7 @@ function creditRefresh(): void {
       const cl = creditGrantValue(creditRec(pa, pr));
       store<i32>(pa + SP_CR_LASTCL + (<usize>pr << 2), cl);
       count(SC_GRANTS, 1);
-      sendControl(p, K_GRANT, pr, cl, -1);
+      sendControl(p, PKT_GRANT, pr, cl, -1);
     }
   }
 }
@@ -623,9 +613,9 @@ function switchReceive(inP: i32, k: i32): void {
   const oa = portAt(out);
   const tc = <i32>load<u8>(oa + SP_ETS + pr);
   const mode = modeAt(ia, pr);
-  if (((load<i32>(oa + SP_WD_DROP) >> pr) & 1) != 0) { dropPacket(k, pr, mode != M_LOSSY); return; }
+  if (((load<i32>(oa + SP_WD_DROP) >> pr) & 1) != 0) { dropPacket(k, pr, mode != FC_LOSSY); return; }
   let acct = A_NONE;
-  if (mode == M_LOSSY) {
+  if (mode == FC_LOSSY) {
     const qb = load<i32>(oa + SP_QBYTES + (<usize>tc << 2));
     const used = load<i32>(na + SN_SHARED_USED);
     if (qb + bytes > load<i32>(na + SN_LOSSY_Q) || used + bytes > load<i32>(na + SN_SHARED_SIZE)) {
@@ -634,7 +624,7 @@ function switchReceive(inP: i32, k: i32): void {
     }
     store<i32>(na + SN_SHARED_USED, used + bytes);
     acct = A_LOSSY;
-  } else if (mode == M_CREDIT) {
+  } else if (mode == FC_CREDIT) {
     if (creditReceive(creditRec(ia, pr), bytes) == 0) { dropPacket(k, pr, true); return; } // overrun: never while senders obey
     acct = A_CREDIT;
   } else {
@@ -645,7 +635,7 @@ function switchReceive(inP: i32, k: i32): void {
     acct = A_LOSSLESS;
     if (load<i32>(rec + PFC_PENDING) != 0) sendPendingPause(inP, rec);
   }
-  store<i32>(ka + SK_KIND, (load<i32>(ka + SK_KIND) & CE_BIT) | K_DATA | (acct << 8));
+  store<i32>(ka + SK_KIND, (load<i32>(ka + SK_KIND) & CE_BIT) | PKT_DATA | (acct << 8));
   store<i32>(ka + SK_PORT, inP);
   enqueue(oa, tc, k, bytes);
   if (((qcnMask >> pr) & 1) != 0) {
@@ -658,7 +648,7 @@ function switchReceive(inP: i32, k: i32): void {
       count(SC_CNMS, 1);
       const fa = flowAt(f);
       // The CNM goes back toward the flow's source, first hop chosen like any frame to that host.
-      sendControl(nextHop(node, load<i32>(fa + SF_SRC_ORD), f), K_CNM, f, qf, f);
+      sendControl(nextHop(node, load<i32>(fa + SF_SRC_ORD), f), PKT_CNM, f, qf, f);
     }
   }
   tryTransmit(out);
@@ -672,7 +662,7 @@ function switchReceive(inP: i32, k: i32): void {
 function receivePause(p: i32, pa: usize, kind: i32, a: i32, b: i32): void {
   const rec = pa + SP_PFC;
   let enable = a & 0xff;
-  if (kind == K_PFC) {
+  if (kind == PKT_PFC) {
     for (let n = 0; n < 8; n++) store<u16>(PFC_TIMES + (<usize>n << 1), <u16>(((a >> (8 + n)) & 1) != 0 ? b : 0));
     pfcReceivePfc(rec, enable, PFC_TIMES, now);
   } else {
@@ -693,7 +683,7 @@ function arrive(k: i32): void {
   const p = load<i32>(ka + SK_PORT);
   const pa = portAt(p);
   const kind = load<i32>(ka + SK_KIND) & 0xff;
-  if (kind == K_DATA) {
+  if (kind == PKT_DATA) {
     if ((load<i32>(pa + SP_FLAGS) & 1) != 0) {
       hostReceive(p, pa, k);
     } else {
@@ -701,16 +691,16 @@ function arrive(k: i32): void {
     }
     return;
   }
-  if (kind == K_PFC || kind == K_PAUSE) {
+  if (kind == PKT_PFC || kind == PKT_PAUSE) {
     receivePause(p, pa, kind, load<i32>(ka + SK_A), load<i32>(ka + SK_B));
-  } else if (kind == K_GRANT) {
+  } else if (kind == PKT_GRANT) {
     creditOnGrant(creditRec(pa, load<i32>(ka + SK_A)), load<i32>(ka + SK_B), now);
     tryTransmit(p);
-  } else if (kind == K_CNM || kind == K_CNP) {
+  } else if (kind == PKT_CNM || kind == PKT_CNP) {
     const f = load<i32>(ka + SK_A);
     if ((load<i32>(pa + SP_FLAGS) & 1) != 0) {
       const fa = flowAt(f);
-      if (kind == K_CNP) dcqcnRpOnCnp(fa + SF_RP, now);
+      if (kind == PKT_CNP) dcqcnRpOnCnp(fa + SF_RP, now);
       else qcnRpOnCnm(fa + SF_RP, now, load<i32>(ka + SK_B));
       armRp(f, fa);
     } else {
@@ -753,7 +743,7 @@ function hostReceive(p: i32, pa: usize, k: i32): void {
   const pr = load<i32>(ka + SK_PRIO);
   if ((load<i32>(ka + SK_KIND) & CE_BIT) != 0 && dcqcnNpOnCe(fa + SF_NP, now)) {
     count(SC_CNMS, 1);
-    sendControl(p, K_CNP, f, 0, f);
+    sendControl(p, PKT_CNP, f, 0, f);
   }
   if (((creditMaskAt(pa) >> pr) & 1) != 0) {
     // The NIC consumes on arrival: the blocks are received and freed at once.
@@ -845,7 +835,7 @@ function flowEvent(f: i32, t: i64): void {
   store<i32>(ka + SK_FLOW, f);
   store<i32>(ka + SK_BYTES, bytes);
   store<i32>(ka + SK_PRIO, load<i32>(fa + SF_PRIO));
-  store<i32>(ka + SK_KIND, K_DATA);
+  store<i32>(ka + SK_KIND, PKT_DATA);
   store<i32>(ka + SK_PORT, p);
   enqueue(pa, tc, k, bytes);
   store<i64>(fa + SF_SENT, load<i64>(fa + SF_SENT) + <i64>bytes);
@@ -901,7 +891,7 @@ function watchdogPoll(group: i32): void {
     const wdRestore = load<i64>(pa + SP_WD_RESTORE);
     const wdAction = load<i32>(pa + SP_WD_ACTION);
     for (let pr = 0; pr < 8; pr++) {
-      if (modeAt(pa, pr) != M_PFC) continue;
+      if (modeAt(pa, pr) != FC_PFC) continue;
       const o = <usize>pr << 3;
       const tx = load<i64>(pa + SP_TX_PKTS + o);
       const rx = load<i64>(pa + SP_PFC_RX + o);
@@ -915,8 +905,8 @@ function watchdogPoll(group: i32): void {
         if (cond && left <= 0) {
           store<i32>(pa + SP_WD_STORM, load<i32>(pa + SP_WD_STORM) | (1 << pr));
           logWatchdog(p, pr, 1);
-          if (wdAction != 2) store<i32>(pa + SP_WD_IGNORE, load<i32>(pa + SP_WD_IGNORE) | (1 << pr));
-          if (wdAction == 0) {
+          if (wdAction != WD_ALERT) store<i32>(pa + SP_WD_IGNORE, load<i32>(pa + SP_WD_IGNORE) | (1 << pr));
+          if (wdAction == WD_DROP) {
             store<i32>(pa + SP_WD_DROP, load<i32>(pa + SP_WD_DROP) | (1 << pr));
             flushPriority(p, pa, pr);
           }
@@ -1010,7 +1000,7 @@ export function simRunUntil(until: i64): i32 {
         const p = load<i32>(sa + SS_PORT);
         count(SC_STORM_XOFF, 1);
         const bit = 1 << load<i32>(sa + SS_PRIO);
-        sendControl(p, K_PFC, bit | (bit << 8), load<i32>(portAt(p) + SP_PAUSE_TIME), -1);
+        sendControl(p, PKT_PFC, bit | (bit << 8), load<i32>(portAt(p) + SP_PAUSE_TIME), -1);
         evPush(MAIN, now + load<i64>(sa + SS_INTERVAL), (EV_STORM << 28) | <u32>idx);
       }
     } else if (type == EV_CREDIT_REFRESH) {
