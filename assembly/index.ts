@@ -4,12 +4,13 @@
 export * from './layout';
 export { rngSeed as rng_seed_value } from './rng';
 export { etsConfigure, etsSelectOnce, etsEmptiedOnce } from './ets';
-export { etsBenchSetup, etsBenchRun } from './bench';
+export { etsBenchSetup, etsBenchRun } from './bench/ets';
 export {
   pfcInit, pfcSetThresholds, pfcSetRefreshQuanta, pfcNextRefresh,
   pfcRefreshDue, pfcReceivePfc, pfcReceivePause, pfcPausedPs, pfcArriveOne, pfcDepartOne, pfcTakePendingOne,
-  pfcBlockedMaskAt, pfcBlockedTcsOf, pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting,
+  pfcBlockedMaskAt, pfcBlockedTcsOf,
 } from './pfc';
+export { pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting } from './bench/pfc';
 export { simInit, simRunUntil, simReserve, simFreePackets } from './sim/engine';
 export { evSelfTest } from './sim/events';
 export {
