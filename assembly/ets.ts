@@ -119,11 +119,11 @@ export function etsEmptied(ets: usize, tc: i32): void {
 // Host entry points (golden vectors, tests): one selection per call, not for hot paths.
 
 /** etsSelect for the host; returns the TC or -1. */
-export function etsSelectOnce(ets: usize, backlog: i32, blocked: i32, headWire: usize): i32 {
+export function etsSelectOne(ets: usize, backlog: i32, blocked: i32, headWire: usize): i32 {
   return etsSelect(ets, backlog, blocked, headWire);
 }
 
 /** etsEmptied for the host. */
-export function etsEmptiedOnce(ets: usize, tc: i32): void {
+export function etsEmptiedOne(ets: usize, tc: i32): void {
   etsEmptied(ets, tc);
 }

@@ -336,10 +336,10 @@ export function pfcTakePendingOne(rec: usize): i32 {
   return pfcTakePending(rec);
 }
 
-export function pfcBlockedMaskAt(rec: usize, now: i64): i32 {
+export function pfcBlockedMaskOne(rec: usize, now: i64): i32 {
   return pfcBlockedMask(rec, now);
 }
 
-export function pfcBlockedTcsOf(blockedPrios: i32, prioTc: i32): i32 {
+export function pfcBlockedTcsOne(blockedPrios: i32, prioTc: i32): i32 {
   return pfcBlockedTcs(blockedPrios, prioTc);
 }

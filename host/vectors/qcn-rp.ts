@@ -104,11 +104,11 @@ export function runQcnRp(s: QcnRpStimulus): object[] {
     core.fn<(...a: unknown[]) => void>('dcqcnRpConfigure')(rec, big(p.alpha_timer_ps), p.g_q10, p.alpha_init_q10);
     core.fn<(...a: unknown[]) => void>('dcqcnNpInit')(np, big(p.cnp_spacing_ps));
   }
-  const fireDue = core.fn<(r: number, now: bigint) => number>('qcnRpFireDueVec');
-  const onCnm = core.fn<(r: number, now: bigint, qf: number) => void>('qcnRpOnCnmVec');
-  const onSent = core.fn<(r: number, now: bigint, len: number, backlog: number) => void>('qcnRpOnFrameSentVec');
-  const onCnp = core.fn<(r: number, now: bigint) => void>('dcqcnRpOnCnpVec');
-  const onCe = core.fn<(r: number, now: bigint) => number>('dcqcnNpOnCeVec');
+  const fireDue = core.fn<(r: number, now: bigint) => number>('qcnRpFireDueOne');
+  const onCnm = core.fn<(r: number, now: bigint, qf: number) => void>('qcnRpOnCnmOne');
+  const onSent = core.fn<(r: number, now: bigint, len: number, backlog: number) => void>('qcnRpOnFrameSentOne');
+  const onCnp = core.fn<(r: number, now: bigint) => void>('dcqcnRpOnCnpOne');
+  const onCe = core.fn<(r: number, now: bigint) => number>('dcqcnNpOnCeOne');
 
   const out: object[] = [];
   const state = (t: number, type: string, where: string, extra: object = {}) => {
