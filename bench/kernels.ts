@@ -6,7 +6,7 @@
 //   pfc_accounting_only  pfcBenchSetup() + pfcBenchRunAccounting(n) (no blocked-mask query)
 //   credit_send      creditBenchSetup() + creditBenchRun(n)   assembly/credit.ts
 //   qcn_cp_packet    qcnCpBenchSetup() + qcnCpBenchRun(n), or qcnCpBenchRun(rec, lens, n) over
-//                    a CP record and frame lengths prepared here (assembly/qcn_exports.ts)
+//                    a CP record and frame lengths prepared here (assembly/bench/qcn.ts)
 import type { Core } from '../host/loader.js';
 
 export type BoundKernel = { run: (n: number) => number } | { missing: string };
