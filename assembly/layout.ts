@@ -330,7 +330,8 @@ export const SH_NWD_POLLS: i32 = SH_WD_POLLS + I32;
 export const SH_CREDIT_AGING: i32 = ((SH_NWD_POLLS + I32) + 7) & ~7; // i64 ps (0 = credits never age)
 export const SH_SIZE: i32 = SH_CREDIT_AGING + I64;
 // Flow-control modes, pause time, watchdog and QCN CP parameters are per port (SP_MODES...), the
-// reaction-point parameters per flow (SF_P_*): each written from its own node's config.
+// reaction-point parameters in each flow's RP record (SF_RP, written by host/kernels/qcn-rp.ts):
+// each from its own node's config.
 
 // Node record (i32): kind, shared pool, PG thresholds.
 export const SN_KIND: i32 = 0;        // 0 host, 1 switch
@@ -453,20 +454,7 @@ export const SF_LINE_BPS: i32 = SF_TOTAL + I64;              // i64
 export const SF_RP_EV_AT: i32 = SF_LINE_BPS + I64;           // i64 time of the one queued RP timer event (max = none)
 export const SF_RP: i32 = SF_RP_EV_AT + I64;                 // QCN reaction point record (QCN_RP_SIZE = 160)
 export const SF_NP: i32 = SF_RP + QCN_RP_SIZE;               // dcqcn notification point at the receiver (DCQCN_NP_SIZE = 16)
-// Reaction-point parameters of the source host's config (qcn.rp), read by simInit.
-export const SF_P_BC: i32 = SF_NP + DCQCN_NP_SIZE;           // bytes per cycle
-export const SF_P_TH: i32 = SF_P_BC + I32;
-export const SF_P_GD: i32 = SF_P_TH + I32;                   // qau-pc Gd shift
-export const SF_P_MINDEC: i32 = SF_P_GD + I32;               // qau-pc minimum decrease numerator
-export const SF_P_FLAGS: i32 = SF_P_MINDEC + I32;            // QCN_RP_F_* mask
-export const SF_P_G_Q10: i32 = SF_P_FLAGS + I32;             // dcqcn g in Q10
-export const SF_P_TIMER: i32 = SF_P_G_Q10 + I32;             // i64 ps
-export const SF_P_AI: i32 = SF_P_TIMER + I64;                // i64 bit/s: R_AI
-export const SF_P_HAI: i32 = SF_P_AI + I64;                  // i64 bit/s: R_HAI
-export const SF_P_MIN: i32 = SF_P_HAI + I64;                 // i64 bit/s: minimum rate
-export const SF_P_ALPHA_PS: i32 = SF_P_MIN + I64;            // i64 dcqcn alpha decay period
-export const SF_P_CNP_PS: i32 = SF_P_ALPHA_PS + I64;         // i64 dcqcn minimum CNP spacing at the receiver of this flow
-export const SF_PACE_BYTES: i32 = SF_P_CNP_PS + I64;         // the last pacing gap's frame bytes (0 = none yet)
+export const SF_PACE_BYTES: i32 = SF_NP + DCQCN_NP_SIZE;      // the last pacing gap's frame bytes (0 = none yet)
 export const SF_PACE_RATE: i32 = ((SF_PACE_BYTES + I32) + 7) & ~7; // i64 ... and rate, bit/s
 export const SF_PACE_PS: i32 = SF_PACE_RATE + I64;           // i64 ... and the gap: wire bits / rate, ps
 export const SF_SIZE: i32 = SF_PACE_PS + I64;
@@ -518,7 +506,7 @@ if (QCN_CP_SAMPLES % 8 != 0 || QCN_RP_ALPHA_DEADLINE % 8 != 0 || QCN_RP_CUTS % 8
 if (PFC_QUANTUM_PS % 8 != 0 || PFC_NEXT_REFRESH % 8 != 0 || PFC_BLOCKED_FROM % 8 != 0) ERROR('layout: PFC i64 alignment');
 if (CREDIT_AGING_PS % 8 != 0 || PORT_RX_FRAMES % 8 != 0 || PORT_TC_TX_BYTES % 8 != 0) ERROR('layout: i64 alignment');
 if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_TX_BYTES_TC % 8 != 0 || SP_WD_DETECT % 8 != 0) ERROR('layout: sim port i64 alignment');
-if (SF_START % 8 != 0 || SF_RP % 8 != 0 || SF_NP % 8 != 0 || SF_P_TIMER % 8 != 0 || SF_PACE_RATE % 8 != 0) ERROR('layout: sim flow i64 alignment');
+if (SF_START % 8 != 0 || SF_RP % 8 != 0 || SF_NP % 8 != 0 || SF_PACE_RATE % 8 != 0) ERROR('layout: sim flow i64 alignment');
 if (SH_CREDIT_AGING % 8 != 0 || SS_START % 8 != 0 || SK_ARRIVE_AT % 8 != 0) ERROR('layout: i64 alignment');
 // Embedded records: each starts where the previous part ends (no overlap) and the container holds it.
 if (PORT_ETS < PORT_TC_TX_BYTES + 8 * I64 || PORT_PFC < PORT_ETS + ETS_BYTES || PORT_CP < PORT_PFC + PFC_SIZE) ERROR('layout: port records overlap');
@@ -526,4 +514,4 @@ if (PORT_CP + 8 * QCN_CP_SIZE > PORT_BYTES) ERROR('layout: port record too small
 if (SP_ETS < SP_CR_LASTCL + 8 * I32 || SP_PFC < SP_ETS + ETS_BYTES || SP_CREDIT < SP_PFC + PFC_SIZE || SP_CP < SP_CREDIT + 8 * CREDIT_SIZE) ERROR('layout: sim port records overlap');
 if (SP_CP + 8 * QCN_CP_SIZE > SP_SIZE || SP_SIZE % 64 != 0) ERROR('layout: sim port record size (a multiple of 64: records start on a cache line)');
 if (SP_TX_BYTES_TC != 256) ERROR('layout: the hot sim port fields must stay in the first 256 bytes (four cache lines)');
-if (SF_RP < SF_RP_EV_AT + I64 || SF_NP < SF_RP + QCN_RP_SIZE || SF_P_BC < SF_NP + DCQCN_NP_SIZE) ERROR('layout: sim flow records overlap');
+if (SF_RP < SF_RP_EV_AT + I64 || SF_NP < SF_RP + QCN_RP_SIZE || SF_PACE_BYTES < SF_NP + DCQCN_NP_SIZE) ERROR('layout: sim flow records overlap');

@@ -8,7 +8,7 @@ import { rngNext, jitter } from './rng';
 import { qcnRpFireDue, qcnRpOnCnm, qcnRpOnFrameSent, dcqcnRpOnCnp, dcqcnNpOnCe } from './qcn_rp';
 
 export { qcnCpInit, dcqcnCpInit, sampleBase as qcnCpSampleBase } from './qcn_cp';
-export { qcnRpInit, dcqcnRpConfigure, dcqcnNpInit } from './qcn_rp';
+export { qcnRpConfigure, dcqcnNpConfigure } from './qcn_rp';
 
 /**
  * Vectors form of the qau-pc enqueue: also leaves in QCN_CP_FB / QCN_CP_QF the Fb and qf of this

@@ -37,8 +37,7 @@ import { creditInit, creditOnGrant } from '../credit';
 import { etsConfigure } from '../ets';
 import {
   ETS_MAX_WIRE, ETS_PRIO_TC, FC_CREDIT, FC_LOSSY, FC_PAUSE, FC_PFC, PFC_PORT_UNIT, PKT_PFC, SC_EVENTS,
-  SC_NOW, SC_STORM_XOFF, SF_LINE_BPS, SF_NP, SF_P_AI, SF_P_ALPHA_PS, SF_P_BC, SF_P_CNP_PS, SF_P_FLAGS,
-  SF_P_GD, SF_P_G_Q10, SF_P_HAI, SF_P_MIN, SF_P_MINDEC, SF_P_TH, SF_P_TIMER, SF_RP, SF_RP_EV_AT, SF_START,
+  SC_NOW, SC_STORM_XOFF, SF_NP, SF_RP, SF_RP_EV_AT, SF_START,
   SH_COUNTERS, SH_CREDIT_AGING, SH_CREDIT_UNIT, SH_FLOWS, SH_HEAP, SH_HEAP_CAP, SH_HOSTQ, SH_MIX, SH_NFLOWS,
   SH_NH, SH_NHOSTS, SH_NODES, SH_NPORTS, SH_NSTORMS, SH_NWD_POLLS, SH_POOL, SH_POOL_CAP, SH_PORTS,
   SH_QCN_MASK, SH_QCN_PROFILE, SH_ROUTE, SH_SEED, SH_STORMS, SH_WDLOG, SH_WDLOG_CAP, SH_WD_POLLS, SIM_ID_RP,
@@ -50,7 +49,7 @@ import {
 } from '../layout';
 import { PFC_MODE_OFF, PFC_MODE_PAUSE, PFC_MODE_PFC, pfcInit, pfcRefreshDue, pfcSetThresholds } from '../pfc';
 import { dcqcnCpInit, qcnCpInit } from '../qcn_cp';
-import { dcqcnNpInit, dcqcnRpConfigure, qcnRpAdvance, qcnRpInit } from '../qcn_rp';
+import { dcqcnNpConfigure, qcnRpAdvance, qcnRpConfigure } from '../qcn_rp';
 import {
   CREDIT_HALF, CREDIT_K, EV_ARRIVE, EV_CREDIT_REFRESH, EV_FLOW, EV_REFRESH, EV_RP_TIMER, EV_STORM,
   EV_TX_DONE, EV_WAKE, EV_WATCHDOG, FOREVER, INDEX_MASK, anyCredit, count, cpRec, creditAging, creditMaskAt,
@@ -157,14 +156,10 @@ export function simInit(base: i32): i32 {
   }
   for (let f = 0; f < nFlows; f++) {
     const fa = flowAt(f);
-    // Reaction point parameters from the source host's qcn.rp (802.1Q MIB defaults for qau-pc).
-    qcnRpInit(fa + SF_RP, load<i64>(fa + SF_LINE_BPS), load<i32>(fa + SF_P_BC), load<i64>(fa + SF_P_TIMER), load<i32>(fa + SF_P_TH),
-      load<i64>(fa + SF_P_AI), load<i64>(fa + SF_P_HAI), load<i32>(fa + SF_P_GD), load<i32>(fa + SF_P_MINDEC),
-      load<i64>(fa + SF_P_MIN), load<i32>(fa + SF_P_FLAGS), seed, <u32>(SIM_ID_RP | f));
-    if (dcqcn) {
-      dcqcnRpConfigure(fa + SF_RP, load<i64>(fa + SF_P_ALPHA_PS), load<i32>(fa + SF_P_G_Q10), 1024);
-      dcqcnNpInit(fa + SF_NP, load<i64>(fa + SF_P_CNP_PS));
-    }
+    // The host wrote the reaction point's parameters into its record (host/kernels/qcn-rp.ts, from the
+    // source host's qcn.rp) and the notification point's CNP spacing (from the receiver's).
+    qcnRpConfigure(fa + SF_RP, seed, <u32>(SIM_ID_RP | f));
+    if (dcqcn) dcqcnNpConfigure(fa + SF_NP);
     store<i64>(fa + SF_RP_EV_AT, FOREVER);
     evPush(MAIN, load<i64>(fa + SF_START), (EV_FLOW << 28) | <u32>f);
   }
