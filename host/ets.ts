@@ -65,8 +65,8 @@ export class EtsHarness {
   constructor(readonly core: Core, readonly cfg: EtsConfig, readonly maxFrame: number) {
     this.rec = core.constant('SCRATCH');
     this.head = this.rec + core.constant('ETS_BYTES');
-    this.select = core.fn('etsSelectOnce');
-    this.emptied = core.fn('etsEmptiedOnce');
+    this.select = core.fn('etsSelectOne');
+    this.emptied = core.fn('etsEmptiedOne');
     core.u8.fill(0, this.rec, this.head + 32);
     loadEtsConfig(core, this.rec, cfg, maxFrame);
   }

@@ -3,6 +3,7 @@
 // engine one sampling interval per call (the JS/Wasm boundary is crossed per interval, never per
 // packet), reads the tables zero-copy between calls and assembles the SimResult.
 import { Core } from '../loader.js';
+import { writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
 import { losslessPgs, type NormNode, type Scenario } from './scenario.js';
 import type { SimFlowResult, SimResult, SimSeries, SimSummary } from './result.js';
 import { computeRoutes, nodeOrdinals } from './routes.js';
@@ -159,7 +160,9 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     w64(fa + L.SF_START, f.start_ps); w64(fa + L.SF_STOP, f.stop_ps); w64(fa + L.SF_LEFT, f.size > 0 ? f.size : -1);
     w64(fa + L.SF_RATE, f.rate_bps > 0 ? Math.min(f.rate_bps, srcPort.bps) : srcPort.bps);
     w64(fa + L.SF_ON, f.on_ps); w64(fa + L.SF_OFF, f.off_ps); w64(fa + L.SF_LINE_BPS, srcPort.bps);
-    writeRpParams(fa, scn.nodes[f.src], scn.nodes[f.dst], dcqcn, L, w32, w64);
+    writeRpParams(core, fa + L.SF_RP, rpParamsOf(scn.nodes[f.src], dcqcn, Math.min(srcPort.bps, Number.MAX_SAFE_INTEGER), L));
+    const np = scn.nodes[f.dst].qcn.rp;
+    writeNpParams(core, fa + L.SF_NP, np.profile === 'dcqcn' ? np.cnp_interval_ps : 50e6);
   }
   // Routes.
   i32.set(route, a.route >>> 2);
@@ -185,28 +188,24 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
 }
 
 /**
- * Reaction-point parameters of flow record fa from its source host's qcn.rp (docs/config.md); the
- * receiver's CNP spacing (dcqcn notification point) from the destination host. When the scenario's
- * qcn.profile differs from the node's rp.profile, that profile's own defaults apply.
+ * Reaction-point parameters of flow f (its RP record) from its source host's qcn.rp (docs/config.md),
+ * and the CNP spacing of its receiver's dcqcn notification point; simInit then calls the kernels'
+ * configure (host/kernels/qcn-rp.ts). When the scenario's qcn.profile differs from the node's
+ * rp.profile, that profile's own defaults apply.
  */
-function writeRpParams(
-  fa: number, src: NormNode, dst: NormNode, dcqcn: boolean, L: L,
-  w32: (at: number, v: number) => void, w64: (at: number, v: number) => void,
-): void {
+function rpParamsOf(src: NormNode, dcqcn: boolean, lineBps: number, L: L): RpParams {
   const rp = src.qcn.rp;
-  w32(fa + L.SF_P_BC, rp.bc_bytes); w64(fa + L.SF_P_TIMER, rp.timer_ps);
-  w32(fa + L.SF_P_TH, rp.th); w64(fa + L.SF_P_AI, rp.ai_bps); w64(fa + L.SF_P_HAI, rp.hai_bps); w64(fa + L.SF_P_MIN, rp.min_bps);
-  if (rp.profile === 'qau-pc') {
-    w32(fa + L.SF_P_GD, rp.gd_shift); w32(fa + L.SF_P_MINDEC, rp.min_dec_num);
-    w32(fa + L.SF_P_FLAGS, (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING);
-  } else {
-    w32(fa + L.SF_P_GD, 7); w32(fa + L.SF_P_MINDEC, 64);
-    w32(fa + L.SF_P_FLAGS, dcqcn ? 0 : L.QCN_RP_F_EXTRA_FR | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING);
-  }
-  w64(fa + L.SF_P_ALPHA_PS, rp.profile === 'dcqcn' ? rp.alpha_timer_ps : 55e6);
-  w32(fa + L.SF_P_G_Q10, 1024 >> (rp.profile === 'dcqcn' ? rp.g_shift : 8));
-  const np = dst.qcn.rp;
-  w64(fa + L.SF_P_CNP_PS, np.profile === 'dcqcn' ? np.cnp_interval_ps : 50e6);
+  const qauPc = rp.profile === 'qau-pc';
+  return {
+    profile: dcqcn ? 'dcqcn' : 'qau-pc', line_bps: lineBps, bc_bytes: rp.bc_bytes, timer_ps: rp.timer_ps, th: rp.th,
+    ai_bps: rp.ai_bps, hai_bps: rp.hai_bps, min_bps: rp.min_bps,
+    gd_shift: qauPc ? rp.gd_shift : 7, min_dec_num: qauPc ? rp.min_dec_num : 64,
+    flags: qauPc ? (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING
+      : dcqcn ? 0 : L.QCN_RP_F_EXTRA_FR | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING,
+    alpha_timer_ps: rp.profile === 'dcqcn' ? rp.alpha_timer_ps : 55e6,
+    g_q10: 1024 >> (rp.profile === 'dcqcn' ? rp.g_shift : 8),
+    alpha_init_q10: 1024,
+  };
 }
 
 function hostCreditBytes(p: { bps: number; delay_ps: number; psPerByte: number }, mtu: number): number {
