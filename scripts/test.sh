@@ -2,7 +2,8 @@
 # Sets up everything the tests need on a fresh Debian machine and runs the whole suite:
 #   1. the oracle tools (tshark, yanglint, protoc, tc, gcc, lldptool, chromium, slurm, munge) from
 #      Debian, when any is missing;
-#   2. the npm packages (npm ci, which also builds the Wasm core and the host through `prepare`);
+#   2. the npm packages (npm ci, which also builds the Wasm core and the host through `prepare`),
+#      and the third-party schemas unless found (scripts/fetch-schemas.sh --if-missing);
 #   3. vitest over test/, ending with one plain line `N passed, N failed[, N skipped]` in which a
 #      suite that failed to load counts as failed (scripts/test-summary.mjs).
 # Extra arguments are passed to vitest (e.g. a file filter).
@@ -34,6 +35,10 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 else
   npm run build --silent
 fi
+
+# third-party schemas for the codegen suites (scripts/fetch-schemas.sh); without them those suites
+# fail with one line saying how to get them
+bash scripts/fetch-schemas.sh --if-missing || echo "could not fetch the third-party schemas: the codegen suites that need them will fail"
 
 report=.vitest-report.json
 rm -f "$report"
