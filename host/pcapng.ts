@@ -10,7 +10,8 @@
 //   EPB (6)  Enhanced Packet: interface id, timestamp high and low u32, captured and original
 //            length, data padded to 4 bytes, options;
 //   SPB (3)  Simple Packet: original length and data, interface 0, no timestamp; the captured
-//            length is what the block holds, capped at the original length and the snaplen.
+//            length is what the block holds, capped at the original length and the snaplen;
+//   PB (2)   the obsolete Packet Block: an EPB with a u16 interface id and a u16 drop count.
 // Every other block (name resolution, statistics, custom, ...) carries no packet and is passed over.
 // Packets of non-Ethernet interfaces are skipped with one warning per interface, so a capture
 // taken on several interfaces still decodes. Malformed input ends in a DecodeError: every loop
@@ -23,6 +24,7 @@ export const PCAPNG_SHB = 0x0a0d0d0a;
 const BYTE_ORDER_MAGIC = 0x1a2b3c4d;
 const IDB = 1;
 const SPB = 3;
+const OBSOLETE_PB = 2;
 const EPB = 6;
 const OPT_END = 0;
 const OPT_TSRESOL = 9;
@@ -76,8 +78,8 @@ export function readPcapng(bytes: Uint8Array): { records: PcapngRecord[]; warnin
     const body = at + 8;
     const end = at + length - 4;
     if (type === IDB) section!.interfaces.push(readInterface(v, body, end, le));
-    else if (type === EPB || type === SPB) {
-      const rec = type === EPB ? readEnhanced(bytes, v, body, end, section!) : readSimple(bytes, v, body, end, section!);
+    else if (type === EPB || type === OBSOLETE_PB || type === SPB) {
+      const rec = type === SPB ? readSimple(bytes, v, body, end, section!) : readEnhanced(bytes, v, body, end, section!, type === OBSOLETE_PB);
       if (rec) records.push(rec);
     }
     at += length;
@@ -136,10 +138,11 @@ function interfaceOf(section: Section, id: number, at: number): Interface {
   return ifc;
 }
 
-function readEnhanced(bytes: Uint8Array, v: DataView, body: number, end: number, section: Section): PcapngRecord | undefined {
+/** An enhanced packet block, or with `obsolete` a packet block (u16 interface id, u16 drops). */
+function readEnhanced(bytes: Uint8Array, v: DataView, body: number, end: number, section: Section, obsolete: boolean): PcapngRecord | undefined {
   const le = section.le;
-  if (body + 20 > end) throw new DecodeError('bad_length', body - 4, 'pcapng enhanced packet block is shorter than 32 bytes');
-  const ifc = interfaceOf(section, v.getUint32(body, le), body);
+  if (body + 20 > end) throw new DecodeError('bad_length', body - 4, 'pcapng packet block is shorter than 32 bytes');
+  const ifc = interfaceOf(section, obsolete ? v.getUint16(body, le) : v.getUint32(body, le), body);
   const units = (BigInt(v.getUint32(body + 4, le)) << 32n) | BigInt(v.getUint32(body + 8, le));
   const captured = v.getUint32(body + 12, le);
   const orig = v.getUint32(body + 16, le);

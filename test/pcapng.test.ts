@@ -82,6 +82,10 @@ class Builder {
   packet(ifc: number, units: bigint, data: Uint8Array): this {
     return this.block(6, this.fields([[ifc, 4], [Number(units >> 32n), 4], [Number(units & 0xffffffffn), 4], [data.length, 4], [data.length, 4]], [data]));
   }
+  /** obsolete Packet Block (type 2): interface id u16, drops u16, then as an enhanced packet block */
+  obsolete(ifc: number, units: bigint, data: Uint8Array): this {
+    return this.block(2, this.fields([[ifc, 2], [0, 2], [Number(units >> 32n), 4], [Number(units & 0xffffffffn), 4], [data.length, 4], [data.length, 4]], [data]));
+  }
   simple(data: Uint8Array): this {
     return this.block(3, this.fields([[data.length, 4]], [data]));
   }
@@ -166,6 +170,15 @@ describe('pcapng input', () => {
     expect(lines.map((l) => [l.frame, l.t_ps])).toEqual([[0, 1_500_000_000_123_000], [1, 3_000_000_953_674], [2, 2_000_001_000_000], [3, undefined]]);
   });
 
+  it('reads the obsolete packet block like an enhanced one (big-endian here)', () => {
+    const bytes = new Builder().section(false).iface(101).iface(1, 9).obsolete(1, 42n, frames[4]).obsolete(0, 43n, frames[5]).bytes();
+    const { records, warnings } = readCapture(bytes);
+    expect(records).toEqual([{ t_ps: 42_000n, data: frames[4], orig_len: frames[4].length }]);
+    expect(warnings).toEqual([{ path: 'pcapng section 0 interface 0', rule: 'link type 101 is not Ethernet (1): 1 packet(s) skipped' }]);
+    const rows = run('tshark', ['-r', file('obsolete.pcapng', bytes), '-T', 'fields', '-e', 'frame.time_epoch', '-e', 'frame.len']).trim().split('\n');
+    expect(rows[0]).toBe(`0.000000042\t${frames[4].length}`);
+  });
+
   it('malformed files end in a DecodeError naming the byte, and exit 2 at the CLI', () => {
     const good = mixedCapture();
     const set32 = (b: Uint8Array, at: number, value: number, le = true) => {
@@ -194,7 +207,11 @@ describe('pcapng input', () => {
   });
 
   it('survives 10^5 fuzzed inputs: only DecodeErrors, and it returns', () => {
-    const seeds = [mixedCapture(), new Builder(false).section(false).iface(1, 9).packet(0, 5n, frames[5]).simple(frames[4]).bytes()];
+    const seeds = [
+      mixedCapture(),
+      new Builder(false).section(false).iface(1, 9).packet(0, 5n, frames[5]).simple(frames[4]).bytes(),
+      new Builder().section(true).iface(1, 0x80 | 10).obsolete(0, 7n, frames[3]).bytes(),
+    ];
     const s = fuzzDecoder(seeds, readCapture, null, { runs: 100_000, seed: 11, maxLen: 400 });
     expect(s.accepted).toBeGreaterThan(0);
     expect(s.errors.size).toBeGreaterThan(2);
