@@ -6,24 +6,17 @@
 // Usage: node scripts/test-summary.mjs REPORT.json
 import { readFileSync } from 'node:fs';
 
-export function summarise(report) {
-  const brokenSuites = report.testResults.filter(
-    (file) => file.status === 'failed' && !file.assertionResults.some((t) => t.status === 'failed'),
-  ).length;
-  const failed = report.numFailedTests + brokenSuites;
-  const skipped = report.numPendingTests + (report.numTodoTests ?? 0);
-  const line = `${report.numPassedTests} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
-  return { line, ok: failed === 0 && report.numTotalTests > 0, ranNothing: report.numTotalTests === 0 };
+const file = process.argv[2];
+if (!file) {
+  console.error('usage: node scripts/test-summary.mjs REPORT.json');
+  process.exit(2);
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const file = process.argv[2];
-  if (!file) {
-    console.error('usage: node scripts/test-summary.mjs REPORT.json');
-    process.exit(2);
-  }
-  const { line, ok, ranNothing } = summarise(JSON.parse(readFileSync(file, 'utf8')));
-  console.log(line);
-  if (ranNothing) console.error('no test ran');
-  process.exit(ok ? 0 : 1);
-}
+const report = JSON.parse(readFileSync(file, 'utf8'));
+const brokenSuites = report.testResults.filter(
+  (suite) => suite.status === 'failed' && !suite.assertionResults.some((t) => t.status === 'failed'),
+).length;
+const failed = report.numFailedTests + brokenSuites;
+const skipped = report.numPendingTests + (report.numTodoTests ?? 0);
+console.log(`${report.numPassedTests} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+if (report.numTotalTests === 0) console.error('no test ran');
+process.exit(failed === 0 && report.numTotalTests > 0 ? 0 : 1);
