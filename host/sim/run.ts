@@ -35,6 +35,8 @@ export interface Fabric {
 export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release'): Fabric {
   const core = new Core(flavour);
   const L = layout(core);
+  // The core's seeding rule (assembly/rng.ts, DESIGN.md §2) for the traffic sources the host writes.
+  const rngSeed = core.fn<(seed: number, id: number) => number>('rng_seed_value');
   const nPorts = scn.ports.length;
   const nNodes = scn.nodes.length;
   const nFlows = scn.flows.length;
@@ -154,7 +156,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
       mixAt++;
     }
     w32(fa + L.SF_MIXTOT, Math.max(1, cum));
-    w32(fa + L.SF_RNG, rngSeed(scn.seed, (L.SIM_ID_SOURCE | f.id) >>> 0));
+    w32(fa + L.SF_RNG, rngSeed(scn.seed >>> 0, (L.SIM_ID_SOURCE | f.id) >>> 0));
     w32(fa + L.SF_DST_ORD, flowColumn[f.id]); w32(fa + L.SF_SRC_ORD, hostOrd.get(f.src)!);
     w32(fa + L.SF_TC, srcPort.dcb.prioTc[f.priority]);
     w64(fa + L.SF_START, f.start_ps); w64(fa + L.SF_STOP, f.stop_ps); w64(fa + L.SF_LEFT, f.size > 0 ? f.size : -1);
@@ -213,11 +215,6 @@ function hostCreditBytes(p: { bps: number; delay_ps: number; psPerByte: number }
   return Math.ceil((2 * p.delay_ps) / p.psPerByte) + 2 * (mtu + 20) + 2 * 84;
 }
 
-function rngSeed(seed: number, id: number): number {
-  const s = (seed ^ Math.imul(id + 1, 0x9e3779b9)) >>> 0;
-  return s === 0 ? 0x6d2b79f5 : s;
-}
-
 export interface RunOptions {
   onProgress?: (fraction: number) => void;
   flavour?: 'release' | 'debug';
@@ -257,16 +254,11 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
   // seed 000 Figure 3 (fast recovery halving toward TR, then TR climbing by AI and HAI steps).
   const trSeries = scn.qcn.enable ? scn.seriesFlows.map((f) => mk(`target rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`)) : [];
 
-  // Paused time of priority pr at port pa up to `now` (PFC kernel record: closed intervals plus the
-  // running one; on a port in PAUSE mode the port unit 8 pauses every priority).
-  const pausedPs = (p: number, now: number, pr: number) => {
-    const rec = portAt(p) + L.SP_PFC;
-    const u = pauseMode[p] ? 8 : pr;
-    const until = r64(rec + L.PFC_PAUSED_UNTIL + 8 * u);
-    const start = r64(rec + L.PFC_PAUSE_START + 8 * u);
-    const end = Math.min(until, now);
-    return r64(rec + L.PFC_PAUSED_PS + 8 * u) + (end > start ? end - start : 0);
-  };
+  // Paused time of priority pr at port p up to `now`: the PFC kernel's own pfcPausedPs (closed
+  // intervals plus the running one); on a port in PAUSE mode the port unit pauses every priority.
+  const pfcPausedPs = core.fn<(rec: number, unit: number, now: bigint) => bigint>('pfcPausedPs');
+  const pausedPs = (p: number, now: number, pr: number) =>
+    Number(pfcPausedPs(portAt(p) + L.SP_PFC, pauseMode[p] ? L.PFC_PORT_UNIT : pr, BigInt(now)));
   const lastDeliv = scn.seriesFlows.map(() => 0);
   // ETS share accounting over saturated intervals.
   const etsPorts = scn.ports.filter((p) => p.dcb.tsa.filter((t, tc) => t === 2 && p.dcb.bw[tc] > 0).length >= 2);
