@@ -284,6 +284,67 @@ describe('p4 target', () => {
     expect(files['dcb.p4']).not.toContain('qcn_congested');
   });
 
+  test('the ingress entries mean what the config means, for every port, PCP and DSCP (IPv4 and IPv6)', () => {
+    // Runs DcbIngress's apply over the write_request's rows (table miss = default nop) and compares
+    // priority, TC, queue, PG and the PFC decision with the parsed config read directly.
+    const src = files['dcb.p4'];
+    const ingress = applyOf(src, 'DcbIngress');
+    expect(ingress).toMatch(/if \(hdr\.vlan\.isValid\(\)\) \{\s*pcp_classify\.apply\(\);\s*\} else if \(hdr\.ipv4\.isValid\(\)\) \{\s*meta\.dscp = hdr\.ipv4\.dscp;\s*dscp_classify\.apply\(\);\s*\} else if \(hdr\.ipv6\.isValid\(\)\) \{\s*meta\.dscp = hdr\.ipv6\.dscp;\s*dscp_classify\.apply\(\);/);
+    const info: Json = JSON.parse(files['p4info.json']);
+    expect(info.tables.find((t: Json) => t.preamble.name === 'DcbIngress.dscp_classify').matchFields[0].name).toBe('meta.dscp');
+    const check = (raw: CodegenConfig, dev: ReturnType<typeof parseDevice>) => {
+      const cfg = parsed(raw);
+      const cir = buildIr(cfg, dev, { headroom: testHeadroom });
+      if (p4Target.check(cir).length) return false; // a config the target refuses has no entries to interpret
+      const out = p4Target.emit(cir).files as Record<string, string>;
+      const pinfo: Json = JSON.parse(out['p4info.json']);
+      const names = new Map<number, string>(pinfo.tables.map((t: Json) => [t.preamble.id, t.preamble.name]));
+      const rows = new Map<string, number[]>();
+      for (const u of JSON.parse(out['write_request.json']).updates as Json[]) {
+        const te = u.entity.tableEntry;
+        if (te) rows.set(`${names.get(te.tableId)}/${te.match.map((m: Json) => num(m.exact.value)).join(',')}`, te.action.action.params.map((p: Json) => num(p.value)));
+      }
+      const lookup = (table: string, ...key: number[]) => rows.get(`${table}/${key.join(',')}`);
+      const dscpPrio = (d: number) => cfg.app?.find((a) => a.selector_name === 'dscp' && a.protocol === d)?.priority ?? 0;
+      for (const port of cir.ports) {
+        const packets = [
+          ...[0, 1, 2, 3, 4, 5, 6, 7].map((pcp) => ({ vlan: pcp, prio: pcp })),
+          ...Array.from({ length: 64 }, (_, d) => [{ ipv4: d, prio: dscpPrio(d) }, { ipv6: d, prio: dscpPrio(d) }]).flat(),
+          { prio: 0 }, // untagged, neither IPv4 nor IPv6
+        ];
+        for (const pkt of packets) {
+          let prio = 0;
+          if ('vlan' in pkt) prio = lookup('DcbIngress.pcp_classify', pkt.vlan)?.[0] ?? prio;
+          else if ('ipv4' in pkt) prio = lookup('DcbIngress.dscp_classify', pkt.ipv4)?.[0] ?? prio;
+          else if ('ipv6' in pkt) prio = lookup('DcbIngress.dscp_classify', pkt.ipv6)?.[0] ?? prio;
+          const [tc, queue, pg] = lookup('DcbIngress.prio_tc', prio)!;
+          const pfc = lookup('DcbIngress.pfc_threshold', port.index, pg);
+          const want = cfg.ets!.prio_tc[pkt.prio];
+          expect({ pkt, port: port.index, prio, tc, queue, pg }).toEqual({ pkt, port: port.index, prio: pkt.prio, tc: want, queue: cir.tcs[want].queue, pg: cir.tcs[want].pg });
+          const lossless = cfg.pfc!.enable.includes(pkt.prio);
+          expect(pfc !== undefined, `port ${port.index} priority ${pkt.prio} lossless`).toBe(lossless);
+          if (pfc) {
+            expect(pfc[2] & (1 << pkt.prio)).not.toBe(0); // the frame pauses this priority
+            expect(pfc.slice(0, 2)).toEqual([Math.ceil(cfg.pfc!.xoff! / cir.cellBytes), Math.ceil(cfg.pfc!.xon! / cir.cellBytes)]);
+            expect(lookup('DcbEgress.pfc_src_mac', port.index)).toEqual([macValue(cfg.port.mac!)]);
+          }
+        }
+      }
+      return true;
+    };
+    const twoPorts = parseDevice({ cell_bytes: 256, ports: [{ name: 'Ethernet0', index: 0, speed: '100G', cable: '300m' }, { name: 'Ethernet4', index: 260, speed: '100G', cable: '5m' }] });
+    expect(check(losslessConfig(), twoPorts)).toBe(true);
+    // Priorities and TCs that differ, several DSCPs to one priority: lossless priorities 5 and 6 share TC 1.
+    const shuffled = losslessConfig();
+    shuffled.ets = { willing: false, prio_tc: [0, 2, 3, 4, 5, 1, 1, 6], tsa: ['ets', 'ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict'], bw: [10, 20, 30, 40, 0, 0, 0, 0] };
+    shuffled.pfc = { ...shuffled.pfc, enable: [5, 6] };
+    shuffled.app = [10, 26, 46].map((d, i) => ({ selector: 'dscp', protocol: d, priority: [5, 6, 2][i] }));
+    expect(check(shuffled, twoPorts)).toBe(true);
+    let interpreted = 0;
+    fc.assert(fc.property(arbConfig, (raw) => void (interpreted += check(raw, twoPorts) ? 1 : 0)), { numRuns: 25, seed: 9 });
+    expect(interpreted).toBeGreaterThan(10);
+  });
+
   test('10-bit DWRR weights: ceil(1023 x bw / 100) and the share error is reported', () => {
     // 10/20/30/40 % -> 103/205/307/410 (sum 1025): shares 10.0488/20/29.9512/40 %
     expect([10, 20, 30, 40].map(tofinoWeight)).toEqual([103, 205, 307, 410]);
