@@ -156,7 +156,7 @@ export function macValue(mac: string): number {
 /** P4Runtime device_id (uint64): BMv2 simple_switch's --device-id, 0 unless given. */
 export function parseDeviceId(value: unknown): number {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  throw new InputError([{ path: 'device-id', rule: `must be a whole number >= 0 (BMv2 --device-id), got ${JSON.stringify(value)}` }]);
+  throw new InputError([{ path: 'device-id', rule: `must be a whole number >= 0 (BMv2 --device-id), got ${typeof value === 'number' ? String(value) : JSON.stringify(value)}` }]);
 }
 
 function check(ir: Ir): Problem[] {
