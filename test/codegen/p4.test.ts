@@ -23,7 +23,7 @@ import { InputError } from '../../host/errors.js';
 import fc from 'fast-check';
 import { requireTool } from '../helpers.js';
 import { arbConfig, losslessConfig, testHeadroom } from './fixtures.js';
-import { applyOf, LEAK, newScope, runAction, serialise, type Scope } from './p4-interp.js';
+import { actionOf, applyOf, LEAK, newScope, runAction, serialise, type Scope } from './p4-interp.js';
 import { schemasDir } from './schemas.js';
 
 const P4RT = () => join(schemasDir(), 'p4runtime');
@@ -228,7 +228,7 @@ describe('p4 target', () => {
     // The clone's metadata reaches egress only through field list PFC_FIELDS: whatever the frame reads from meta must be in it.
     const fieldList = Number(/const bit<8> PFC_FIELDS = (\d+);/.exec(src)![1]);
     const preserved = [...src.matchAll(new RegExp(`@field_list\\(${fieldList}\\) bit<\\d+> (\\w+);`, 'g'))].map((m) => `meta.${m[1]}`);
-    const read = [...new Set([.../meta\.\w+/.exec(src) ? src.slice(src.indexOf('action make_pfc_frame')).split('truncate(')[0].matchAll(/meta\.\w+/g) : []].map((m) => m[0]))];
+    const read = [...new Set([...actionOf(src, 'make_pfc_frame').body.matchAll(/meta\.\w+/g)].map((m) => m[0]))];
     expect(read.sort()).toEqual(['meta.pfc_mask', 'meta.pfc_time']);
     for (const f of read) expect(preserved).toContain(f);
 
