@@ -89,8 +89,7 @@ function evaluate(expr: string, get: (name: string) => bigint): bigint {
         js += `v[${names.length - 1}]`;
       }
     } else if (m[5] !== undefined) js += m[5];
-    // casts are dropped: every value here fits its type
-    if (token.lastIndex === expr.length) break;
+    // casts match no group and are dropped: every value here fits its type
   }
   const values = names.map(get);
   const r = new Function('v', `return (${js});`)(values) as bigint | boolean;
