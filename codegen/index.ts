@@ -26,6 +26,8 @@ export interface GenerateOptions {
   headroom?: HeadroomFn;
   /** Extra manifest entries (tool versions etc.), merged in as given. */
   versions?: Record<string, string>;
+  /** P4Runtime device_id of p4/write_request (BMv2 --device-id); default 0. */
+  deviceId?: number;
 }
 
 export interface Generated {
@@ -80,7 +82,7 @@ export function generate(config: DcbConfig, device: Device, targetNames: string[
   const quantisation: Quantisation[] = [...ir.quantisation];
   const warnings: Problem[] = [];
   for (const t of targets) {
-    const out = t.emit(ir);
+    const out = t.emit(ir, { deviceId: opts.deviceId });
     for (const [name, data] of Object.entries(out.files)) files.set(`${t.name}/${name}`, data);
     quantisation.push(...out.quantisation);
     warnings.push(...(out.warnings ?? []));

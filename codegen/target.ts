@@ -11,11 +11,17 @@ export interface Emitted {
   warnings?: Problem[];
 }
 
+/** Per-run settings that are not part of the config (only the p4 target reads one today). */
+export interface EmitOptions {
+  /** P4Runtime device_id of the p4 write_request (BMv2 --device-id; default 0). */
+  deviceId?: number;
+}
+
 export interface CodegenTarget {
   name: string;
   /** Problems with path prefixed `<target>: `; empty when the target can express the IR. */
   check(ir: Ir): Problem[];
-  emit(ir: Ir): Emitted;
+  emit(ir: Ir, opts?: EmitOptions): Emitted;
 }
 
 export function problem(target: string, path: string, rule: string): Problem {

@@ -1,4 +1,4 @@
-// `dcbkit codegen <config> [--device D] --target sonic|p4|linux|c-header|lldp|all --out DIR [--json]`:
+// `dcbkit codegen <config> [--device D] [--device-id N] --target sonic|p4|linux|c-header|lldp|all --out DIR [--json]`:
 // emits the tables and registers of every requested target from one IR (codegen/), plus
 // manifest.json. Every problem of every requested target is reported (exit 2, `target: path:
 // rule`) before anything is written; the output tree appears all at once or not at all.
@@ -9,18 +9,22 @@ import { toolVersions } from '../versions.js';
 import { formatProblem } from '../errors.js';
 import { defaultDevice, loadDevice, type Device } from '../../codegen/device.js';
 import { generate, splitTargetNames, TARGET_NAMES, type Generated } from '../../codegen/index.js';
+import { parseDeviceId } from '../../codegen/p4.js';
 
 /** Library form: config file (+ device file) -> generated files; throws InputError on any problem. */
-export function codegenFiles(configPath: string, targets: string[], devicePath?: string): Omit<Generated, 'warnings'> & { warnings: string[] } {
+export function codegenFiles(
+  configPath: string, targets: string[], devicePath?: string, deviceId: unknown = 0,
+): Omit<Generated, 'warnings'> & { warnings: string[] } {
   const { config, warnings } = loadConfig(configPath);
   const device: Device = devicePath ? loadDevice(devicePath) : defaultDevice;
-  const out = generate(config, device, targets, { versions: toolVersions() });
+  const out = generate(config, device, targets, { versions: toolVersions(), deviceId: parseDeviceId(deviceId) });
   return { ...out, warnings: [...warnings, ...out.warnings].map(formatProblem) };
 }
 
 interface Args {
   config: string;
   device?: string;
+  'device-id': number;
   target: string[];
   out: string;
   json?: boolean;
@@ -33,12 +37,13 @@ export const codegenCommand: CommandModule<object, Args> = {
     y
       .positional('config', { type: 'string', demandOption: true, describe: 'DCB config (YAML or JSON)' })
       .option('device', { type: 'string', describe: 'device description (YAML or JSON); default: one port, 8 queues, 32 MiB, 256-B cells' })
+      .option('device-id', { type: 'number', default: 0, describe: 'P4Runtime device_id in p4/write_request (BMv2 simple_switch --device-id)' })
       .option('target', { type: 'string', array: true, demandOption: true, choices: [...TARGET_NAMES(), 'all'], coerce: splitTargetNames, describe: 'target(s) to emit: repeat the option or give a comma list (sonic,linux)' })
       .option('out', { type: 'string', demandOption: true, describe: 'output directory' })
       .option('json', { type: 'boolean', describe: 'print the manifest as JSON' }) as never,
   handler: (args) => {
     checkOutDir(args.out, CODEGEN_OUTPUT);
-    const { files, manifest, warnings } = codegenFiles(args.config, args.target, args.device);
+    const { files, manifest, warnings } = codegenFiles(args.config, args.target, args.device, args['device-id']);
     writeTreeAtomic(args.out, files, CODEGEN_OUTPUT);
     for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
     if (args.json) process.stdout.write(JSON.stringify(manifest) + '\n');

@@ -53,7 +53,8 @@ describe('dcbkit codegen', () => {
     expect(y.status).toBe(0);
     const p4rt = join(schemasDir(), 'p4runtime');
     const enc = spawnSync('protoc', ['-I', p4rt, '-I', '/usr/include', '--encode=p4.v1.WriteRequest', 'p4/v1/p4runtime.proto'], { input: readFileSync(join(out, 'p4/write_request.txtpb')) });
-    expect(enc.stderr.toString()).toBe('');
+    // protoc's only remark: clone replicas use the deprecated Replica.egress_port on purpose (docs/codegen.md, p4).
+    expect(enc.stderr.toString().split('\n').filter((l) => l && !l.endsWith('deprecated field "egress_port"'))).toEqual([]);
     expect(enc.status).toBe(0);
     // roce.yaml: DSCP 26 -> priority 3 -> TC 3 (lossless), DSCP 48 -> priority 6 -> strict TC 6.
     const db = JSON.parse(readFileSync(join(out, 'sonic/config_db.json'), 'utf8'));
