@@ -17,7 +17,7 @@
 // MAX_CYCLES, its strongly connected components instead (each contains at least one cycle).
 // Cycles start at their lowest port id and are sorted, so the report is deterministic.
 import type { Scenario } from './scenario.js';
-import { computeRoutes, flowHopPairs, nodeOrdinals } from './routes.js';
+import { computeRoutes, hopScratch, nodeOrdinals, walkFlowHops, type Routes } from './routes.js';
 
 export const MAX_CYCLES = 1000;
 
@@ -37,25 +37,42 @@ export interface DeadlockReport {
 export type DependencyGraph = Map<number, Map<number, Set<number>>>;
 
 /** The buffer dependency graph of every lossless priority, keyed by priority. */
-export function dependencyGraphs(scn: Scenario): Map<number, DependencyGraph> {
-  const { hostOrd, swOrd } = nodeOrdinals(scn);
-  const routes = computeRoutes(scn, hostOrd, swOrd);
+export function dependencyGraphs(scn: Scenario, given?: { routes: Routes; swOrd: Map<number, number> }): Map<number, DependencyGraph> {
+  let { routes, swOrd } = given ?? { routes: undefined, swOrd: undefined };
+  if (!routes || !swOrd) {
+    const ords = nodeOrdinals(scn);
+    swOrd = ords.swOrd;
+    routes = computeRoutes(scn, ords.hostOrd, swOrd);
+  }
   const lossless = (node: number, p: number) => scn.nodes[node].modes[p] !== 'lossy';
-  const graphs = new Map<number, DependencyGraph>();
+  // Edges first in one flat map per priority (key e1 * ports + e2: no nested maps on the hot loop),
+  // then as adjacency maps for the cycle search.
+  const nPorts = scn.ports.length;
+  const flat = new Map<number, Map<number, number[]>>();
+  const scratch = hopScratch(scn, swOrd);
   for (const f of scn.flows) {
     const p = f.priority;
-    for (const [e1, e2] of flowHopPairs(scn, routes, swOrd, f.id)) {
+    let edges: Map<number, number[]> | undefined;
+    walkFlowHops(scn, routes, swOrd!, f.id, scratch, (e1, e2) => {
       const b = scn.ports[e1].peerNode;
       const c = scn.ports[e2].peerNode;
-      if (scn.nodes[c].isHost || !lossless(b, p) || !lossless(c, p)) continue; // a host always drains
-      let g = graphs.get(p);
-      if (!g) graphs.set(p, (g = new Map()));
+      if (scn.nodes[c].isHost || !lossless(b, p) || !lossless(c, p)) return; // a host always drains
+      if (!edges && !(edges = flat.get(p))) flat.set(p, (edges = new Map()));
+      const key = e1 * nPorts + e2;
+      const flows = edges.get(key);
+      if (flows) { if (flows[flows.length - 1] !== f.id) flows.push(f.id); } else edges.set(key, [f.id]);
+    });
+  }
+  const graphs = new Map<number, DependencyGraph>();
+  for (const [p, edges] of flat) {
+    const g: DependencyGraph = new Map();
+    for (const [key, flows] of edges) {
+      const e1 = Math.floor(key / nPorts);
       let out = g.get(e1);
       if (!out) g.set(e1, (out = new Map()));
-      let flows = out.get(e2);
-      if (!flows) out.set(e2, (flows = new Set()));
-      flows.add(f.id);
+      out.set(key - e1 * nPorts, new Set(flows));
     }
+    graphs.set(p, g);
   }
   return graphs;
 }

@@ -114,28 +114,41 @@ class NextHopTable {
 }
 
 /**
- * The egress ports a flow's frames may use, hop by hop, as the engine forwards them: from the
- * source host's port through every ECMP alternative (or the pinned path) to the destination.
- * Returns the set of (egress port, next egress port) dependencies the flow creates.
+ * Walks the egress ports a flow's frames may use, as the engine forwards them: from the source host's
+ * port through every ECMP alternative (or the pinned path) to the destination, calling `onPair(e, next)`
+ * for each (egress port, next egress port) dependency the flow creates. `scratch` is reused across
+ * calls (a visit stamp per port and a stack), so a walk allocates nothing.
  */
-export function flowHopPairs(scn: Scenario, routes: Routes, swOrd: Map<number, number>, flowId: number): [number, number][] {
+export function walkFlowHops(
+  scn: Scenario, routes: Routes, swOrd: Map<number, number>, flowId: number, scratch: HopScratch,
+  onPair: (e: number, next: number) => void,
+): void {
   const f = scn.flows[flowId];
   const col = routes.flowColumn[flowId];
-  const out: [number, number][] = [];
-  const seen = new Set<number>();
-  const stack = [scn.nodes[f.src].ports[0]];
-  seen.add(stack[0]);
-  while (stack.length) {
-    const e = stack.pop()!;
-    const at = scn.ports[e].peerNode;
-    if (scn.nodes[at].isHost) continue;
-    const off = routes.route[swOrd.get(at)! * routes.columns + col];
+  const stamp = ++scratch.stamp;
+  const { seen, stack, swOrdOf } = scratch;
+  let top = 0;
+  const start = scn.nodes[f.src].ports[0];
+  seen[start] = stamp;
+  stack[top++] = start;
+  while (top > 0) {
+    const e = stack[--top];
+    const so = swOrdOf[scn.ports[e].peerNode];
+    if (so < 0) continue; // a host: the frame is delivered
+    const off = routes.route[so * routes.columns + col];
     const n = routes.nhWords[off];
     for (let i = 0; i < n; i++) {
       const next = routes.nhWords[off + 1 + i];
-      out.push([e, next]);
-      if (!seen.has(next)) { seen.add(next); stack.push(next); }
+      onPair(e, next);
+      if (seen[next] !== stamp) { seen[next] = stamp; stack[top++] = next; }
     }
   }
-  return out;
+}
+
+/** Reusable state of walkFlowHops for one scenario. */
+export interface HopScratch { stamp: number; seen: Int32Array; stack: Int32Array; swOrdOf: Int32Array }
+export function hopScratch(scn: Scenario, swOrd: Map<number, number>): HopScratch {
+  const swOrdOf = new Int32Array(scn.nodes.length).fill(-1);
+  for (const [node, so] of swOrd) swOrdOf[node] = so;
+  return { stamp: 0, seen: new Int32Array(scn.ports.length), stack: new Int32Array(scn.ports.length), swOrdOf };
 }

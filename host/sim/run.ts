@@ -6,7 +6,7 @@ import { Core } from '../loader.js';
 import { writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
 import { losslessPgs, type NormNode, type Scenario } from './scenario.js';
 import type { SimFlowResult, SimResult, SimSeries, SimSummary } from './result.js';
-import { computeRoutes, nodeOrdinals } from './routes.js';
+import { computeRoutes, nodeOrdinals, type Routes } from './routes.js';
 import { dependencyGraphs } from './deadlock.js';
 import { DeadlockMonitor, type PortProbe } from './deadlock-monitor.js';
 
@@ -28,6 +28,9 @@ export interface Fabric {
   arenaBytes: number;
   addr: { ports: number; nodes: number; flows: number; counters: number; wdlog: number };
   L: L;
+  /** The forwarding tables the engine was given (host/sim/routes.ts), and the switch ordinals they use. */
+  routes: Routes;
+  swOrd: Map<number, number>;
   runUntil(tPs: number): void;
 }
 
@@ -45,7 +48,8 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const nSw = swOrd.size;
 
   // Routes: shortest-path ECMP sets per destination host, plus a column per pinned flow (routes.ts).
-  const { route, nhWords, columns, flowColumn } = computeRoutes(scn, hostOrd, swOrd);
+  const routes = computeRoutes(scn, hostOrd, swOrd);
+  const { route, nhWords, columns, flowColumn } = routes;
 
   // Packet pool: everything the switch buffers and NIC queues can hold, frames in flight on every
   // link, plus control frames; sized at init so a run never allocates.
@@ -180,7 +184,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const memAfterInit = core.memoryBytes;
   const runUntil = core.fn<(t: bigint) => number>('simRunUntil');
   return {
-    core, scn, base, arenaBytes, L,
+    core, scn, base, arenaBytes, L, routes, swOrd,
     addr: { ports: a.ports, nodes: a.nodes, flows: a.flows, counters: a.counters, wdlog: a.wdlog },
     runUntil(tPs: number) {
       if (runUntil(BigInt(tPs)) !== 0) throw new Error('simulator event queue overflow (sizing bug)');
@@ -266,7 +270,7 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
   const etsAcc = etsPorts.map(() => new Array<number>(8).fill(0));
 
   // Deadlock watch over the ports that sit on a cycle of a lossless dependency graph (none: no cost).
-  const deadlock = new DeadlockMonitor(dependencyGraphs(scn), (p) => scn.ports[p].name, (p, pr) => scn.ports[p].dcb.prioTc[pr], scn.deadlock_threshold_ps);
+  const deadlock = new DeadlockMonitor(dependencyGraphs(scn, { routes: fab.routes, swOrd: fab.swOrd }), (p) => scn.ports[p].name, (p, pr) => scn.ports[p].dcb.prioTc[pr], scn.deadlock_threshold_ps);
   const probe: PortProbe = {
     pausedPs,
     txBytes: (p, tc) => r64(portAt(p) + L.SP_TX_BYTES_TC + 8 * tc),
