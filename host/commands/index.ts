@@ -18,6 +18,7 @@ export const commandLoaders: Record<string, () => Promise<AnyCommand>> = {
   frames: async () => (await import('./frames.js')).framesCommand,
   dcbx: async () => (await import('./dcbx.js')).dcbxCommand,
   codegen: async () => (await import('./codegen.js')).codegenCommand,
+  gen: async () => (await import('./gen.js')).genCommand,
 };
 
 /** The modules needed for `argv`: just the named command, or all of them (help, typos). */

@@ -1,0 +1,72 @@
+// `dcbkit gen clos`: the printed scenario validates and runs, has the fat tree's shape and the
+// asked traffic pattern, is the same per seed, and bad flags exit 2 naming the flag.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from './helpers.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-gen-clos-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface Flow { src: string; dst: string }
+const flowsOf = (yamlText: string): Flow[] => (parse(yamlText) as { traffic: { flows: Flow[] } }).traffic.flows;
+
+describe('dcbkit gen clos', () => {
+  it('prints a k = 4 fat tree that validate accepts and run runs without lossless drops', () => {
+    const g = runCli(['gen', 'clos', '--k', '4', '--flows', '8', '--duration', '20us', '--seed', '7']);
+    expect(g.status).toBe(0);
+    const doc = parse(g.stdout) as { hosts: unknown[]; switches: unknown[]; links: unknown[]; seed: number; duration: string };
+    expect([doc.hosts.length, doc.switches.length, doc.links.length]).toEqual([16, 20, 48]);
+    expect([doc.seed, doc.duration]).toEqual([7, '20us']);
+    const file = join(tmp, 'k4.yaml');
+    writeFileSync(file, g.stdout);
+    expect(runCli(['validate', file]).status).toBe(0);
+    const r = runCli(['run', file, '--json']);
+    expect(r.status).toBe(0);
+    const s = JSON.parse(r.stdout) as { flows: unknown[]; drops: { lossless: number }; sim: { packet_hops: number } };
+    expect(s.flows).toHaveLength(8);
+    expect(s.drops.lossless).toBe(0);
+    expect(s.sim.packet_hops).toBeGreaterThan(100);
+  });
+
+  it('is the same per seed and differs between seeds', () => {
+    const a = (seed: string) => runCli(['gen', 'clos', '--k', '4', '--flows', '6', '--duration', '5us', '--seed', seed]).stdout;
+    expect(a('3')).toBe(a('3'));
+    expect(flowsOf(a('3'))).not.toEqual(flowsOf(a('4')));
+  });
+
+  it('permutation: every host sends once and receives once, never to itself', () => {
+    const f = flowsOf(runCli(['gen', 'clos', '--k', '4', '--flows', '16', '--duration', '5us', '--pattern', 'permutation']).stdout);
+    expect(f).toHaveLength(16);
+    expect(new Set(f.map((x) => x.src)).size).toBe(16);
+    expect(new Set(f.map((x) => x.dst)).size).toBe(16);
+    expect(f.every((x) => x.src !== x.dst)).toBe(true);
+  });
+
+  it('incast: distinct senders, one destination that is not a sender', () => {
+    const f = flowsOf(runCli(['gen', 'clos', '--k', '4', '--flows', '15', '--duration', '5us', '--pattern', 'incast']).stdout);
+    expect(new Set(f.map((x) => x.dst)).size).toBe(1);
+    expect(new Set(f.map((x) => x.src)).size).toBe(15);
+    expect(f.some((x) => x.src === f[0].dst)).toBe(false);
+  });
+
+  it('bad flags exit 2, each named with its rule, nothing printed', () => {
+    const cases: [string[], RegExp][] = [
+      [['--k', '5', '--flows', '2', '--duration', '5us'], /^--k: an even whole number/m],
+      [['--k', '4', '--flows', '0', '--duration', '5us'], /^--flows: a whole number of flows/m],
+      [['--k', '4', '--flows', '17', '--duration', '5us', '--pattern', 'permutation'], /^--flows: permutation allows at most 16 flows/m],
+      [['--k', '4', '--flows', '2', '--duration', '5us', '--pattern', 'ring'], /^--pattern: one of random, permutation, incast/m],
+      [['--k', '4', '--flows', '2', '--duration', 'soon'], /^--duration: /m],
+      [['--k', '4', '--flows', '2', '--duration', '5us', '--speed', 'fast'], /^--speed: /m],
+      [['--k', '4', '--flows', '2', '--duration', '5us', '--seed', '-1'], /^--seed: /m],
+    ];
+    for (const [args, re] of cases) {
+      const r = runCli(['gen', 'clos', ...args]);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(re);
+    }
+  });
+});
