@@ -62,6 +62,10 @@ export function combineRuns(reports: BenchReport[]): BenchReport & { across_runs
         cpu_s: r3(median(fabrics.map((f) => f.cpu_s))),
       }
     : undefined;
+  const closRuns = reports.map((r) => r.fabric_clos).filter((f) => f !== undefined);
+  const fabric_clos = closRuns.length
+    ? { ...closRuns[0], packet_hops_per_s: Math.round(median(closRuns.map((f) => f.packet_hops_per_s))), wall_s: r3(median(closRuns.map((f) => f.wall_s))), cpu_s: r3(median(closRuns.map((f) => f.cpu_s))) }
+    : undefined;
   return {
     ...first,
     pipeline: {
@@ -76,6 +80,7 @@ export function combineRuns(reports: BenchReport[]): BenchReport & { across_runs
     },
     kernels,
     ...(fabric ? { fabric } : {}),
+    ...(fabric_clos ? { fabric_clos } : {}),
     method: {
       ...first.method,
       runs: reports.length,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { benchClos } from '../host/sim/bench.js';
 import { runCli } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-gen-clos-'));
@@ -68,5 +69,14 @@ describe('dcbkit gen clos', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(re);
     }
+  });
+
+  it('bench fabric_clos times the scenario gen clos prints: the same packet-hops as run of it', () => {
+    const b = benchClos({ quick: true });
+    const file = join(tmp, 'bench-k4.yaml');
+    writeFileSync(file, runCli(['gen', 'clos', '--k', '4', '--flows', '16', '--duration', '200us']).stdout);
+    const s = JSON.parse(runCli(['run', file, '--json']).stdout) as { sim: { packet_hops: number; events: number } };
+    expect([b.k, b.packet_hops, b.events]).toEqual([4, s.sim.packet_hops, s.sim.events]);
+    expect(b.packet_hops_per_s / (b.packet_hops / b.wall_s)).toBeCloseTo(1, 3);
   });
 });
