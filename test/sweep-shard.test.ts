@@ -116,6 +116,21 @@ describe('sweep --slurm and --k8s (scripts only)', () => {
     expect(bad.stderr).toMatch(/^--image: only with --k8s$/m);
   });
 
+  it('the commands of the Slurm scripts, run by hand, leave DIR as sweep --jobs 1 with slurm/ and shards/ kept', async () => {
+    const dir = join(tmp, 'by-hand');
+    expect(runCli(['sweep', ...grid, '--slurm', '--shards', '2', '--out', dir]).status).toBe(0);
+    const words = (file: string) => {
+      const exec = read(dir, file).split('\n').find((l) => l.startsWith('exec '))!.slice(5);
+      return (i: number) => spawnSync('sh', ['-c', `printf '%s\\0' ${exec}`], { env: { ...process.env, SLURM_ARRAY_TASK_ID: String(i) }, encoding: 'utf8' }).stdout.split('\0').slice(2, -1);
+    };
+    for (const i of [0, 1]) expect((await runCliAsync(words('slurm/array.sbatch')(i))).status).toBe(0);
+    expect((await runCliAsync(words('slurm/merge.sbatch')(0))).status).toBe(0);
+    expect(read(dir, 'sweep.csv')).toBe(read(one, 'sweep.csv'));
+    expect(listFilesRecursive(dir).filter((f) => /^(slurm|shards)\//.test(f) && !f.includes('/points/'))).toEqual([
+      'shards/0/run.json', 'shards/1/run.json', 'slurm/array.sbatch', 'slurm/merge.sbatch',
+    ]);
+  });
+
   it('writes an Indexed Job taking the shard from JOB_COMPLETION_INDEX, and a merge Job, on the named claim', () => {
     const dir = join(tmp, 'k8s-plan');
     const seedFirst = ['test/fixtures/sweep-tiny.yaml', '--param', 'seed=1,2', '--param', 'traffic.flows.0.rate=1G,2G,4G', '--metric', 'throughput_bps', '--metric', 'jain'];
