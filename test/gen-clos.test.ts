@@ -70,6 +70,9 @@ describe('dcbkit gen clos', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(re);
     }
+    // All at once, each line naming its flag.
+    const all = runCli(['gen', 'clos', '--k', '3', '--flows', '0', '--duration', 'soon', '--speed', 'fast']);
+    expect(all.stderr.trim().split('\n').map((l) => l.split(':')[0])).toEqual(['--k', '--flows', '--duration', '--speed']);
   });
 
   it('bench fabric_clos times the scenario gen clos prints: the same packet-hops as run of it', () => {

@@ -26,15 +26,26 @@ export function genClos(args: Omit<GenArgs, 'kind'>): string {
     problems.push({ path: '--flows', rule: `${args.pattern} allows at most ${closMaxFlows(args.pattern as ClosPattern, closHostCount(k))} flows on the ${closHostCount(k)} hosts of k = ${k}` });
   }
   if (!(Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff)) problems.push({ path: '--seed', rule: `a whole number from 0 to 4294967295 (got ${seed})` });
+  const duration = String(args.duration);
+  const speed = String(args.speed);
+  // --duration and --speed are checked on the smallest tree first, so their problems come with the others.
+  problems.push(...scenarioProblems(closScenario({ k: 2, flows: 1, duration, speed })));
   if (problems.length) throw new InputError(problems);
-  const scenario = closScenario({ k, flows, seed, duration: String(args.duration), speed: String(args.speed), pattern: args.pattern as ClosPattern });
+  const scenario = closScenario({ k, flows, seed, duration, speed, pattern: args.pattern as ClosPattern });
+  const left = scenarioProblems(scenario);
+  if (left.length) throw new InputError(left);
+  return stringify(scenario);
+}
+
+/** The scenario's problems, those that come from one flag named by that flag. */
+function scenarioProblems(scenario: unknown): Problem[] {
   try {
     checkScenario(scenario);
+    return [];
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    throw new InputError(e.problems.map((p) => ({ path: FLAG_OF_PATH.find(([re]) => re.test(p.path))?.[1] ?? p.path, rule: p.rule })));
+    return e.problems.map((p) => ({ path: FLAG_OF_PATH.find(([re]) => re.test(p.path))?.[1] ?? p.path, rule: p.rule }));
   }
-  return stringify(scenario);
 }
 
 export const genCommand: CommandModule<object, GenArgs> = {
