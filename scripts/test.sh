@@ -15,6 +15,9 @@ command -v protoc   >/dev/null 2>&1 || need_apt+=(protobuf-compiler)
 command -v tc       >/dev/null 2>&1 || need_apt+=(iproute2)
 command -v gcc      >/dev/null 2>&1 || need_apt+=(gcc)
 command -v lldptool >/dev/null 2>&1 || need_apt+=(lldpad)
+# test/slurm.test.ts starts its own one-node cluster from these.
+[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] || need_apt+=(slurm-wlm)
+[ -x /usr/sbin/munged ]    || need_apt+=(munge)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing oracle tools: ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
