@@ -5,7 +5,7 @@
 // would stay in Liftoff). Variants run interleaved: R rounds, each round one tinybench 6 Bench
 // (hrtimeNow) over all Wasm variants followed by one timed run of the C reference, and the samples
 // of all rounds are pooled. The Wasm/C ratio is the median of per-round ratios of p50s.
-import { benchFabric, type FabricBench } from '../host/sim/bench.js';
+import { benchClos, benchFabric, type ClosBench, type FabricBench } from '../host/sim/bench.js';
 import { Bench } from 'tinybench';
 import { Core } from '../host/loader.js';
 import { toolVersions } from '../host/versions.js';
@@ -50,6 +50,8 @@ export interface BenchReport {
   versions: Record<string, string | null>;
   /** Fabric simulator: packet-hops per second of wall time (host/sim/bench.ts). */
   fabric?: FabricBench;
+  /** A k = 16 fat tree run whole (host/sim/bench.ts benchClos). */
+  fabric_clos?: ClosBench;
   /** With --runs N: every run's value of the headline figures (bench/runs.ts). */
   across_runs?: AcrossRuns;
 }
@@ -174,6 +176,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
     versions: { ...toolVersions(), gcc: gccVersion(), cpu: cpuModel(), cores: String((await import('node:os')).cpus().length) },
   };
   report.fabric = benchFabric({ quick });
+  report.fabric_clos = benchClos({ quick });
   if (reasons) report.pipeline.reason = reasons;
   const perfReasons = ['reason' in wasmPerf ? wasmPerf.reason : '', 'reason' in cPerf ? `C: ${cPerf.reason}` : ''].filter(Boolean);
   if (perfReasons.length) report.pipeline.instructions_reason = perfReasons.join('; ');
@@ -194,6 +197,7 @@ export function formatBench(r: BenchReport): string {
     lines.push(k.ns_per_op === null ? `${name}: n/a (${k.reason})` : `${name}: ${k.ns_per_op} ns/op p50 (rme ${k.rme_pct} %, p99 ${k.p99_ns} ns) — ${k.op}`);
   }
   if (r.fabric) lines.push(`fabric (${r.fabric.scenario}): ${(r.fabric.packet_hops_per_s / 1e6).toFixed(2)} M packet-hops/s, ${(r.fabric.events_per_s / 1e6).toFixed(2)} M events/s`);
+  if (r.fabric_clos) lines.push(`fabric_clos (${r.fabric_clos.scenario}, whole run): ${(r.fabric_clos.packet_hops_per_s / 1e6).toFixed(2)} M packet-hops/s, ${r.fabric_clos.wall_s.toFixed(2)} s`);
   if (r.across_runs) {
     const span = (xs: (number | null)[]) => {
       const v = xs.filter((x): x is number => x !== null);

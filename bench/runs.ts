@@ -17,6 +17,7 @@ export interface AcrossRuns {
   ratio_wasm_c: (number | null)[];
   kernels: Record<string, (number | null)[]>;
   fabric_packet_hops_per_s: (number | null)[];
+  fabric_clos_packet_hops_per_s: (number | null)[];
 }
 
 const r3 = (x: number) => Number(x.toFixed(3));
@@ -36,6 +37,7 @@ export function combineRuns(reports: BenchReport[]): BenchReport & { across_runs
     ratio_wasm_c: reports.map((r) => r.pipeline.ratio_wasm_c),
     kernels: Object.fromEntries(Object.keys(first.kernels).map((k) => [k, reports.map((r) => r.kernels[k]?.ns_per_op ?? null)])),
     fabric_packet_hops_per_s: reports.map((r) => r.fabric?.packet_hops_per_s ?? null),
+    fabric_clos_packet_hops_per_s: reports.map((r) => r.fabric_clos?.packet_hops_per_s ?? null),
   };
   const ns = mid(across.pipeline_ns);
   const kernels: BenchReport['kernels'] = {};
@@ -62,6 +64,11 @@ export function combineRuns(reports: BenchReport[]): BenchReport & { across_runs
         cpu_s: r3(median(fabrics.map((f) => f.cpu_s))),
       }
     : undefined;
+  const closRuns = reports.map((r) => r.fabric_clos).filter((f) => f !== undefined);
+  const fabric_clos = closRuns.length
+    ? { ...closRuns[0], packet_hops_per_s: Math.round(median(closRuns.map((f) => f.packet_hops_per_s))), packet_hops_per_cpu_s: Math.round(median(closRuns.map((f) => f.packet_hops_per_cpu_s))),
+      wall_s: r3(median(closRuns.map((f) => f.wall_s))), cpu_s: r3(median(closRuns.map((f) => f.cpu_s))) }
+    : undefined;
   return {
     ...first,
     pipeline: {
@@ -76,6 +83,7 @@ export function combineRuns(reports: BenchReport[]): BenchReport & { across_runs
     },
     kernels,
     ...(fabric ? { fabric } : {}),
+    ...(fabric_clos ? { fabric_clos } : {}),
     method: {
       ...first.method,
       runs: reports.length,

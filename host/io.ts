@@ -167,8 +167,10 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, label =
  * file comment for the swap and for which existing directories may be replaced (checkOutDir).
  * `files` must contain kind.signature with "generator": kind.generator, so the next run can
  * recognise the directory. Throws InputError for a refused `outDir`, OutputError when writing fails.
+ * `keep` names top-level entries of the old directory (not among `files`) that move into the new
+ * one by rename, so files still open there (a Slurm job's log) keep being written in place.
  */
-export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint8Array>, kind: OutputKind, label = '--out'): void {
+export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint8Array>, kind: OutputKind, label = '--out', keep: readonly string[] = []): void {
   const sig = files.get(kind.signature);
   if (sig === undefined || JSON.parse(typeof sig === 'string' ? sig : new TextDecoder().decode(sig)).generator !== kind.generator) {
     throw new Error(`writeTreeAtomic: ${kind.signature} with "generator": "${kind.generator}" must be among the files`);
@@ -192,9 +194,23 @@ export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, data);
     }
-    if (lstatSync(target, { throwIfNoEntry: false })) {
-      aside = join(parent, `.dcbkit-old-${basename(target)}-${uniqueSuffix()}`);
-      renameSync(target, aside);
+    const kept: string[] = [];
+    const restoreKept = () => {
+      for (const name of kept) renameSync(join(stage!, name), join(target, name));
+    };
+    try {
+      for (const name of keep) {
+        if (!lstatSync(join(target, name), { throwIfNoEntry: false })) continue;
+        renameSync(join(target, name), join(stage, name));
+        kept.push(name);
+      }
+      if (lstatSync(target, { throwIfNoEntry: false })) {
+        aside = join(parent, `.dcbkit-old-${basename(target)}-${uniqueSuffix()}`);
+        renameSync(target, aside);
+      }
+    } catch (e) {
+      restoreKept();
+      throw e;
     }
     try {
       renameSync(stage, target);
@@ -202,6 +218,7 @@ export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint
       if (aside) {
         try {
           renameSync(aside, target);
+          restoreKept();
         } catch {
           throw new OutputError({ path: label, rule: `cannot write "${outDir}": ${errText(e)}; the earlier output is in "${aside}"` });
         }

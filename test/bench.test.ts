@@ -77,6 +77,13 @@ describe('dcbkit bench --runs N', () => {
     expect(c.across_runs.fabric_packet_hops_per_s).toEqual([13e6, 10e6, 14e6]);
   });
 
+  it('fabric_clos is the median over the runs that have it, every run kept', () => {
+    const clos = (rate: number) => ({ k: 16, flows: 1024, packet_hops: 16e6, events: 27e6, wall_s: 16e6 / rate, packet_hops_per_s: rate, cpu_s: 8, packet_hops_per_cpu_s: 2e6, scenario: 'k16' });
+    const c = combineRuns([{ ...report(22, 25, 1, 4, 1e7), fabric_clos: clos(1e6) }, { ...report(22, 25, 1, 4, 1e7), fabric_clos: clos(4e6) }, { ...report(22, 25, 1, 4, 1e7), fabric_clos: clos(2e6) }]);
+    expect(c.fabric_clos).toMatchObject({ k: 16, packet_hops_per_s: 2e6, wall_s: 8 });
+    expect(c.across_runs.fabric_clos_packet_hops_per_s).toEqual([1e6, 4e6, 2e6]);
+  });
+
   it('a figure null in some runs is the median of the others', () => {
     expect(combineRuns([report(null, 25, 1, 4, 1e7), report(30, 25, 1, 4, 1e7)]).pipeline.ns_per_packet).toBe(30);
   });

@@ -15,10 +15,12 @@ export const commandLoaders: Record<string, () => Promise<AnyCommand>> = {
   bench: async () => (await import('./bench.js')).benchCommand,
   run: async () => (await import('./run.js')).runCommandModule,
   sweep: async () => (await import('./sweep.js')).sweepCommand,
+  'sweep-merge': async () => (await import('./sweep-merge.js')).sweepMergeCommand,
   frames: async () => (await import('./frames.js')).framesCommand,
   dcbx: async () => (await import('./dcbx.js')).dcbxCommand,
   codegen: async () => (await import('./codegen.js')).codegenCommand,
   analyze: async () => (await import('./analyze.js')).analyzeCommand,
+  gen: async () => (await import('./gen.js')).genCommand,
 };
 
 /** The modules needed for `argv`: just the named command, or all of them (help, typos). */

@@ -8,13 +8,21 @@ import { InputError, type Problem } from '../errors.js';
 import { checkScenario, readScenarioFile } from '../sim/scenario.js';
 import { canonicalJson } from '../sim/report.js';
 import { checkOutDir, SWEEP_OUTPUT } from '../io.js';
-import { parseXUnit, sweepJson, writeSweep, type XUnit } from '../sim/sweep-report.js';
-import { defaultJobs, expandGrid, METRIC_NAMES, parseParams, runSweep, type PointMetrics, type SweepOutcome, type SweepParam } from '../sim/sweep.js';
+import { parseXUnit, sweepJson, type XUnit } from '../sim/sweep-report.js';
+import { defaultJobs, expandGrid, METRIC_NAMES, parseParams, runSweep, type PointMetrics, type SweepOutcome, type SweepParam, type SweepPoint } from '../sim/sweep.js';
+import { CLUSTER_OPTIONS, clusterSweep, isClusterSweep, writeFullSweep, type ClusterArgs } from './sweep-merge.js';
 
 export interface SweepOptions { params: string[]; jobs?: number; json?: boolean; workerFile?: string; xUnit?: XUnit }
 
 /** Library form: validates every point, runs the grid, returns the parameters and the outcome. */
 export async function sweepScenario(path: string, opts: SweepOptions): Promise<{ params: SweepParam[]; outcome: SweepOutcome }> {
+  const { params, points } = prepareSweep(path, opts);
+  const outcome = await runSweep(points, { jobs: opts.jobs, json: opts.json, workerFile: opts.workerFile });
+  return { params, outcome };
+}
+
+/** Reads the scenario and expands the grid, checking every point before any runs (exit 2 on a bad one). */
+export function prepareSweep(path: string, opts: Pick<SweepOptions, 'params' | 'xUnit'>): { doc: unknown; params: SweepParam[]; points: SweepPoint[] } {
   const doc = readScenarioFile(path);
   const params = parseParams(opts.params);
   // Checked before anything runs: an x axis in units needs numbers to divide.
@@ -33,8 +41,7 @@ export async function sweepScenario(path: string, opts: SweepOptions): Promise<{
     }
   }
   if (problems.length) throw new InputError(problems);
-  const outcome = await runSweep(points, { jobs: opts.jobs, json: opts.json, workerFile: opts.workerFile });
-  return { params, outcome };
+  return { doc, params, points };
 }
 
 function humanTable(params: SweepParam[], outcome: SweepOutcome): string {
@@ -48,7 +55,7 @@ function humanTable(params: SweepParam[], outcome: SweepOutcome): string {
   return [head, ...rows].map((r) => r.map((c, i) => c.padStart(w[i])).join('  ')).join('\n') + '\n';
 }
 
-export const sweepCommand: CommandModule<object, { scenario: string; param: string[]; out?: string; jobs?: number; metric?: string[]; 'x-unit'?: string; json?: boolean }> = {
+export const sweepCommand: CommandModule<object, { scenario: string; param: string[]; out?: string; jobs?: number; metric?: string[]; 'x-unit'?: string; json?: boolean } & ClusterArgs> = {
   command: 'sweep <scenario>',
   describe: 'simulate a scenario over a grid of parameter values on all cores; aggregate table and plots',
   builder: (y) =>
@@ -59,16 +66,19 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
       .option('jobs', { type: 'number', describe: `worker threads (default ${defaultJobs()})` })
       .option('metric', { type: 'string', array: true, describe: `metric(s) to plot (default throughput_bps, drops_lossless): ${METRIC_NAMES.join(', ')}` })
       .option('x-unit', { type: 'string', describe: 'LABEL=SIZE: plot the first parameter in units of SIZE (e.g. BDP=25000)' })
-      .option('json', { type: 'boolean', describe: 'print the aggregate (sweep.json) on stdout' }) as never,
+      .option('json', { type: 'boolean', describe: 'print the aggregate (sweep.json) on stdout' })
+      .options(CLUSTER_OPTIONS) as never,
   handler: async (args) => {
     const metrics = (args.metric ?? ['throughput_bps', 'drops_lossless']) as (keyof PointMetrics)[];
     const badMetric = metrics.filter((m) => !METRIC_NAMES.includes(m));
     if (badMetric.length) throw new InputError(badMetric.map((m) => ({ path: '--metric', rule: `unknown metric "${m}"; one of ${METRIC_NAMES.join(', ')}` })));
     if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new InputError({ path: '--jobs', rule: 'a whole number of worker threads, at least 1' });
     const xUnit = args['x-unit'] === undefined ? undefined : parseXUnit(args['x-unit']);
+    if (isClusterSweep(args)) return clusterSweep(args, metrics, xUnit);
     if (args.out !== undefined) checkOutDir(args.out, SWEEP_OUTPUT);
-    const { params, outcome } = await sweepScenario(args.scenario, { params: args.param, jobs: args.jobs, json: args.json, xUnit });
-    if (args.out) await writeSweep(args.out, params, outcome, metrics, xUnit);
+    const { doc, params, points } = prepareSweep(args.scenario, { params: args.param, xUnit });
+    const outcome = await runSweep(points, { jobs: args.jobs, json: args.json });
+    if (args.out) await writeFullSweep(args.out, doc, params, outcome, metrics, xUnit);
     if (args.json) {
       process.stdout.write(canonicalJson(sweepJson(params, outcome.rows)));
       return;

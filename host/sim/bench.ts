@@ -3,7 +3,8 @@
 // 1500 B frames. Figure: simulated packet-hops (a frame serialised on one link) per second of wall
 // time on one core, timing only the engine's run (the tables are built before the clock starts).
 import { checkScenario, type ScenarioInput } from './scenario.js';
-import { buildFabric } from './run.js';
+import { buildFabric, runScenario } from './run.js';
+import { closScenario } from './clos.js';
 
 export interface FabricBench {
   packet_hops_per_s: number;
@@ -71,5 +72,42 @@ export function benchFabric(opts: { quick?: boolean } = {}): FabricBench {
     events_per_s: Math.round(events / wall), wall_s: Math.round(wall * 1e6) / 1e6,
     cpu_s: Math.round(cpu * 1e6) / 1e6, packet_hops_per_cpu_s: cpu > 0 ? Math.round(hops / cpu) : 0,
     simulated_ps: scn.duration_ps, scenario: scn.name,
+  };
+}
+
+/** The fat-tree figure: one whole run, as `dcbkit run` does it. */
+export interface ClosBench {
+  k: number;
+  flows: number;
+  packet_hops: number;
+  events: number;
+  /** Wall time of the whole run: scenario check, fabric set-up, simulation and sampling. */
+  wall_s: number;
+  packet_hops_per_s: number;
+  /** The same span's process CPU time, and the rate per CPU second (less sensitive to other load). */
+  cpu_s: number;
+  packet_hops_per_cpu_s: number;
+  scenario: string;
+}
+
+/**
+ * `gen clos --k 16 --flows 1024 --duration 1ms` (quick: k = 4, 16 flows, 200 us) run once, timed
+ * whole from the scenario document to the summary, default sampling (duration / 200, no series
+ * asked): what a user's `run` of a fat tree costs, so set-up and sampling count, not only the engine.
+ * No warm-up: a user's run has none either.
+ */
+export function benchClos(opts: { quick?: boolean } = {}): ClosBench {
+  const [k, flows, duration] = opts.quick ? [4, 16, '200us'] : [16, 1024, '1ms'];
+  const doc = closScenario({ k, flows, duration });
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const { summary } = runScenario(checkScenario(doc));
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const c = process.cpuUsage(c0);
+  const cpu = (c.user + c.system) / 1e6;
+  return {
+    k, flows, packet_hops: summary.sim.packet_hops, events: summary.sim.events,
+    wall_s: Math.round(wall * 1e6) / 1e6, packet_hops_per_s: Math.round(summary.sim.packet_hops / wall),
+    cpu_s: Math.round(cpu * 1e6) / 1e6, packet_hops_per_cpu_s: cpu > 0 ? Math.round(summary.sim.packet_hops / cpu) : 0, scenario: `clos-k${k}, ${flows} random flows, ${duration}`,
   };
 }

@@ -88,6 +88,17 @@ export function withValue(base: unknown, segments: readonly (string | number)[],
   return copy;
 }
 
+/** The values of grid point `index`, one per parameter (first parameter outermost). */
+export function gridValues(params: readonly { values: readonly ParamValue[] }[], index: number): ParamValue[] {
+  let rest = index;
+  const chosen: ParamValue[] = new Array(params.length);
+  for (let k = params.length - 1; k >= 0; k--) {
+    chosen[k] = params[k].values[rest % params[k].values.length];
+    rest = Math.floor(rest / params[k].values.length);
+  }
+  return chosen;
+}
+
 /** Every point of the grid, in grid order (first parameter outermost). */
 export function expandGrid(base: unknown, params: readonly SweepParam[]): SweepPoint[] {
   const problems: Problem[] = [];
@@ -100,12 +111,7 @@ export function expandGrid(base: unknown, params: readonly SweepParam[]): SweepP
   const total = params.reduce((n, p) => n * p.values.length, 1);
   const points: SweepPoint[] = [];
   for (let index = 0; index < total; index++) {
-    let rest = index;
-    const chosen: ParamValue[] = new Array(params.length);
-    for (let k = params.length - 1; k >= 0; k--) {
-      chosen[k] = params[k].values[rest % params[k].values.length];
-      rest = Math.floor(rest / params[k].values.length);
-    }
+    const chosen = gridValues(params, index);
     let scenario = base;
     const named: Record<string, ParamValue> = {};
     params.forEach((p, k) => {

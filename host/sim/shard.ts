@@ -1,0 +1,233 @@
+// Sharded sweeps: one grid split over machines (`sweep --shard I/N`), the shards merged back into
+// exactly the files a one-machine sweep writes (`sweep-merge`), and `--resume`, which re-runs
+// only the points whose results an earlier output in --out lacks.
+//
+// Split: grid point i belongs to shard i mod N (deterministic, and long grids spread evenly).
+// Identity: a sweep is named by the SHA-256 of its scenario document, its grid and its plot
+// options (canonical JSON), stored with the plan in run.json under "sweep"; merge refuses shard
+// directories of different sweeps and --resume refuses an --out of another sweep.
+// A shard directory is an output of `dcbkit sweep` (run.json, "generator": "dcbkit sweep"), so the
+// project's output-dir rules (host/io.ts) accept it as an earlier output, and holds
+//   run.json                      generator, "sweep" (id, params, metrics, x_unit, points, shard),
+//                                 "point_wall_s" (each point's own wall time) and the wall figures
+//   points/<index>.summary.json   its points' summaries, named with the full grid's width
+// A merged (or one-machine) output has the same run.json keys plus the files of sweep-report.ts.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError, type Problem } from '../errors.js';
+import { SWEEP_OUTPUT, writeTreeAtomic } from '../io.js';
+import { canonicalJson, deterministicSummary } from './report.js';
+import type { SimSummary } from './result.js';
+import { sweepFiles, type XUnit } from './sweep-report.js';
+import { gridValues, pointMetrics, type ParamValue, type PointMetrics, type SweepOutcome, type SweepParam, type SweepPoint } from './sweep.js';
+import { toolVersions } from '../versions.js';
+
+export interface ShardSpec { index: number; count: number }
+
+/** What identifies a sweep, stored as run.json's "sweep" in every sweep output. */
+export interface SweepPlan {
+  id: string;
+  params: { path: string; values: ParamValue[] }[];
+  metrics: (keyof PointMetrics)[];
+  x_unit: XUnit | null;
+  points: number;
+  /** Present in a shard's output only. */
+  shard?: ShardSpec;
+}
+
+/** Entries of a sweep directory that a new output of the same sweep keeps (host/io.ts `keep`). */
+export const KEPT_ENTRIES = ['slurm', 'k8s', 'shards'] as const;
+
+/** Parses `--shard I/N` (0 <= I < N). */
+export function parseShard(text: string, label = '--shard'): ShardSpec {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (!m) throw new InputError({ path: label, rule: `"${text}" is not of the form I/N (shard I of N, I from 0)` });
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (count < 1) throw new InputError({ path: label, rule: `N must be at least 1 (got "${text}")` });
+  if (index >= count) throw new InputError({ path: label, rule: `I must be below N: shards are numbered 0 to ${count - 1} (got "${text}")` });
+  return { index, count };
+}
+
+/** The points of shard `s`: grid point i goes to shard i mod N. */
+export function shardPoints<T extends { index: number }>(points: readonly T[], s: ShardSpec): T[] {
+  return points.filter((p) => p.index % s.count === s.index);
+}
+
+export function sweepPlan(
+  scenario: unknown, params: readonly SweepParam[], metrics: readonly (keyof PointMetrics)[], xUnit: XUnit | undefined, points: number,
+): SweepPlan {
+  const identity = {
+    scenario, params: params.map((p) => ({ path: p.path, values: p.values })), metrics: [...metrics], x_unit: xUnit ?? null,
+  };
+  const id = createHash('sha256').update(canonicalJson(identity)).digest('hex');
+  // The scenario is known by its hash only (a fat tree's document runs to megabytes).
+  return { id, params: identity.params, metrics: identity.metrics, x_unit: identity.x_unit, points };
+}
+
+/** Name of point i's summary in a sweep of `total` points (as sweep-report.ts names them). */
+export function pointFile(index: number, total: number): string {
+  return `points/${String(index).padStart(String(Math.max(0, total - 1)).length, '0')}.summary.json`;
+}
+
+interface SweepDirInfo { plan: SweepPlan; pointWall: Record<string, number>; wall_s: number; jobs: number }
+
+/** run.json of a sweep output that carries a plan, or undefined (none, another command's, an older sweep's). */
+export function readSweepDir(dir: string): SweepDirInfo | undefined {
+  try {
+    const doc = JSON.parse(readFileSync(join(dir, SWEEP_OUTPUT.signature), 'utf8')) as {
+      generator?: unknown; sweep?: SweepPlan; point_wall_s?: Record<string, number>; wall_s?: number; jobs?: number;
+    };
+    if (doc.generator !== SWEEP_OUTPUT.generator || typeof doc.sweep?.id !== 'string') return undefined;
+    return { plan: doc.sweep, pointWall: doc.point_wall_s ?? {}, wall_s: doc.wall_s ?? 0, jobs: doc.jobs ?? 1 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Point `index`'s summary as stored in `dir` (wall time from run.json), or undefined when absent or unreadable. */
+export function readPointSummary(dir: string, info: SweepDirInfo, index: number): SimSummary | undefined {
+  const file = join(dir, pointFile(index, info.plan.points));
+  if (!existsSync(file)) return undefined;
+  try {
+    const det = JSON.parse(readFileSync(file, 'utf8')) as SimSummary;
+    const wall = info.pointWall[index] ?? 0;
+    return { ...det, sim: { ...det.sim, wall_s: wall, packet_hops_per_s: wall > 0 ? det.sim.packet_hops / wall : 0 } };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For --resume: the summaries `outDir` already holds for `points` of the sweep `plan`. A missing or
+ * empty directory holds none; one of another sweep is refused (exit 2), so a changed grid never
+ * mixes with stale results.
+ */
+export function reusableSummaries(outDir: string, plan: SweepPlan, points: readonly SweepPoint[]): Map<number, SimSummary> {
+  const found = new Map<number, SimSummary>();
+  if (!existsSync(join(outDir, SWEEP_OUTPUT.signature))) return found;
+  const info = readSweepDir(outDir);
+  if (!info) throw new InputError({ path: '--resume', rule: `"${outDir}" is not an output of a sweep that dcbkit can resume (no "sweep" plan in its run.json)` });
+  if (info.plan.id !== plan.id) {
+    throw new InputError({ path: '--resume', rule: `"${outDir}" holds another sweep (${info.plan.id.slice(0, 12)}, not ${plan.id.slice(0, 12)}): the scenario, the grid or the metric options differ` });
+  }
+  for (const p of points) {
+    const s = readPointSummary(outDir, info, p.index);
+    if (s) found.set(p.index, s);
+  }
+  return found;
+}
+
+function pointWalls(summaries: ReadonlyMap<number, SimSummary>): Record<string, number> {
+  return Object.fromEntries([...summaries].map(([i, s]) => [String(i), s.sim.wall_s]));
+}
+
+/** Adds the plan and per-point wall times to the run.json of a full sweep's files. */
+export function withPlan(files: Map<string, string>, plan: SweepPlan, summaries: ReadonlyMap<number, SimSummary>): Map<string, string> {
+  const run = JSON.parse(files.get(SWEEP_OUTPUT.signature)!) as Record<string, unknown>;
+  files.set(SWEEP_OUTPUT.signature, canonicalJson({ ...run, sweep: plan, point_wall_s: pointWalls(summaries) }));
+  return files;
+}
+
+/** Writes a shard's directory: its points' summaries and run.json with the plan (see file comment). */
+export function writeShard(outDir: string, plan: SweepPlan, summaries: ReadonlyMap<number, SimSummary>, wall_s: number, jobs: number): string[] {
+  const files = new Map<string, string>();
+  for (const [i, s] of [...summaries].sort((a, b) => a[0] - b[0])) files.set(pointFile(i, plan.points), canonicalJson(deterministicSummary(s)));
+  files.set(SWEEP_OUTPUT.signature, canonicalJson({
+    generator: SWEEP_OUTPUT.generator, sweep: plan, point_wall_s: pointWalls(summaries), wall_s, jobs,
+    points: summaries.size, versions: toolVersions(),
+  }));
+  writeTreeAtomic(outDir, files, SWEEP_OUTPUT, '--out', KEPT_ENTRIES);
+  return [...files.keys()].sort();
+}
+
+/** An outcome in grid order from summaries by point index (every index of the grid present). */
+export function outcomeOf(points: readonly SweepPoint[], summaries: ReadonlyMap<number, SimSummary>, wall_s: number, jobs: number): SweepOutcome {
+  const ordered = points.map((p) => summaries.get(p.index)!);
+  return { rows: points.map((p, i) => ({ index: p.index, params: p.params, metrics: pointMetrics(ordered[i]) })), summaries: ordered, wall_s, jobs };
+}
+
+/** The grid of a plan again (same order as expandGrid), for merging without the scenario file. */
+function planPoints(plan: SweepPlan): SweepPoint[] {
+  const out: SweepPoint[] = [];
+  for (let index = 0; index < plan.points; index++) {
+    const chosen = gridValues(plan.params, index);
+    // Keys in parameter order, as expandGrid names them (sweep.json lists them so).
+    out.push({ index, params: Object.fromEntries(plan.params.map((p, k) => [p.path, chosen[k]])), scenario: null });
+  }
+  return out;
+}
+
+/**
+ * `sweep-merge DIR... --out OUT`: checks that the directories are shards of one sweep that hold
+ * every point exactly once (all problems at once, exit 2, nothing written), then writes OUT as a
+ * one-machine sweep would. Returns the merged plan.
+ */
+export async function mergeShards(dirs: readonly string[], outDir: string): Promise<{ plan: SweepPlan; files: string[] }> {
+  const problems: Problem[] = [];
+  const infos: { dir: string; info: SweepDirInfo }[] = [];
+  dirs.forEach((dir) => {
+    const info = readSweepDir(dir);
+    if (!info) problems.push({ path: dir, rule: 'not a dcbkit sweep output (no run.json with "generator": "dcbkit sweep" and a "sweep" plan)' });
+    else infos.push({ dir, info });
+  });
+  if (problems.length) throw new InputError(problems);
+  const first = infos[0];
+  for (const { dir, info } of infos.slice(1)) {
+    if (info.plan.id !== first.info.plan.id) {
+      problems.push({ path: dir, rule: `holds sweep ${info.plan.id.slice(0, 12)} but ${first.dir} holds sweep ${first.info.plan.id.slice(0, 12)}: shards of different sweeps (scenario, grid or metric options differ)` });
+    }
+  }
+  if (problems.length) throw new InputError(problems);
+  const plan = first.info.plan;
+  const holder = new Map<number, string>();
+  const summaries = new Map<number, SimSummary>();
+  for (const { dir, info } of infos) {
+    for (let i = 0; i < plan.points; i++) {
+      const s = readPointSummary(dir, info, i);
+      if (!s) continue;
+      const other = holder.get(i);
+      if (other !== undefined) problems.push({ path: `${dir}/${pointFile(i, plan.points)}`, rule: `point ${i} is duplicated: ${other} holds it too` });
+      else { holder.set(i, dir); summaries.set(i, s); }
+    }
+  }
+  const missing = Array.from({ length: plan.points }, (_, i) => i).filter((i) => !holder.has(i));
+  for (const i of missing) {
+    const owner = plan.shard ? ` (shard ${i % plan.shard.count}/${plan.shard.count}; re-run it with --resume)` : '';
+    problems.push({ path: `points[${i}]`, rule: `missing: no directory given holds it${owner}` });
+  }
+  if (problems.length) throw new InputError(problems);
+  const points = planPoints(plan);
+  // The shards ran side by side: the merged wall time is the longest shard's; jobs add up.
+  const wall = Math.max(...infos.map((x) => x.info.wall_s));
+  const jobs = infos.reduce((a, x) => a + x.info.jobs, 0);
+  const params: SweepParam[] = plan.params.map((p) => ({ path: p.path, segments: [], values: p.values }));
+  const fullPlan: SweepPlan = { id: plan.id, params: plan.params, metrics: plan.metrics, x_unit: plan.x_unit, points: plan.points };
+  const files = withPlan(await sweepFiles(params, outcomeOf(points, summaries, wall, jobs), plan.metrics, plan.x_unit ?? undefined), fullPlan, summaries);
+  writeTreeAtomic(outDir, files, SWEEP_OUTPUT, '--out', KEPT_ENTRIES);
+  return { plan: fullPlan, files: [...files.keys()].sort() };
+}
+
+/** What a cluster task needs to re-run this sweep's shards (absolute paths). */
+export interface TaskPlan {
+  scenario: string; params: readonly string[]; metrics: readonly string[]; xUnit?: XUnit;
+  shards: number; dir: string; jobs: number;
+}
+
+/** Stands for the task's shard index inside argument templates (NUL cannot occur in a real argument). */
+export const SHARD_INDEX = '\u0000';
+
+/** `dcbkit` arguments of one shard task; SHARD_INDEX marks where the scheduler's index goes. */
+export function shardTaskArgs(t: TaskPlan): string[] {
+  return [
+    'sweep', t.scenario, ...t.params.flatMap((p) => ['--param', p]), ...t.metrics.flatMap((m) => ['--metric', m]),
+    ...(t.xUnit ? ['--x-unit', `${t.xUnit.label}=${t.xUnit.per}`] : []),
+    '--shard', `${SHARD_INDEX}/${t.shards}`, '--out', join(t.dir, 'shards', SHARD_INDEX), '--jobs', String(t.jobs), '--resume',
+  ];
+}
+
+/** `dcbkit` arguments of the merge task: every shard directory into the sweep directory. */
+export function mergeTaskArgs(t: TaskPlan): string[] {
+  return ['sweep-merge', ...Array.from({ length: t.shards }, (_, i) => join(t.dir, 'shards', String(i))), '--out', t.dir];
+}
