@@ -12,14 +12,18 @@
 //   max lossless frame           (mtu + 20) * 8       the peer may just have started one
 //   headroom bytes = ceil(sum / 8).   100G, 300 m, 9216 -> 895,936 bits = 111,992 B.
 //
-// Profile `sonic`: the SONiC dynamic-buffer formula of its Mellanox plugin
-// (sonic-swss cfgmgr/buffer_headroom_mellanox.lua), Spectrum-1 defaults: cable at 1.98e8 m/s,
-// a cell-occupancy factor for small frames, xoff and xon rounded up to 1024 B. Computed in doubles
-// in the plugin's order of operations, so that results match SONiC's to the byte.
-import { InputError } from './errors.js';
+// Profiles `sonic` and `sonic-2023`: the SONiC dynamic-buffer formula of its Mellanox plugin
+// (sonic-swss cfgmgr/buffer_headroom_mellanox.lua) as of commit 422271e (Aug 2026, PRs #3235,
+// #4757, #4797) and as of commit 4957df8 (Aug 2023), with the ASIC presets of sonic-buildimage
+// platform/mellanox/asic_table.j2. Computed in doubles in the plugin's order of operations, so that
+// results match SONiC's to the byte (docs/headroom.md has the formula and the sources).
+import { InputError, type Problem } from './errors.js';
+import { losslessMtuRule, MTU_MAX, MTU_MIN, MTU_RULE, PORT_SPEED_NAMES, speedLabel } from './units.js';
 
-export type HeadroomProfile = 'ieee' | 'sonic';
-export const HEADROOM_PROFILES: HeadroomProfile[] = ['ieee', 'sonic'];
+export { parseCable, parseMtu, parsePortSpeed as parseSpeed, speedLabel } from './units.js';
+
+export type HeadroomProfile = 'ieee' | 'sonic' | 'sonic-2023';
+export const HEADROOM_PROFILES: HeadroomProfile[] = ['ieee', 'sonic', 'sonic-2023'];
 
 interface SpeedRow {
   /** 802.3 31B.3.7 peer response, pause quanta (SONiC pause_quanta_per_speed). */
@@ -32,7 +36,7 @@ interface SpeedRow {
 
 /**
  * Per-speed constants. Interface bounds for 10/25/40/100G are the ones quoted with the 802.1Qbb
- * component model. For 50/200/400G no per-end figure (nor the 802.3 sublayer delay tables it would
+ * component model. For 50/200/400/800G no per-end figure (nor the 802.3 sublayer delay tables it would
  * be summed from) was found in any source available to us, so those rows keep the 100G bound's
  * absolute time (1228.8 ns per end), flagged in `assumptions`; docs/headroom.md lists what was
  * searched. A caller holding the figure passes it as `interfaceDelayBt`.
@@ -45,6 +49,8 @@ export const SPEED_TABLE: ReadonlyMap<number, SpeedRow> = new Map([
   [100e9, { responseQuanta: 394, interfaceBt: 122880, interfaceAssumed: false }],
   [200e9, { responseQuanta: 453, interfaceBt: 245760, interfaceAssumed: true }],
   [400e9, { responseQuanta: 905, interfaceBt: 491520, interfaceAssumed: true }],
+  // 800G: SONiC's pause_quanta_per_speed (sonic-swss #2860) uses the 400G figure
+  [800e9, { responseQuanta: 905, interfaceBt: 983040, interfaceAssumed: true }],
 ]);
 
 /** Largest accepted per-end interface delay: 2^31 - 1 bit times (5.4 ms at 400G), far above any PHY. */
@@ -53,38 +59,6 @@ export const MAX_INTERFACE_DELAY_BT = 0x7fff_ffff;
 export const PFC_FRAME_WIRE_BITS = (64 + 20) * 8;
 /** Preamble + SFD (8) and inter-frame gap (12): wire bytes beyond the frame (DESIGN.md §2). */
 export const WIRE_OVERHEAD_BYTES = 20;
-
-export function speedLabel(bps: number): string {
-  return `${bps / 1e9}G`;
-}
-
-/** Parses "100G" (also "100g", "100Gbps") into bit/s; only the speeds of SPEED_TABLE are accepted. */
-export function parseSpeed(text: string, path = 'speed'): number {
-  const m = /^\s*(\d+)\s*(?:G|g|Gbps|gbps)\s*$/.exec(text);
-  const bps = m ? Number(m[1]) * 1e9 : NaN;
-  if (!SPEED_TABLE.has(bps)) {
-    throw new InputError({ path, rule: `must be one of ${[...SPEED_TABLE.keys()].map(speedLabel).join(', ')} (got "${text}")` });
-  }
-  return bps;
-}
-
-/** Parses "300m" or "1.5km" into metres (at most 1 mm resolution, at most 100 km). */
-export function parseCable(text: string, path = 'cable'): number {
-  const m = /^\s*(\d+(?:\.\d{1,3})?)\s*(m|km)\s*$/.exec(text);
-  const metres = m ? Number(m[1]) * (m[2] === 'km' ? 1000 : 1) : NaN;
-  if (!m || !(metres <= 100_000)) {
-    throw new InputError({ path, rule: `must be a length like 300m or 2km, at most 100km (got "${text}")` });
-  }
-  return Math.round(metres * 1000) / 1000;
-}
-
-/** Parses an MTU (frame bytes, 64..65535). */
-export function parseMtu(text: string | number, path = 'mtu'): number {
-  const s = String(text).trim();
-  const v = /^\d+$/.test(s) ? Number(s) : NaN;
-  if (!(v >= 64 && v <= 65535)) throw new InputError({ path, rule: `must be a whole number of bytes from 64 to 65535 (got "${s}")` });
-  return v;
-}
 
 /** Parses a per-end interface delay in bit times (whole number, 0..MAX_INTERFACE_DELAY_BT). */
 export function parseInterfaceDelay(text: string | number, path = 'interface-delay'): number {
@@ -96,24 +70,51 @@ export function parseInterfaceDelay(text: string | number, path = 'interface-del
   return v;
 }
 
-/** SONiC plugin inputs (Spectrum-1 defaults from the SONiC ASIC templates). */
-export interface SonicParams {
-  /** Buffer cell size, bytes. */
+/** What sonic-buildimage platform/mellanox/asic_table.j2 sets per ASIC (plus the plugin's ASIC-specific terms). */
+export interface AsicPreset {
+  /** Buffer cell size, bytes (cell_size). */
   cellBytes: number;
-  /** Share of small frames in lossless traffic, percent by bytes (LOSSLESS_TRAFFIC_PATTERN). */
-  smallPacketPercent: number;
-  /** MAC/PHY delay, KB of 1024 B (ASIC_TABLE mac_phy_delay; 0.8 on Spectrum-1). */
-  macPhyDelayKb: number;
-  /** Pipeline latency, KB of 1024 B (ASIC_TABLE pipeline_latency; 18 on Spectrum-1): the xon size. */
+  /** Pipeline latency, KB of 1024 B (pipeline_latency): the xon size. */
   pipelineLatencyKb: number;
-  /** Gearbox delay, ns (0 = no gearbox). */
-  gearboxDelayNs: number;
-  /** The port has 8 lanes (the plugin doubles the pipeline latency and adds one port MTU to the size). */
-  eightLane: boolean;
+  /** MAC/PHY delay, KB of 1024 B (mac_phy_delay). */
+  macPhyDelayKb: number;
+  /** Spectrum-4/5: the plugin adds speed(Gb/s) * 120 / 8 bytes "on tile" to the propagation delay (#3235). */
+  onTile: boolean;
+  /** Spectrum-6: the plugin adds 18 KB to xoff for its packet-buffer accounting (#4797). */
+  xoffCompensationBytes: number;
 }
 
+export const ASIC_PRESETS = {
+  spectrum1: { cellBytes: 96, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 0 },
+  spectrum2: { cellBytes: 144, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 0 },
+  spectrum3: { cellBytes: 144, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 0 },
+  spectrum4: { cellBytes: 192, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: true, xoffCompensationBytes: 0 },
+  spectrum5: { cellBytes: 192, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: true, xoffCompensationBytes: 0 },
+  spectrum6: { cellBytes: 256, pipelineLatencyKb: 42, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 18 * 1024 },
+} as const satisfies Record<string, AsicPreset>;
+export type AsicName = keyof typeof ASIC_PRESETS;
+export const ASIC_NAMES = Object.keys(ASIC_PRESETS) as AsicName[];
+
+/** SONiC plugin inputs beyond speed, cable and MTUs (CONFIG_DB / port attributes). */
+export interface SonicParams {
+  asic: AsicName;
+  /** Lanes of the port; 8 doubles the pipeline latency and adds one port MTU to the size. */
+  lanes: 4 | 8;
+  /** Share of small (64 B) frames in lossless traffic, percent 0..100 (LOSSLESS_TRAFFIC_PATTERN). */
+  smallPacketPercent: number;
+  /** The shared headroom pool is on (BUFFER_POOL xoff or over_subscribe_ratio set): the PG size is xon only. */
+  sharedHeadroomPool: boolean;
+  /** Gearbox delay, ns (0 = no gearbox). */
+  gearboxDelayNs: number;
+}
+
+/**
+ * Defaults: Spectrum-1, 4 lanes, no pool, no gearbox, and the small-packet share that SONiC's
+ * buffer template ships (sonic-buildimage files/build_templates/buffers_config.j2,
+ * LOSSLESS_TRAFFIC_PATTERN AZURE: small_packet_percentage 50).
+ */
 export const SONIC_DEFAULTS: SonicParams = {
-  cellBytes: 96, smallPacketPercent: 100, macPhyDelayKb: 0.8, pipelineLatencyKb: 18, gearboxDelayNs: 0, eightLane: false,
+  asic: 'spectrum1', lanes: 4, smallPacketPercent: 50, sharedHeadroomPool: false, gearboxDelayNs: 0,
 };
 
 export interface HeadroomInput {
@@ -144,7 +145,8 @@ export interface HeadroomResult {
   components: Record<string, number>;
   /** Sum of the components, bits (ieee profile). */
   total_bits?: number;
-  /** SONiC profile: the factor applied to the propagation terms, and the resulting PG profile. */
+  /** SONiC profiles: the inputs used, the factor applied to the propagation terms, and the PG profile. */
+  sonic?: SonicParams;
   cell_occupancy?: number;
   xoff_bytes?: number;
   xon_bytes?: number;
@@ -163,20 +165,22 @@ export function interfaceAssumption(speedBps: number, interfaceBt: number): stri
 function rowFor(speedBps: number): SpeedRow {
   const row = SPEED_TABLE.get(speedBps);
   if (!row) {
-    throw new InputError({ path: 'speed', rule: `must be one of ${[...SPEED_TABLE.keys()].map(speedLabel).join(', ')}` });
+    throw new InputError({ path: 'speed', rule: `must be one of ${PORT_SPEED_NAMES.join(', ')}` });
   }
   return row;
 }
 
 function checkInput(input: HeadroomInput): void {
-  const problems = [];
+  const problems: Problem[] = [];
   if (!Number.isFinite(input.cableM) || input.cableM < 0) problems.push({ path: 'cable', rule: 'must be a length of at least 0 m' });
   for (const key of ['mtu', 'losslessMtu'] as const) {
     const v = input[key];
-    if (v !== undefined && !(Number.isInteger(v) && v >= 64 && v <= 65535)) {
-      problems.push({ path: key === 'mtu' ? 'mtu' : 'lossless_mtu', rule: 'must be a whole number of bytes from 64 to 65535' });
+    if (v !== undefined && !(Number.isInteger(v) && v >= MTU_MIN && v <= MTU_MAX)) {
+      problems.push({ path: key === 'mtu' ? 'mtu' : 'lossless_mtu', rule: MTU_RULE });
     }
   }
+  const lossless = input.losslessMtu !== undefined && losslessMtuRule(input.losslessMtu, input.mtu);
+  if (lossless) problems.push({ path: 'lossless_mtu', rule: lossless });
   const d = input.interfaceDelayBt;
   if (d !== undefined && !(Number.isInteger(d) && d >= 0 && d <= MAX_INTERFACE_DELAY_BT)) {
     problems.push({ path: 'interface_delay', rule: `must be a whole number of bit times from 0 to ${MAX_INTERFACE_DELAY_BT}` });
@@ -222,35 +226,72 @@ function ieeeHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number):
   };
 }
 
-function sonicHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number): HeadroomResult {
-  const p = { ...SONIC_DEFAULTS, ...input.sonic };
-  if (!(Number.isInteger(p.cellBytes) && p.cellBytes > 0) || !(p.smallPacketPercent >= 0 && p.smallPacketPercent <= 100) ||
-    !(p.macPhyDelayKb >= 0) || !(p.pipelineLatencyKb >= 0) || !(p.gearboxDelayNs >= 0)) {
-    throw new InputError({ path: 'sonic', rule: 'cell size > 0, small-packet percentage 0..100, delays >= 0' });
+/** The plugin inputs with defaults filled in; each one checked (paths are the CLI's names without --). */
+function sonicParams(given: Partial<SonicParams> | undefined): SonicParams {
+  const p = { ...SONIC_DEFAULTS, ...given };
+  const problems: Problem[] = [];
+  if (!ASIC_NAMES.includes(p.asic)) problems.push({ path: 'asic', rule: `must be one of ${ASIC_NAMES.join(', ')}` });
+  if (p.lanes !== 4 && p.lanes !== 8) problems.push({ path: 'lanes', rule: 'must be 4 or 8' });
+  if (!(Number.isInteger(p.smallPacketPercent) && p.smallPacketPercent >= 0 && p.smallPacketPercent <= 100)) {
+    problems.push({ path: 'small_packet_percent', rule: 'must be a whole percentage 0..100' });
   }
-  // Same operations in the same order as the plugin (IEEE doubles in Lua and in JS), so the 1024
-  // rounding lands where SONiC's does. Its units are kept: speed in Mb/s, cable and gearbox terms
-  // divided by 8 * 1024.
-  const speedMbps = input.speedBps / 1e6;
-  const worstCaseFactor = p.cellBytes > 2 * 64 ? p.cellBytes / 64 : (2 * p.cellBytes) / (1 + p.cellBytes);
-  const cellOccupancy = (100 - p.smallPacketPercent + p.smallPacketPercent * worstCaseFactor) / 100;
-  const gearboxBytes = p.gearboxDelayNs === 0 ? 0 : (speedMbps * p.gearboxDelayNs) / (8 * 1024);
-  const peerResponse = (row.responseQuanta * 512) / 8;
-  const cableBytes = (2 * input.cableM * speedMbps * 1_000_000_000) / 198_000_000 / (8 * 1024);
-  const macPhyDelay = p.macPhyDelayKb * 1024;
-  let pipelineLatency = p.pipelineLatencyKb * 1024;
+  if (!(Number.isFinite(p.gearboxDelayNs) && p.gearboxDelayNs >= 0)) problems.push({ path: 'gearbox_delay', rule: 'must be a number of ns >= 0' });
+  if (problems.length) throw new InputError(problems);
+  return p;
+}
+
+const MIN_PACKET = 64;
+const roundUpKb = (bytes: number) => Math.ceil(bytes / 1024) * 1024;
+
+/**
+ * The plugin's arithmetic. `era` 2026 is the current script; 2023 the one before #3235 (factor not
+ * rounded, small-packet share taken by frames, cable divided by 8 * 1024, 8 lanes = 2 * latency - 1 KB,
+ * no on-tile term, no Spectrum-6 or small-packet compensation). Same operations in the same order as
+ * the Lua (IEEE doubles in both), so that each 1024 rounding lands where SONiC's does.
+ */
+function sonicHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number, era: 2023 | 2026): HeadroomResult {
+  const p = sonicParams(input.sonic);
+  const asic: AsicPreset = ASIC_PRESETS[p.asic];
+  const current = era === 2026;
+  const speedMbps = input.speedBps / 1e6; // the plugin's port_speed
+  const spp = p.smallPacketPercent;
+
+  let pipelineLatency = asic.pipelineLatencyKb * 1024;
   let speedOverhead = 0;
-  if (p.eightLane) {
-    pipelineLatency = pipelineLatency * 2 - 1024;
+  if (p.lanes === 8) {
+    pipelineLatency = current ? pipelineLatency * 2 : pipelineLatency * 2 - 1024;
     speedOverhead = input.mtu;
   }
-  const propagation = input.mtu + cableBytes + 2 * gearboxBytes + macPhyDelay + peerResponse;
-  const xoff = Math.ceil((losslessMtu + propagation * cellOccupancy) / 1024) * 1024;
-  const xon = Math.ceil(pipelineLatency / 1024) * 1024;
-  const size = Math.ceil((xoff + xon + speedOverhead) / 1024) * 1024;
+  let worstCaseFactor = asic.cellBytes > 2 * MIN_PACKET ? asic.cellBytes / MIN_PACKET : (2 * asic.cellBytes) / (1 + asic.cellBytes);
+  let smallShare = spp; // percent of lossless traffic the small frames take
+  if (current) {
+    worstCaseFactor = Math.ceil(worstCaseFactor);
+    // the share by bytes: small frames of 64 B among frames of the lossless MTU
+    smallShare = (100 * MIN_PACKET) / ((spp * MIN_PACKET + (100 - spp) * losslessMtu) / 100);
+  }
+  const cellOccupancy = (100 - smallShare + smallShare * worstCaseFactor) / 100;
+  const gearboxBytes = p.gearboxDelayNs === 0 ? 0 : (speedMbps * p.gearboxDelayNs) / (8 * 1024);
+  const peerResponse = (row.responseQuanta * 512) / 8;
+  const cableBytes = (2 * input.cableM * speedMbps * 1_000_000_000) / 198_000_000 / (current ? 8 * 1000 : 8 * 1024);
+  const macPhyDelay = asic.macPhyDelayKb * 1024;
+  const onTile = current && asic.onTile ? ((speedMbps / 1000) * 120) / 8 : 0;
+  const propagation = input.mtu + cableBytes + 2 * gearboxBytes + macPhyDelay + peerResponse + onTile;
+
+  let xoff = roundUpKb(losslessMtu + propagation * cellOccupancy);
+  if (current) {
+    xoff += asic.xoffCompensationBytes;
+    // #4757: without the pool, a headroom sized for fewer small frames gets 2 KB back when it
+    // stays more than 2 KB under the all-small-frames worst case
+    if (!p.sharedHeadroomPool && spp !== 100) {
+      const worstXoff = roundUpKb(losslessMtu + propagation * worstCaseFactor);
+      if (xoff + 2 * 1024 < worstXoff) xoff += 2 * 1024;
+    }
+  }
+  const xon = roundUpKb(pipelineLatency);
+  const size = roundUpKb(p.sharedHeadroomPool ? xon : xoff + xon + speedOverhead);
   const bits = (bytes: number) => Math.ceil(bytes * 8);
   return {
-    profile: 'sonic',
+    profile: current ? 'sonic' : 'sonic-2023',
     speed_bps: input.speedBps,
     cable_m: input.cableM,
     mtu: input.mtu,
@@ -263,7 +304,9 @@ function sonicHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number)
       gearbox_delay: bits(2 * gearboxBytes),
       mac_phy_delay: bits(macPhyDelay),
       peer_response: bits(peerResponse),
+      ...(current ? { on_tile: bits(onTile) } : {}),
     },
+    sonic: p,
     cell_occupancy: cellOccupancy,
     xoff_bytes: xoff,
     xon_bytes: xon,
@@ -281,12 +324,13 @@ export function computeHeadroom(input: HeadroomInput): HeadroomResult {
   checkInput(input);
   const losslessMtu = input.losslessMtu ?? input.mtu;
   const profile = input.profile ?? 'ieee';
-  if (profile === 'sonic') {
+  if (profile === 'sonic' || profile === 'sonic-2023') {
     if (input.interfaceDelayBt !== undefined) {
-      throw new InputError({ path: 'interface_delay', rule: 'applies to profile ieee only (the sonic profile has mac_phy_delay)' });
+      throw new InputError({ path: 'interface_delay', rule: 'applies to profile ieee only (the sonic profiles have mac_phy_delay)' });
     }
-    return sonicHeadroom(input, row, losslessMtu);
+    return sonicHeadroom(input, row, losslessMtu, profile === 'sonic' ? 2026 : 2023);
   }
   if (profile !== 'ieee') throw new InputError({ path: 'profile', rule: `must be one of ${HEADROOM_PROFILES.join(', ')}` });
+  if (input.sonic !== undefined) throw new InputError({ path: 'profile', rule: 'the SONiC plugin inputs apply to the sonic profiles only' });
   return ieeeHeadroom(input, row, losslessMtu);
 }

@@ -8,6 +8,7 @@ import { encodeFrame, type ControlFrame } from '../frames/index.js';
 import { writeFileAtomic } from '../io.js';
 import { writePcap } from '../pcap.js';
 import { parseMac } from '../frames/bytes.js';
+import { parseSourceMac } from '../units.js';
 
 export const DEFAULT_SRC = '02:00:00:00:00:01';
 export const MAC_CONTROL_DST = '01:80:c2:00:00:01';
@@ -80,7 +81,7 @@ const subcommands: CommandModule<object, A>[] = [
     handler: (a) => {
       const pause = parsePrioValues(String(a.pause), '--pause');
       if (pause.size === 0) throw new InputError({ path: '--pause', rule: 'name at least one priority' });
-      parseMac(a.src, '--src');
+      parseSourceMac(a.src, '--src');
       parseMac(a.dst, '--dst');
       emit({ kind: 'pfc', dst: a.dst, src: a.src, enable: [...pause.keys()].sort(), time: vector(pause) }, a);
     },
@@ -90,7 +91,7 @@ const subcommands: CommandModule<object, A>[] = [
     describe: '802.3x PAUSE frame: --time quanta (0 = resume)',
     builder: (y) => common(y).option('time', { type: 'string', demandOption: true }).option('dst', { type: 'string', default: MAC_CONTROL_DST }),
     handler: (a) => {
-      parseMac(a.src, '--src');
+      parseSourceMac(a.src, '--src');
       parseMac(a.dst, '--dst');
       emit({ kind: 'pause', dst: a.dst, src: a.src, time: intArg(a.time, '--time', 0, 0xffff) }, a);
     },
@@ -108,7 +109,7 @@ const subcommands: CommandModule<object, A>[] = [
       .option('encap-dst', { type: 'string', default: '00:00:00:00:00:00', describe: 'destination MAC of the sampled frame' })
       .option('vlan', { type: 'string', describe: 'VLAN id of the sampled frame (tag copied with --prio as PCP)' }),
     handler: (a) => {
-      parseMac(a.src, '--src');
+      parseSourceMac(a.src, '--src');
       parseMac(a.dst, '--dst');
       parseMac(a.encapDst, '--encap-dst');
       const cpid = String(a.cpid).replace(/^0x/i, '');
@@ -137,7 +138,7 @@ const subcommands: CommandModule<object, A>[] = [
       .option('dst', { type: 'string', default: MAC_CONTROL_DST }),
     handler: (a) => {
       if (!!a.grant === !!a.sync) throw new InputError({ path: '--grant|--sync', rule: 'give exactly one of --grant and --sync' });
-      parseMac(a.src, '--src');
+      parseSourceMac(a.src, '--src');
       parseMac(a.dst, '--dst');
       const channel = intArg(a.channel, '--channel', 0, 0xffff);
       if (a.grant) {

@@ -1,13 +1,15 @@
-// `dcbkit headroom --speed 100G --cable 300m --mtu 9216 [--json] [--profile ieee|sonic] [--interface-delay BT]`:
-// the PFC headroom of one lossless priority (host/headroom.ts, DESIGN.md §4.1). `--json` prints
+// `dcbkit headroom --speed 100G --cable 300m --mtu 9216 [--json] [--profile ieee|sonic|sonic-2023]
+// [--interface-delay BT] [--asic spectrumN --lanes 4|8 --small-packet-percent N --shared-headroom-pool
+// --gearbox-delay NS]`: the PFC headroom of one lossless priority (host/headroom.ts, DESIGN.md §4.1). `--json` prints
 // {"headroom_bytes": N, "components": {...bits per component...}, ...}; all flags are checked
 // before anything is printed (bad flags: `path: rule` on stderr, exit 2).
 import type { CommandModule } from 'yargs';
 import { InputError, type Problem } from '../errors.js';
 import {
-  computeHeadroom, HEADROOM_PROFILES, parseCable, parseInterfaceDelay, parseMtu, parseSpeed, speedLabel,
-  type HeadroomProfile, type HeadroomResult,
+  ASIC_NAMES, computeHeadroom, HEADROOM_PROFILES, parseInterfaceDelay,
+  type AsicName, type HeadroomProfile, type HeadroomResult, type SonicParams,
 } from '../headroom.js';
+import { parseCable, parseMtu, parsePortSpeed, PORT_SPEED_NAMES, speedLabel } from '../units.js';
 
 interface HeadroomArgs {
   speed: string;
@@ -16,13 +18,49 @@ interface HeadroomArgs {
   'lossless-mtu'?: string;
   'interface-delay'?: string;
   profile: string;
+  asic?: string;
+  lanes?: string;
+  'small-packet-percent'?: string;
+  'shared-headroom-pool'?: boolean;
+  'gearbox-delay'?: string;
   json?: boolean;
 }
 
 /** computeHeadroom's input names -> the flags that set them. */
 const FLAG_OF: Record<string, string> = {
   speed: '--speed', cable: '--cable', mtu: '--mtu', lossless_mtu: '--lossless-mtu', interface_delay: '--interface-delay', profile: '--profile',
+  asic: '--asic', lanes: '--lanes', small_packet_percent: '--small-packet-percent', gearbox_delay: '--gearbox-delay',
 };
+
+/** The SONiC plugin flags given on the command line (undefined when none is), checked one by one. */
+function sonicFlags(args: HeadroomArgs, problems: Problem[]): Partial<SonicParams> | undefined {
+  const p: Partial<SonicParams> = {};
+  const before = problems.length;
+  if (args.asic !== undefined) {
+    if (ASIC_NAMES.includes(args.asic as AsicName)) p.asic = args.asic as AsicName;
+    else problems.push({ path: '--asic', rule: `must be one of ${ASIC_NAMES.join(', ')} (got "${args.asic}")` });
+  }
+  if (args.lanes !== undefined) {
+    if (args.lanes === '4' || args.lanes === '8') p.lanes = Number(args.lanes) as 4 | 8;
+    else problems.push({ path: '--lanes', rule: `must be 4 or 8 (got "${args.lanes}")` });
+  }
+  const percent = args['small-packet-percent'];
+  if (percent !== undefined) {
+    if (/^\d{1,3}$/.test(percent.trim()) && Number(percent) <= 100) p.smallPacketPercent = Number(percent);
+    else problems.push({ path: '--small-packet-percent', rule: `must be a whole percentage 0..100 (got "${percent}")` });
+  }
+  if (args['shared-headroom-pool']) p.sharedHeadroomPool = true; // yargs gives an absent boolean as false
+  const gearbox = args['gearbox-delay'];
+  if (gearbox !== undefined) {
+    if (/^\d{1,9}(?:\.\d+)?$/.test(gearbox.trim())) p.gearboxDelayNs = Number(gearbox);
+    else problems.push({ path: '--gearbox-delay', rule: `must be a number of ns >= 0, below 1e9 (got "${gearbox}")` });
+  }
+  if (Object.keys(p).length === 0 && problems.length === before) return undefined;
+  if (!args.profile.startsWith('sonic')) {
+    problems.push({ path: '--profile', rule: `--asic, --lanes, --small-packet-percent, --shared-headroom-pool and --gearbox-delay apply to the sonic profiles only (got "${args.profile}")` });
+  }
+  return p;
+}
 
 /** Collects every flag problem before failing, so one run reports all of them. */
 function parseArgs(args: HeadroomArgs) {
@@ -36,7 +74,7 @@ function parseArgs(args: HeadroomArgs) {
       return undefined;
     }
   };
-  const speedBps = attempt(() => parseSpeed(String(args.speed), '--speed'));
+  const speedBps = attempt(() => parsePortSpeed(String(args.speed), '--speed'));
   const cableM = attempt(() => parseCable(String(args.cable), '--cable'));
   const mtu = attempt(() => parseMtu(args.mtu, '--mtu'));
   const losslessMtu = args['lossless-mtu'] === undefined ? undefined : attempt(() => parseMtu(args['lossless-mtu']!, '--lossless-mtu'));
@@ -44,8 +82,9 @@ function parseArgs(args: HeadroomArgs) {
   if (!HEADROOM_PROFILES.includes(args.profile as HeadroomProfile)) {
     problems.push({ path: '--profile', rule: `must be one of ${HEADROOM_PROFILES.join(', ')} (got "${args.profile}")` });
   }
+  const sonic = sonicFlags(args, problems);
   if (problems.length) throw new InputError(problems);
-  return { speedBps: speedBps!, cableM: cableM!, mtu: mtu!, losslessMtu, interfaceDelayBt, profile: args.profile as HeadroomProfile };
+  return { speedBps: speedBps!, cableM: cableM!, mtu: mtu!, losslessMtu, interfaceDelayBt, profile: args.profile as HeadroomProfile, sonic };
 }
 
 function human(r: HeadroomResult): string {
@@ -59,6 +98,8 @@ function human(r: HeadroomResult): string {
     lines.push(`  ${'total'.padEnd(width)}  ${String(r.total_bits).padStart(9)} bits`);
     lines.push(`headroom: ${r.headroom_bytes} B`);
   } else {
+    const p = r.sonic!;
+    lines.push(`  ${p.asic}, ${p.lanes} lanes, small packets ${p.smallPacketPercent} %, shared headroom pool ${p.sharedHeadroomPool ? 'on' : 'off'}`);
     lines.push(`  cell occupancy factor ${r.cell_occupancy}`);
     lines.push(`headroom (xoff): ${r.xoff_bytes} B, xon: ${r.xon_bytes} B, size: ${r.size_bytes} B`);
   }
@@ -71,12 +112,17 @@ export const headroomCommand: CommandModule<object, HeadroomArgs> = {
   describe: 'PFC headroom for one lossless priority (bytes above the XOFF threshold)',
   builder: (y) =>
     y
-      .option('speed', { type: 'string', demandOption: true, describe: 'port speed: 10G 25G 40G 50G 100G 200G 400G' })
+      .option('speed', { type: 'string', demandOption: true, describe: `port speed: ${PORT_SPEED_NAMES.join(' ')}` })
       .option('cable', { type: 'string', demandOption: true, describe: 'cable length, e.g. 300m or 2km' })
       .option('mtu', { type: 'string', default: '9216', describe: 'largest frame, bytes (both frame terms)' })
       .option('lossless-mtu', { type: 'string', describe: 'largest lossless frame when smaller than --mtu' })
       .option('interface-delay', { type: 'string', describe: 'interface delay of one end, bit times (replaces the speed table figure; ieee profile)' })
-      .option('profile', { type: 'string', default: 'ieee', describe: 'ieee (component model) | sonic (Mellanox plugin formula)' })
+      .option('profile', { type: 'string', default: 'ieee', describe: 'ieee (component model) | sonic (Mellanox plugin, current) | sonic-2023 (the plugin before Sept 2024)' })
+      .option('asic', { type: 'string', describe: `sonic profiles: ${ASIC_NAMES.join(' ')} (default spectrum1)` })
+      .option('lanes', { type: 'string', describe: 'sonic profiles: lanes of the port, 4 or 8 (default 4)' })
+      .option('small-packet-percent', { type: 'string', describe: 'sonic profiles: share of 64 B frames in lossless traffic, 0..100 (default 50, as SONiC ships)' })
+      .option('shared-headroom-pool', { type: 'boolean', describe: 'sonic profiles: the shared headroom pool is on (PG size = xon)' })
+      .option('gearbox-delay', { type: 'string', describe: 'sonic profiles: gearbox delay, ns (default 0)' })
       .option('json', { type: 'boolean', describe: 'one JSON document on stdout' }) as never,
   handler: (args) => {
     let r: HeadroomResult;

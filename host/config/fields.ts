@@ -2,6 +2,7 @@
 // priority lists, speeds, cable lengths, MAC addresses and OUIs. Every message names the rule and the
 // value it got, so a `path: rule` line is enough to fix the input (DESIGN.md §5).
 import { z } from 'zod';
+import { CABLE_RULE, parseLength, parseRate, PORT_SPEED_NAMES, sourceMacCheck } from '../units.js';
 
 /** Shows a rejected value the way the user wrote it (strings quoted, the rest as JSON). */
 export function show(v: unknown): string {
@@ -68,20 +69,8 @@ export function prioritySet() {
     .transform((list) => [...list].sort((a, b) => a - b));
 }
 
-/** Named port speeds (Ethernet rates of the DCB era); any other rate may be given in bit/s. */
-export const SPEED_NAMES = ['1G', '10G', '25G', '40G', '50G', '100G', '200G', '400G', '800G'] as const;
-// "100G", "100 G", "100Gbps", "100Gb/s", "100GbE" (case-insensitive).
-const SPEED_RE = /^(\d+(?:\.\d+)?)\s*([MGT])(?:b(?:ps|\/s|it\/s|E)?)?$/i;
-const UNIT_BPS: Record<string, number> = { M: 1e6, G: 1e9, T: 1e12 };
 /** 8 bits take 8e12/speed ps; the core counts whole picoseconds, so that must be an integer. */
 const PS_PER_BYTE_NUMERATOR = 8e12;
-
-export function speedToBps(v: number | string): number | undefined {
-  if (typeof v === 'number') return v;
-  const m = SPEED_RE.exec(v.trim());
-  if (!m) return undefined;
-  return Math.round(Number(m[1]) * UNIT_BPS[m[2].toUpperCase()]);
-}
 
 /** Port speed: "100G", "2.5G", "100000M" or a number of bit/s; normalised to bit/s. */
 export const speed = () =>
@@ -90,9 +79,9 @@ export const speed = () =>
       error: mustBe('a speed like "100G" or a number of bit/s'),
     })
     .transform((v, ctx) => {
-      const bps = speedToBps(v);
+      const bps = parseRate(v);
       if (bps === undefined || !Number.isSafeInteger(bps)) {
-        ctx.addIssue({ code: 'custom', message: `must be a speed like "100G" (${SPEED_NAMES.join(', ')}) or a whole number of bit/s, got ${show(v)}` });
+        ctx.addIssue({ code: 'custom', message: `must be a speed like "100G" (${PORT_SPEED_NAMES.join(', ')}) or a whole number of bit/s, got ${show(v)}` });
         return z.NEVER;
       }
       if (bps < 1e6 || bps > 1.6e12) {
@@ -106,48 +95,30 @@ export const speed = () =>
       return bps;
     });
 
-const CABLE_RE = /^(\d+(?:\.\d+)?)\s*(m|km)$/i;
-export const MAX_CABLE_M = 100_000;
-
 /** Cable length: "300m", "2km" or a number of metres; normalised to metres (1 mm resolution). */
 export const cable = () =>
   z
     .union([z.number(), z.string()], { error: mustBe('a length like "300m" or a number of metres') })
     .transform((v, ctx) => {
-      let metres: number | undefined;
-      if (typeof v === 'number') metres = v;
-      else {
-        const m = CABLE_RE.exec(v.trim());
-        if (m) metres = Number(m[1]) * (m[2].toLowerCase() === 'km' ? 1000 : 1);
-      }
-      if (metres === undefined || !Number.isFinite(metres) || metres < 0 || metres > MAX_CABLE_M) {
-        ctx.addIssue({ code: 'custom', message: `must be a length 0..${MAX_CABLE_M} m like "300m" or "2km", got ${show(v)}` });
+      const metres = parseLength(v);
+      if (metres === undefined) {
+        ctx.addIssue({ code: 'custom', message: `${CABLE_RULE}, got ${show(v)}` });
         return z.NEVER;
       }
-      return Math.round(metres * 1000) / 1000;
+      return metres;
     });
-
-const MAC_RE = /^[0-9a-f]{2}([:-])[0-9a-f]{2}(\1[0-9a-f]{2}){4}$/i;
 
 /** A unicast MAC address, "02:00:00:00:00:01" or with hyphens; normalised to lower case with colons. */
 export const mac = () =>
   z
     .string({ error: mustBe('a MAC address like "02:00:00:00:00:01"') })
     .transform((v, ctx) => {
-      if (!MAC_RE.test(v)) {
-        ctx.addIssue({ code: 'custom', message: `must be a MAC address of 6 hex octets like "02:00:00:00:00:01", got ${show(v)}` });
+      const { rule, mac } = sourceMacCheck(v);
+      if (rule) {
+        ctx.addIssue({ code: 'custom', message: rule });
         return z.NEVER;
       }
-      const norm = v.toLowerCase().replace(/-/g, ':');
-      if (parseInt(norm.slice(0, 2), 16) & 1) {
-        ctx.addIssue({ code: 'custom', message: `must be a unicast address (I/G bit of the first octet 0), got ${show(v)}` });
-        return z.NEVER;
-      }
-      if (norm === '00:00:00:00:00:00') {
-        ctx.addIssue({ code: 'custom', message: 'must not be all zeros' });
-        return z.NEVER;
-      }
-      return norm;
+      return mac!;
     });
 
 const OUI_RE = /^[0-9a-f]{2}([:-])[0-9a-f]{2}\1[0-9a-f]{2}$/i;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { computeHeadroom, parseCable, parseSpeed, SPEED_TABLE } from '../headroom.js';
+import { MTU_MAX, MTU_MIN } from '../units.js';
 import { Core } from '../loader.js';
 import { PfcPort, type PfcMode } from '../pfc.js';
 import type { VectorKernel } from './registry.js';
@@ -38,7 +39,7 @@ const params = z
     xon: perUnit.default(20480),
     headroom: z.union([perUnit, z.literal('auto')]).default('auto'),
     cable: z.string().default('100m'),
-    mtu: z.number().int().min(64).max(65535).default(9216),
+    mtu: z.number().int().min(MTU_MIN).max(MTU_MAX).default(9216),
   })
   .strict();
 
