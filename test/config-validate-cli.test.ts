@@ -84,8 +84,9 @@ const RULES: [string, unknown, string][] = [
   ['qcn rp line rate above the port', { port: { speed: '25G' }, qcn: { rp: { profile: 'qau-pc', line_bps: 100e9 } } }, 'qcn.rp.line_bps: must not exceed port.speed (25000000000 bit/s), got 100000000000'],
   ['qcn rp min rate above the line rate', { port: { speed: '10G' }, qcn: { rp: { profile: 'dcqcn', min_bps: 20e9 } } }, 'qcn.rp.min_bps: must not exceed qcn.rp.line_bps (10000000000 bit/s), got 20000000000'],
   // app
-  ['app selector unknown', { app: [{ selector: 'tcp', protocol: 80, priority: 0 }] }, 'app[0].selector: must be one of ethertype, stream, dgram, any, dscp (or 1..5), got "tcp"'],
-  ['app selector number out of 1..5', { app: [{ selector: 6, protocol: 80, priority: 0 }] }, 'app[0].selector: must be one of ethertype, stream, dgram, any, dscp (or 1..5), got 6'],
+  ['app selector unknown', { app: [{ selector: 'http', protocol: 80, priority: 0 }] }, 'app[0].selector: must be one of ethertype, stream (or tcp, sctp), dgram (or udp, dccp), any (or port), dscp (or 1..5), got "http"'],
+  ['app selector number out of 1..5', { app: [{ selector: 6, protocol: 80, priority: 0 }] }, 'app[0].selector: must be one of ethertype, stream (or tcp, sctp), dgram (or udp, dccp), any (or port), dscp (or 1..5), got 6'],
+  ['app selector: no object property is a name', { app: [{ selector: 'constructor', protocol: 80, priority: 0 }] }, 'app[0].selector: must be one of ethertype, stream (or tcp, sctp), dgram (or udp, dccp), any (or port), dscp (or 1..5), got "constructor"'],
   // 1500 = 0x05DC is an 802.3 length, not an ethertype
   ['app ethertype below 0x0600', { app: [{ selector: 'ethertype', protocol: 1500, priority: 0 }] }, 'app[0].protocol: an ethertype must be 0 (default priority) or 0x0600..0xFFFF, got 0x05DC'],
   ['app DSCP above 63', { app: [{ selector: 'dscp', protocol: 64, priority: 3 }] }, 'app[0].protocol: a DSCP must be 0..63, got 64'],
@@ -145,7 +146,7 @@ describe('dcbkit validate: one failing input per rule', () => {
 
   it('reports a missing file as bad input', () => {
     const r = runCli(['validate', 'examples/configs/no-such-file.yaml']);
-    expect(r.stderr).toBe('examples/configs/no-such-file.yaml: cannot read: ENOENT\n');
+    expect(r.stderr).toBe('examples/configs/no-such-file.yaml: cannot read: no such file or directory\n');
     expect(r.status).toBe(2);
   });
 });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 export function show(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (v === undefined) return 'nothing';
+  if (typeof v === 'number' && !Number.isFinite(v)) return v > 0 ? 'a number too large to represent (infinity)' : String(v); // JSON would say null
   try {
     const s = JSON.stringify(v);
     return s === undefined ? String(v) : s.length > 40 ? s.slice(0, 37) + '...' : s;

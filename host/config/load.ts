@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
-import { InputError } from '../errors.js';
+import { InputError, fsReason } from '../errors.js';
 import { parseConfig, type ParsedConfig } from './schema.js';
 
 function lineOf(text: string, offset: number): number {
@@ -46,7 +46,7 @@ export function readDocument(path: string): unknown {
   try {
     text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
   } catch (e) {
-    throw new InputError({ path, rule: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+    throw new InputError({ path, rule: `cannot read: ${fsReason(e)}` });
   }
   const ext = extname(path).toLowerCase();
   return parseDocumentText(text, path, ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined);

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { InputError, type Problem } from '../errors.js';
+import { InputError, fsReason, type Problem } from '../errors.js';
 import { parseOrThrow } from '../problems.js';
 import { metres, psPerByte, sizeBytes, speedBps, timePs } from './units.js';
 import { parseDcb, type DcbView } from './dcb.js';
@@ -197,7 +197,7 @@ export function readScenarioFile(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new InputError({ path, rule: `cannot read the scenario: ${(e as Error).message}` });
+    throw new InputError({ path, rule: `cannot read the scenario: ${fsReason(e)}` });
   }
   try {
     return parseYaml(text); // YAML is a superset of JSON
@@ -297,6 +297,9 @@ export function checkScenario(doc: unknown): Scenario {
   // Links: two ports each.
   const ports: NormPort[] = [];
   const dl = s.defaults.link ?? {};
+  // Nodes of a link left out for its own problem: what follows from the missing link (a host
+  // without a link, a flow without a TC or a path) is not reported on top of it.
+  const unlinked = new Set<number>();
   s.links.forEach((l, i) => {
     const a = nodeIdx.get(l.a);
     const b = nodeIdx.get(l.b);
@@ -304,13 +307,14 @@ export function checkScenario(doc: unknown): Scenario {
     if (b === undefined) bad(`links[${i}].b`, `unknown node "${l.b}" (not in hosts or switches)`);
     if (a === undefined || b === undefined) return;
     if (a === b) bad(`links[${i}]`, 'a link joins two different nodes');
+    const skip = (path: string, rule: string) => { bad(path, rule); unlinked.add(a).add(b); };
     const bps = l.speed ?? dl.speed;
-    if (bps === undefined) { bad(`links[${i}].speed`, 'give a speed here or in defaults.link'); return; }
+    if (bps === undefined) { skip(`links[${i}].speed`, 'give a speed here or in defaults.link'); return; }
     const ppb = psPerByte(bps);
-    if (ppb === 0) { bad(`links[${i}].speed`, 'the speed must give a whole number of ps per byte (e.g. 10G, 25G, 40G, 100G, 400G)'); return; }
+    if (ppb === 0) { skip(l.speed !== undefined ? `links[${i}].speed` : 'defaults.link.speed', 'the speed must give a whole number of ps per byte (e.g. 10G, 25G, 40G, 100G, 400G)'); return; }
     const cable = l.cable ?? (l.delay === undefined ? dl.cable : undefined);
     const delay = l.delay ?? (cable !== undefined ? Math.round(cable * 5000) : dl.delay);
-    if (delay === undefined) { bad(`links[${i}]`, 'give a cable length or a delay here or in defaults.link'); return; }
+    if (delay === undefined) { skip(`links[${i}]`, 'give a cable length or a delay here or in defaults.link'); return; }
     const pa = ports.length;
     const mk = (node: number, peerNode: number, id: number, peer: number, key: 'a_dcb' | 'b_dcb'): NormPort => {
       const own = l[key] === undefined ? undefined : portDcb(l[key], nodes[node], `links[${i}].${key}`);
@@ -332,7 +336,7 @@ export function checkScenario(doc: unknown): Scenario {
     p.name = k === 0 ? base : `${base}#${k}`;
   }
   nodes.forEach((n, i) => {
-    if (n.isHost && n.ports.length !== 1) {
+    if (n.isHost && n.ports.length !== 1 && !unlinked.has(i)) {
       bad(`hosts[${i}]`, `host "${n.name}" must have exactly one link (it has ${n.ports.length})`);
     }
   });
@@ -420,6 +424,7 @@ export function checkScenario(doc: unknown): Scenario {
   // Every flow's priority maps to a TC at both ends, and the hosts are connected.
   const comp = components(nodes, ports);
   flows.forEach((f) => {
+    if (unlinked.has(f.src) || unlinked.has(f.dst)) return;
     for (const n of [f.src, f.dst]) {
       const tc = ports[nodes[n].ports[0]]?.dcb.prioTc[f.priority]; // a host's one port
       if (tc === undefined || tc < 0 || tc > 7) bad(flowAt[f.id], `priority ${f.priority} of flow ${nodes[f.src].name}->${nodes[f.dst].name} is mapped to no TC in ets.prio_tc of ${nodes[n].name}`);

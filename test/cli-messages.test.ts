@@ -1,0 +1,109 @@
+// Messages a user reads after a mistake (issue 10, "Messages to mend"): each says what is wrong in
+// the project's words, once, without library wording, raw error codes or knock-on problems, and
+// `--json` puts the same problems on stdout as one JSON document.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCliAsync, type CliResult } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dcbkit-messages-'));
+const TINY = readFileSync('examples/sim-tiny/scenario.yaml', 'utf8');
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+const COMMANDS = 'versions, validate, schema, vectors, headroom, bench, run, sweep, frames, dcbx, codegen';
+
+// [arguments, stdin, exact stderr lines]
+const CASES: [string, string[], string | undefined, string[]][] = [
+  ['--out "" names no directory', ['run', 'examples/sim-tiny/scenario.yaml', '--out', ''], undefined, ['--out: must name a directory, got an empty string']],
+  ['dcbx decode with neither input', ['dcbx', 'decode'], undefined, ['pcap|--hex: required: give a pcap file or --hex HEX']],
+  ['--hex with a non-hex digit', ['dcbx', 'decode', '--hex', 'zzzz'], undefined, ['--hex: must be hex digits 0-9 a-f (spaces and colons allowed), got "z"']],
+  ['--hex with half a byte', ['dcbx', 'decode', '--hex', '0180c'], undefined, ['--hex: must be an even number of hex digits (whole bytes), got 5']],
+  ['speed: 1e400 is not "null"', ['validate', file('inf.yaml', 'port: {speed: 1e400}\n')], undefined,
+    ['port.speed: must be a speed like "100G" or a number of bit/s, got a number too large to represent (infinity)']],
+  ['a misspelt scenario key', ['validate', file('typo.yaml', TINY.replace(/^duration:/m, 'duraton:'))], undefined,
+    ['duration: required (number or string)', 'duraton: unknown key (check its spelling in the documentation of this document kind)']],
+  ['a huge mtu once', ['validate', file('mtu.yaml', 'port: {mtu: 1e300}\n')], undefined, ['port.mtu: must be a frame size in bytes 64..16384, got 1e+300']],
+  ['a huge seed once, in words', ['validate', file('seed.yaml', TINY.replace(/^seed: 1$/m, 'seed: 1e300'))], undefined, ['seed: must be at most 4294967295']],
+  ['a huge t_ps once, in words', ['vectors', 'credit', '--stimulus', '-'], '{"events":[{"t_ps":1e300,"type":"tick"}]}', ['events[0].t_ps: must be at most 4503599627370496']],
+  ['an unusable link speed without knock-on problems', ['validate', file('speed.yaml', TINY.replace('speed: 100G', 'speed: 7G'))], undefined,
+    ['defaults.link.speed: the speed must give a whole number of ps per byte (e.g. 10G, 25G, 40G, 100G, 400G)']],
+  ['-V is not ---v', ['-Q'], undefined, [`<command>: required (one of ${COMMANDS}; see dcbkit --help)`, '-Q: unknown option for dcbkit; options go after a command; see dcbkit --help']],
+  ['a misspelt subcommand alone', ['frames', 'pfcc', '--pause', '3:1'], undefined, ['pfcc: unknown frames kind; did you mean pfc? (one of pfc, pause, cnm, ce)']],
+  ['no raw ENOENT', ['validate', join(dir, 'missing.yaml')], undefined, [`${join(dir, 'missing.yaml')}: cannot read: no such file or directory`]],
+  ['no raw EISDIR', ['run', dir], undefined, [`${dir}: cannot read the scenario: is a directory, not a file`]],
+  ['no pcap: wrong_type', ['dcbx', 'decode', 'examples/sim-tiny/scenario.yaml'], undefined,
+    ['pcap: byte 0: magic 0x23205477 is not a classic pcap file (pcapng is not read)']],
+];
+
+describe('messages', () => {
+  it.each(CASES)('%s', async (_name, args, input, lines) => {
+    const r = await runCliAsync(args, { input });
+    expect(r.stderr).toBe(lines.map((l) => l + '\n').join(''));
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+
+  it('no message shows zod wording ("Too small: expected ...", "Invalid input")', async () => {
+    const r = await runCliAsync(['validate', file('neg.yaml', TINY.replace(/^seed: 1$/m, 'seed: -1'))]);
+    expect(r.stderr).toBe('seed: must be at least 0\n');
+  });
+
+  it('-V prints the version and `help CMD` the command\'s help', async () => {
+    const [v, version, help] = await Promise.all([runCliAsync(['-V']), runCliAsync(['--version']), runCliAsync(['help', 'run'])]);
+    expect(v.status).toBe(0);
+    expect(v.stdout).toBe(version.stdout);
+    expect(v.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^dcbkit run <scenario>\n/);
+    expect(help.stdout).not.toMatch(/sweep/);
+  });
+});
+
+describe('--json on bad input', () => {
+  const parse = (r: CliResult) => JSON.parse(r.stdout) as { problems: { path: string; rule: string }[] };
+
+  it('prints {"problems": [{path, rule}]} on stdout, exit 2, for every command with --json', async () => {
+    const bad = file('bad.yaml', 'port: {mtu: 1e300}\n');
+    const badScenario = file('bad-scenario.yaml', TINY.replace(/^seed: 1$/m, 'seed: -1'));
+    const runs: [string[], string | undefined, { path: string; rule: string }][] = [
+      [['validate', bad, '--json'], undefined, { path: 'port.mtu', rule: 'must be a frame size in bytes 64..16384, got 1e+300' }],
+      [['headroom', '--speed', '7Q', '--cable', '3m', '--json'], undefined, { path: '--speed', rule: expect.any(String) as unknown as string }],
+      [['run', badScenario, '--json'], undefined, { path: 'seed', rule: 'must be at least 0' }],
+      [['sweep', badScenario, '--param', 'duration=100us,200us', '--json'], undefined, { path: 'point[0].seed', rule: 'must be at least 0 (at duration=100us)' }],
+      [['dcbx', 'decode', '--hex', 'zz', '--json'], undefined, { path: '--hex', rule: 'must be hex digits 0-9 a-f (spaces and colons allowed), got "z"' }],
+      [['dcbx', 'encode', bad, '--json'], undefined, { path: 'port.mtu', rule: 'must be a frame size in bytes 64..16384, got 1e+300' }],
+      [['dcbx', 'negotiate', bad, bad, '--json'], undefined, expect.objectContaining({ rule: 'must be a frame size in bytes 64..16384, got 1e+300' }) as never],
+      [['frames', 'pfc', '--pause', '9:1', '--json'], undefined, expect.objectContaining({ path: '--pause' }) as never],
+      [['codegen', bad, '--target', 'sonic', '--out', join(dir, 'never'), '--json'], undefined, { path: 'port.mtu', rule: 'must be a frame size in bytes 64..16384, got 1e+300' }],
+      [['bench', '--quick', '--bogus', '--json'], undefined, expect.objectContaining({ path: '--bogus' }) as never],
+    ];
+    const results = await Promise.all(runs.map(([args, input]) => runCliAsync(args, { input })));
+    results.forEach((r, i) => {
+      const [args, , first] = runs[i];
+      expect(r.status, args.join(' ')).toBe(2);
+      const doc = parse(r);
+      expect(doc.problems[0], args.join(' ')).toEqual(first);
+      // the same problems as the stderr lines
+      expect(doc.problems.map((p) => `${p.path}: ${p.rule}\n`).join(''), args.join(' ')).toBe(r.stderr);
+    });
+  });
+
+  it('covers usage errors too, and writes nothing when --json was not given', async () => {
+    const out = join(dir, 'never');
+    const [usage, plain, written] = await Promise.all([
+      runCliAsync(['validate', 'x.yaml', '--json', '--bogus']),
+      runCliAsync(['validate', 'x.yaml', '--bogus']),
+      runCliAsync(['codegen', join(dir, 'mtu.yaml'), '--target', 'sonic', '--out', out, '--json']),
+    ]);
+    expect(usage.status).toBe(2);
+    expect(parse(usage)).toEqual({ problems: [{ path: '--bogus', rule: 'unknown option for dcbkit validate; its options are --json, --kind' }] });
+    expect(plain.stdout).toBe('');
+    expect(written.status).toBe(2);
+    expect(parse(written).problems.length).toBeGreaterThan(0);
+    expect(readdirSync(dir)).not.toContain('never');
+  });
+});
