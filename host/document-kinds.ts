@@ -4,7 +4,7 @@
 import { configKind, type DocumentKind } from './documents.js';
 import { InputError, type Problem } from './errors.js';
 import { parseConfig } from './config/schema.js';
-import { checkScenario } from './sim/scenario.js';
+import { checkScenario, renameDeprecatedKeys } from './sim/scenario.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -56,7 +56,7 @@ export const scenarioKind: DocumentKind = {
     // checkScenario parses every embedded config with the same rules and reports their problems
     // together with the structural ones; the configs' warnings are collected once it has passed.
     const s = checkScenario(doc);
-    const warnings = checkEmbeddedConfigs(doc);
+    const warnings = [...renameDeprecatedKeys(doc).warnings, ...checkEmbeddedConfigs(doc)];
     const hosts = s.nodes.filter((n) => n.isHost).length;
     return {
       value: s,

@@ -107,3 +107,41 @@ describe('--json on bad input', () => {
     expect(readdirSync(dir)).not.toContain('never');
   });
 });
+
+describe('scenario keys that YAML 1.1 reads as booleans', () => {
+  const burst = (keys: string) => TINY.replace(/traffic:\n[\s\S]*$/, `traffic:\n  on_off:\n    - {src: h0, dst: h2, priority: 3, frames: 1500, ${keys}}\n`);
+
+  it('on_off takes on_time/off_time; the old on/off still work, each with a deprecation warning', async () => {
+    const [now, old] = await Promise.all([
+      runCliAsync(['run', file('burst-new.yaml', burst('on_time: 10us, off_time: 30us')), '--json']),
+      runCliAsync(['run', file('burst-old.yaml', burst('on: 10us, off: 30us')), '--json']),
+    ]);
+    expect(now.status, now.stderr).toBe(0);
+    expect(now.stderr).not.toMatch(/warning/);
+    expect(old.status, old.stderr).toBe(0);
+    expect(old.stderr).toContain('warning: traffic.on_off[0].on: deprecated: write on_time (YAML 1.1 parsers such as PyYAML read on as a boolean)\n');
+    expect(old.stderr).toContain('warning: traffic.on_off[0].off: deprecated: write off_time (YAML 1.1 parsers such as PyYAML read off as a boolean)\n');
+    // the same run: the flow sent the same bytes (10 us of every 40 us)
+    const sent = (r: CliResult) => (JSON.parse(r.stdout) as { flows: { bytes_sent: number }[] }).flows[0].bytes_sent;
+    expect(sent(old)).toBe(sent(now));
+    expect(sent(now)).toBeGreaterThan(0);
+  });
+
+  it('validate warns about the old names; both names in one entry are refused', async () => {
+    const [old, both] = await Promise.all([
+      runCliAsync(['validate', file('burst-old2.yaml', burst('on: 10us, off: 30us'))]),
+      runCliAsync(['validate', file('burst-both.yaml', burst('on: 10us, on_time: 10us, off_time: 30us'))]),
+    ]);
+    expect(old.status).toBe(0);
+    expect(old.stderr).toMatch(/^warning: traffic\.on_off\[0\]\.on: deprecated: write on_time/m);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toBe('traffic.on_off[0].on: unknown key (check its spelling in the documentation of this document kind)\n');
+  });
+
+  it('the JSON Schema names on_time and off_time', async () => {
+    const r = await runCliAsync(['schema', 'scenario']);
+    const item = (JSON.parse(r.stdout) as { properties: { traffic: { properties: { on_off: { items: { required: string[] } } } } } }).properties.traffic.properties.on_off.items;
+    expect(item.required).toEqual(expect.arrayContaining(['on_time', 'off_time']));
+    expect(item.required).not.toContain('on');
+  });
+});

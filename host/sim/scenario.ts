@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { InputError, fsReason, type Problem } from '../errors.js';
+import { InputError, formatProblem, fsReason, type Problem } from '../errors.js';
 import { parseOrThrow } from '../problems.js';
 import { metres, psPerByte, sizeBytes, speedBps, timePs } from './units.js';
 import { parseDcb, type DcbView } from './dcb.js';
@@ -136,8 +136,9 @@ export const scenarioSchema = z.strictObject({
       flows: z.array(z.strictObject({ src: name, dst: name, ...flowCommon })).default([]),
       incast: z.array(z.strictObject({ senders: z.array(name).min(1), dst: name, ...flowCommon })).default([]),
       all_to_all: z.array(z.strictObject({ hosts: z.array(name).min(2), ...flowCommon })).default([]),
+      /** Bursts: send for `on_time`, pause for `off_time`, repeat (old names `on`/`off`: renameDeprecatedKeys). */
       on_off: z
-        .array(z.strictObject({ src: name, dst: name, on: timePs, off: timePs, ...flowCommon }))
+        .array(z.strictObject({ src: name, dst: name, on_time: timePs, off_time: timePs, ...flowCommon }))
         .default([]),
       /** A misbehaving NIC that sends XOFF for `priority` every `interval` (default pause_time / 2). */
       pfc_storm: z
@@ -191,28 +192,64 @@ export interface Scenario {
   seriesPorts: number[]; seriesFlows: number[];
 }
 
-/** Reads a scenario file (YAML or JSON) into plain data; syntax errors are InputErrors. */
-export function readScenarioFile(path: string): unknown {
+/**
+ * Reads a scenario file (YAML or JSON) into plain data; syntax errors are InputErrors. Deprecated
+ * keys come back renamed, each reported through `warn` (default: a `warning:` line on stderr).
+ */
+export function readScenarioFile(path: string, warn = (w: Problem) => void process.stderr.write(`warning: ${formatProblem(w)}\n`)): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
     throw new InputError({ path, rule: `cannot read the scenario: ${fsReason(e)}` });
   }
+  let doc: unknown;
   try {
-    return parseYaml(text); // YAML is a superset of JSON
+    doc = parseYaml(text); // YAML is a superset of JSON
   } catch (e) {
     throw new InputError({ path, rule: `not valid YAML/JSON: ${(e as Error).message.split('\n')[0]}` });
   }
+  const renamed = renameDeprecatedKeys(doc);
+  renamed.warnings.forEach(warn);
+  return renamed.doc;
 }
 
 export function loadScenario(path: string): Scenario {
   return checkScenario(readScenarioFile(path));
 }
 
+/**
+ * Keys renamed because YAML 1.1 parsers (PyYAML, so most Python tools) read a bare `on`/`off` as
+ * the booleans true/false: `traffic.on_off[i].on` is now `on_time`, `off` is `off_time`.
+ */
+const RENAMED_ON_OFF: Record<string, string> = { on: 'on_time', off: 'off_time' };
+
+/**
+ * The document with deprecated keys under their new names (a copy where anything changed), and one
+ * warning per renamed key. Both names in one entry stay as they are for the schema to refuse.
+ */
+export function renameDeprecatedKeys(doc: unknown): { doc: unknown; warnings: Problem[] } {
+  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const traffic = isObj(doc) ? doc.traffic : undefined;
+  if (!isObj(doc) || !isObj(traffic) || !Array.isArray(traffic.on_off)) return { doc, warnings: [] };
+  const warnings: Problem[] = [];
+  const onOff = traffic.on_off.map((g: unknown, i) => {
+    if (!isObj(g)) return g;
+    const out: Record<string, unknown> = { ...g };
+    for (const [old, now] of Object.entries(RENAMED_ON_OFF)) {
+      if (!(old in g) || now in g) continue;
+      out[now] = g[old];
+      delete out[old];
+      warnings.push({ path: `traffic.on_off[${i}].${old}`, rule: `deprecated: write ${now} (YAML 1.1 parsers such as PyYAML read ${old} as a boolean)` });
+    }
+    return out;
+  });
+  return warnings.length ? { doc: { ...doc, traffic: { ...traffic, on_off: onOff } }, warnings } : { doc, warnings };
+}
+
 /** Parses and checks a scenario document, returning it normalised, or throws one InputError listing every problem. */
 export function checkScenario(doc: unknown): Scenario {
-  const s = parseOrThrow(scenarioSchema, doc);
+  const s = parseOrThrow(scenarioSchema, renameDeprecatedKeys(doc).doc);
   const problems: Problem[] = [];
   const bad = (path: string, rule: string) => problems.push({ path, rule });
 
@@ -412,7 +449,7 @@ export function checkScenario(doc: unknown): Scenario {
     }));
   });
   s.traffic.on_off.forEach((g, i) =>
-    addFlow(host(g.src, `traffic.on_off[${i}].src`), host(g.dst, `traffic.on_off[${i}].dst`), g, `traffic.on_off[${i}]`, { on: g.on, off: g.off }));
+    addFlow(host(g.src, `traffic.on_off[${i}].src`), host(g.dst, `traffic.on_off[${i}].dst`), g, `traffic.on_off[${i}]`, { on: g.on_time, off: g.off_time }));
   const storms = s.traffic.pfc_storm.map((g, i) => {
     const h = host(g.host, `traffic.pfc_storm[${i}].host`);
     const pt = nodes[h]?.dcb.pauseTime ?? 65535;
