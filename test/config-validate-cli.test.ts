@@ -251,12 +251,36 @@ describe('dcbkit validate: document kinds', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('checks a device file (codegen --device) on its own: summary, problems at the file\'s own paths, --json', () => {
+    const ok = runCli(['validate', 'examples/codegen/device-2port.yaml']);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe('ok: examples/codegen/device-2port.yaml is a valid device\n' +
+      '  device example-2port (dcbkit-example, x86_64-dcbkit_example-r0): 2 ports (Ethernet0 100G, Ethernet8 400G)\n' +
+      '  buffer 33554432 B in 256-B cells, 8 queues and 8 PGs per port, headroom ieee, dcbx auto\n');
+    const j = JSON.parse(runCli(['validate', 'examples/codegen/device-4q.yaml', '--json']).stdout);
+    expect([j.kind, j.document.queues_per_port, j.document.buffer_bytes]).toEqual(['device', 4, 33554432]);
+    const dir = mkdtempSync(join(tmpdir(), 'dcbkit-device-'));
+    try {
+      const bad = join(dir, 'bad.yaml');
+      writeFileSync(bad, 'ports:\n  - {name: e0, index: 0, speed: 100G, cable: 3m}\n  - {name: e0, index: 0, speed: 100G, cable: 3m}\ncell_bytes: 0\n');
+      const r = runCli(['validate', bad]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe('cell_bytes: must be at least 1\n');
+      writeFileSync(bad, 'ports:\n  - {name: e0, index: 0, speed: 100G, cable: 3m}\n  - {name: e0, index: 0, speed: 100G, cable: 3m}\n');
+      const dup = runCli(['validate', bad]);
+      expect(dup.stderr).toBe('ports[1].name: duplicate port name e0\nports[1].index: duplicate port index 0\n');
+      expect(dup.status).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('--kind forces a kind; an unknown kind is bad input', () => {
     const r = runCli(['validate', 'examples/configs/roce.yaml', '--kind', 'scenario']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('duration: ');
-    const u = runCli(['validate', 'examples/configs/roce.yaml', '--kind', 'device']);
-    expect(u.stderr).toBe('--kind: unknown document kind "device"; one of scenario, config\n');
+    const u = runCli(['validate', 'examples/configs/roce.yaml', '--kind', 'devices']);
+    expect(u.stderr).toBe('--kind: unknown document kind "devices"; one of scenario, device, config\n');
     expect(u.status).toBe(2);
   });
 });
@@ -293,10 +317,22 @@ describe('dcbkit schema config', () => {
     }
   });
 
+  it('schema device: the device file format, closed to unknown keys, with its defaults and limits', () => {
+    const r = runCli(['schema', 'device']);
+    expect(r.status).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(s.additionalProperties).toBe(false);
+    expect(Object.keys(s.properties)).toEqual(['name', 'hwsku', 'platform', 'ports', 'buffer_bytes', 'cell_bytes', 'queues_per_port', 'pgs_per_port', 'headroom_profile', 'dcbx', 'dynamic_th']);
+    expect(s.properties.queues_per_port).toMatchObject({ type: 'integer', minimum: 1, maximum: 16, default: 8 });
+    expect(s.properties.ports.items.required).toEqual(['name', 'index', 'speed', 'cable']);
+    expect(s.properties.ports.items.additionalProperties).toBe(false);
+  });
+
   it('rejects an unknown schema kind with exit 2', () => {
     const r = runCli(['schema', 'scenery']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('<kind>: unknown schema "scenery"; one of config, scenario\n');
+    expect(r.stderr).toBe('<kind>: unknown schema "scenery"; one of config, scenario, device\n');
     expect(r.stdout).toBe('');
   });
 });
