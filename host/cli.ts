@@ -55,6 +55,8 @@ export async function main(rawArgv: string[]): Promise<number> {
     .demandCommand(1, GIVE_A_COMMAND)
     .alias('version', 'V')
     .recommendCommands()
+    // `dcbkit completion >> ~/.bashrc` (or ~/.zshrc): yargs' script asks `dcbkit --get-yargs-completions`.
+    .completion('completion', 'print a bash/zsh completion script for dcbkit (add it to ~/.bashrc or ~/.zshrc)')
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .middleware(stopOnUsageProblems, false)
     .fail((msg, err) => {
