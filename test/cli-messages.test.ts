@@ -35,6 +35,12 @@ const CASES: [string, string[], string | undefined, string[]][] = [
   ['a misspelt subcommand alone', ['frames', 'pfcc', '--pause', '3:1'], undefined, ['pfcc: unknown frames kind; did you mean pfc? (one of pfc, pause, cnm, ce)']],
   ['no raw ENOENT', ['validate', join(dir, 'missing.yaml')], undefined, [`${join(dir, 'missing.yaml')}: cannot read: no such file or directory`]],
   ['no raw EISDIR', ['run', dir], undefined, [`${dir}: cannot read the scenario: is a directory, not a file`]],
+  // found by test/cli-fuzz.test.ts: each was an internal error with a stack trace
+  ['a deeply nested value', ['validate', file('deep.json', '['.repeat(5000) + ']'.repeat(5000))], undefined, [`${join(dir, 'deep.json')}: nested more than 64 levels deep`]],
+  ['a deeply nested scenario for sweep', ['sweep', file('deep-sweep.yaml', TINY.replace(/^seed: 1$/m, `seed: ${'['.repeat(100)}${']'.repeat(100)}`)), '--param', 'seed=1,2'], undefined,
+    [`${join(dir, 'deep-sweep.yaml')}: nested more than 64 levels deep`]],
+  ['an alias bomb', ['run', file('bomb.yaml', 'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n')], undefined,
+    [`${join(dir, 'bomb.yaml')}: not valid YAML: its aliases expand too much (more than 100 copies)`]],
   ['no pcap: wrong_type', ['dcbx', 'decode', 'examples/sim-tiny/scenario.yaml'], undefined,
     ['pcap: byte 0: magic 0x23205477 is not a classic pcap file (pcapng is not read)']],
 ];

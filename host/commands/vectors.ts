@@ -17,7 +17,7 @@ export function readStimulus(source: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new InputError({ path: '--stimulus', rule: `not valid JSON: ${(e as Error).message}` });
+    throw new InputError({ path: '--stimulus', rule: `not valid JSON: ${/call stack/i.test((e as Error).message) ? 'nested too deeply' : (e as Error).message}` });
   }
 }
 

@@ -12,7 +12,8 @@ export function show(v: unknown): string {
     const s = JSON.stringify(v);
     return s === undefined ? String(v) : s.length > 40 ? s.slice(0, 37) + '...' : s;
   } catch {
-    return String(v);
+    // too deeply nested for JSON.stringify (String() of it would overflow the stack too)
+    return Array.isArray(v) ? 'a deeply nested list' : typeof v === 'object' ? 'a deeply nested mapping' : typeof v;
   }
 }
 

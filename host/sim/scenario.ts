@@ -7,7 +7,7 @@
 // that does not fit the buffer, priorities without a TC) and returns a normalised scenario with
 // every quantity in integer base units (ps, bytes, bit/s) and every generator expanded into flows.
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseDocumentText } from '../config/load.js';
 import { z } from 'zod';
 import { InputError, formatProblem, fsReason, type Problem } from '../errors.js';
 import { parseOrThrow } from '../problems.js';
@@ -203,12 +203,7 @@ export function readScenarioFile(path: string, warn = (w: Problem) => void proce
   } catch (e) {
     throw new InputError({ path, rule: `cannot read the scenario: ${fsReason(e)}` });
   }
-  let doc: unknown;
-  try {
-    doc = parseYaml(text); // YAML is a superset of JSON
-  } catch (e) {
-    throw new InputError({ path, rule: `not valid YAML/JSON: ${(e as Error).message.split('\n')[0]}` });
-  }
+  const doc = parseDocumentText(text, path); // YAML or JSON, errors with their line; alias bombs and deep nesting refused
   const renamed = renameDeprecatedKeys(doc);
   renamed.warnings.forEach(warn);
   return renamed.doc;
