@@ -29,7 +29,7 @@ function problemsOf(issue: z.core.$ZodIssue, path: string): Problem[] {
   const at = (key: string) => (path ? `${path}.${key}` : key);
   switch (issue.code) {
     case 'unrecognized_keys':
-      return issue.keys.map((k) => ({ path: at(k), rule: 'unknown key (check its spelling in the documentation of this document kind)' }));
+      return issue.keys.map((k) => ({ path: at(k), rule: `${UNKNOWN_KEY} (check its spelling in the documentation of this document kind)` }));
     case 'invalid_type': {
       if (!issue.message.startsWith('Invalid input')) return [{ path, rule: issue.message }];
       const got = received(issue.message);
@@ -97,6 +97,42 @@ function merged(problems: Problem[], issues: readonly z.core.$ZodIssue[]): Probl
   });
 }
 
+/** Edit distance (insertions, deletions, substitutions) between two short keys. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+const UNKNOWN_KEY = 'unknown key';
+const parentOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('.')));
+const keyOf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
+
+/**
+ * A misspelt key is reported once, as the unknown key with the key it stands for (`duraton: unknown
+ * key; did you mean duration?`), not also as that key missing: a required key of the same mapping
+ * within two edits of an unknown one is taken to be what was meant.
+ */
+function pairMisspellings(problems: Problem[]): Problem[] {
+  const missing = problems.filter((p) => p.rule.startsWith('required'));
+  const meant = new Map<Problem, Problem>();
+  for (const p of problems) {
+    if (!p.rule.startsWith(UNKNOWN_KEY)) continue;
+    const typed = keyOf(p.path);
+    const m = missing.find((q) => !meant.has(q) && parentOf(q.path) === parentOf(p.path) && editDistance(keyOf(q.path), typed) <= 2);
+    if (m) meant.set(m, p);
+  }
+  if (!meant.size) return problems;
+  const hint = new Map([...meant].map(([m, u]) => [u, keyOf(m.path)]));
+  return problems
+    .filter((p) => !meant.has(p))
+    .map((p) => (hint.has(p) ? { path: p.path, rule: `${UNKNOWN_KEY}; did you mean ${hint.get(p)}?${p.rule.slice(UNKNOWN_KEY.length)}` } : p));
+}
+
 export function zodProblems(error: z.ZodError, prefix = ''): Problem[] {
   const problems: Problem[] = [];
   const issues: z.core.$ZodIssue[] = [];
@@ -107,7 +143,7 @@ export function zodProblems(error: z.ZodError, prefix = ''): Problem[] {
       issues.push(issue);
     }
   }
-  return merged(problems, issues);
+  return pairMisspellings(merged(problems, issues));
 }
 
 /** Parses `value` with `schema`, throwing one InputError listing every problem. */
