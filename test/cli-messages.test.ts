@@ -19,6 +19,8 @@ const COMMANDS = 'completion, versions, validate, schema, vectors, headroom, ben
 // [arguments, stdin, exact stderr lines]
 const CASES: [string, string[], string | undefined, string[]][] = [
   ['--out "" names no directory', ['run', 'examples/sim-tiny/scenario.yaml', '--out', ''], undefined, ['--out: must name a directory, got an empty string']],
+  ['--pcap "" names no file (it printed hex instead)', ['frames', 'pfc', '--pause', '3:1', '--pcap', ''], undefined, ['--pcap: must name a file, got an empty string']],
+  ['dcbx encode --pcap "" too', ['dcbx', 'encode', 'examples/configs/roce.yaml', '--pcap', ''], undefined, ['--pcap: must name a file, got an empty string']],
   ['dcbx decode with neither input', ['dcbx', 'decode'], undefined, ['pcap|--hex: required: give a pcap file or --hex HEX']],
   ['--hex with a non-hex digit', ['dcbx', 'decode', '--hex', 'zzzz'], undefined, ['--hex: must be hex digits 0-9 a-f (spaces and colons allowed), got "z"']],
   ['--hex with half a byte', ['dcbx', 'decode', '--hex', '0180c'], undefined, ['--hex: must be an even number of hex digits (whole bytes), got 5']],

@@ -116,11 +116,11 @@ const encodeCmd: CommandModule<object, A> = {
     const mode = modeOf(a, cfg);
     let bytes = encodeConfigLldpdu(cfg, mode, a.src);
     if (a.fcs) bytes = appendFcs(bytes);
-    if (a.pcap) writeFileAtomic(a.pcap, writePcap([{ t_ps: 0n, data: bytes }]), '--pcap');
+    if (a.pcap !== undefined) writeFileAtomic(a.pcap, writePcap([{ t_ps: 0n, data: bytes }]), '--pcap');
     if (a.json) {
       const [frame] = decodeCapture(writePcap([{ t_ps: 0n, data: bytes }]), { fcs: a.fcs });
       process.stdout.write(JSON.stringify({ mode, lldpdu: frame, hex: toHex(bytes) }) + '\n');
-    } else if (a.hex || !a.pcap) process.stdout.write(toHex(bytes) + '\n');
+    } else if (a.hex || a.pcap === undefined) process.stdout.write(toHex(bytes) + '\n');
   },
 };
 
@@ -170,7 +170,7 @@ const negotiateCmd: CommandModule<object, A> = {
     withLabel('a', () => checkAdvertisable(ca, mode));
     withLabel('b', () => checkAdvertisable(cb, mode));
     const r = simulate([{ name: 'a', cfg: ca }, { name: 'b', cfg: cb }], { mode, duration_ps: Math.round(a.duration * 1e12) });
-    if (a.pcap) writeFileAtomic(a.pcap, writePcap(r.lldpdus.map((p) => ({ t_ps: BigInt(p.t_ps), data: p.bytes }))), '--pcap');
+    if (a.pcap !== undefined) writeFileAtomic(a.pcap, writePcap(r.lldpdus.map((p) => ({ t_ps: BigInt(p.t_ps), data: p.bytes }))), '--pcap');
     process.stdout.write(a.json ? JSON.stringify(negotiationJson(r)) + '\n' : describeNegotiation(r));
   },
 };
