@@ -55,8 +55,6 @@ export async function main(rawArgv: string[]): Promise<number> {
     .demandCommand(1, GIVE_A_COMMAND)
     .alias('version', 'V')
     .recommendCommands()
-    // `dcbkit completion >> ~/.bashrc` (or ~/.zshrc): yargs' script asks `dcbkit --get-yargs-completions`.
-    .completion('completion', 'print a bash/zsh completion script for dcbkit (add it to ~/.bashrc or ~/.zshrc)')
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .middleware(stopOnUsageProblems, false)
     .fail((msg, err) => {
@@ -76,6 +74,8 @@ export async function main(rawArgv: string[]): Promise<number> {
       );
     });
   for (const c of await loadCommands(argv)) parser.command(c);
+  // `dcbkit completion >> ~/.bashrc` (or ~/.zshrc): yargs' script asks `dcbkit --get-yargs-completions`.
+  parser.completion('completion', 'print a bash/zsh completion script for dcbkit (add it to ~/.bashrc or ~/.zshrc)');
   let exitCode = 0;
   try {
     await parser.parseAsync();

@@ -14,7 +14,7 @@ function file(name: string, text: string): string {
   writeFileSync(path, text);
   return path;
 }
-const COMMANDS = 'completion, versions, validate, schema, vectors, headroom, bench, run, sweep, frames, dcbx, codegen, examples';
+const COMMANDS = 'versions, validate, schema, vectors, headroom, bench, run, sweep, frames, dcbx, codegen, examples, completion';
 
 // [arguments, stdin, exact stderr lines]
 const CASES: [string, string[], string | undefined, string[]][] = [
