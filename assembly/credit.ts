@@ -6,7 +6,8 @@
 //   sender   TBS  total blocks sent;  FCCL the limit of the last grant (and when it came)
 //   receiver ABR  adjusted blocks received;  buffer capacity and occupancy in units
 // Grant (receiver -> sender): CL = (ABR + min(free units, 2^(k-1))) mod 2^k; the sender sets FCCL := CL.
-// Send test: b units may go iff (FCCL - (TBS + b)) mod 2^k <= 2^(k-1); then TBS += b.
+// Send test: b units may go iff b <= available, where available = (FCCL - TBS) mod 2^k when that
+// is <= 2^(k-1), else 0 (a limit behind TBS, from a stale or corrupted grant, grants nothing); then TBS += b.
 // Sync (sender -> receiver, after the data it counts): carries TBS; the receiver sets ABR := TBS.
 // Aging: a grant older than the aging time is void; the sender drops the unused credit (FCCL := TBS).
 //
@@ -16,11 +17,10 @@
 // unit sent after ABR either arrives into that free space or is lost.
 //
 // State: layout.ts CREDIT_* (one record per link direction, priority and channel; the sender half
-// and the receiver half touch disjoint fields). Invariants: counters in [0, 2^k);
-// (FCCL - TBS) mod 2^k <= 2^(k-1) whenever grants are delivered in order; 0 <= used <= capacity.
-// Constraint: a frame needs b < 2^(k-1) units (MTU < U * 2^(k-1)): FCCL - TBS lies in [0, 2^(k-1)],
-// so TBS + b overshooting FCCL gives a residue in [2^k - b, 2^k) that the test rejects only while
-// b < 2^(k-1). Larger frames are always refused (k = 16, U = 64: up to 2,097,088 B).
+// and the receiver half touch disjoint fields). Invariants: counters in [0, 2^k); 0 <= used <= capacity.
+// The test compares b with the usable credit itself rather than the residue of TBS + b: a residue
+// test lets a frame through with no credit when FCCL lies behind TBS (a stale or corrupted grant),
+// and refuses a frame of exactly 2^(k-1) units even with full credit.
 import {
   CREDIT_K, CREDIT_UNIT, CREDIT_CAPACITY, CREDIT_TBS, CREDIT_FCCL, CREDIT_ABR, CREDIT_USED,
   CREDIT_LAST_CL, CREDIT_AGING_PS, CREDIT_GRANT_AT, CREDIT_SENT_UNITS, CREDIT_BLOCKED,
@@ -56,15 +56,19 @@ export function creditInit(rec: usize, k: i32, unitBytes: i32, capacityUnits: i3
 // Sender half
 // ---------------------------------------------------------------------------------------------
 
+/** Credit inside the grant, ignoring aging: (FCCL - TBS) mod 2^k when <= 2^(k-1), else 0 (FCCL behind TBS). */
+@inline function creditGranted(rec: usize): i32 {
+  const unused = (load<i32>(rec + CREDIT_FCCL) - load<i32>(rec + CREDIT_TBS)) & counterMask(rec);
+  return unused <= (1 << (load<i32>(rec + CREDIT_K) - 1)) ? unused : 0;
+}
+
 /** Drops unused credit whose grant is older than the aging time; returns the units dropped. */
 @inline
 export function creditAge(rec: usize, now: i64): i32 {
   const aging = load<i64>(rec + CREDIT_AGING_PS);
   const tbs = load<i32>(rec + CREDIT_TBS);
-  const unused = (load<i32>(rec + CREDIT_FCCL) - tbs) & counterMask(rec);
-  if (aging == 0 || unused == 0 || now - load<i64>(rec + CREDIT_GRANT_AT) < aging) return 0;
-  // only credit inside the half range is real; beyond it FCCL is behind TBS and nothing is usable
-  const dropped = unused <= (1 << (load<i32>(rec + CREDIT_K) - 1)) ? unused : 0;
+  if (aging == 0 || load<i32>(rec + CREDIT_FCCL) == tbs || now - load<i64>(rec + CREDIT_GRANT_AT) < aging) return 0;
+  const dropped = creditGranted(rec);
   store<i32>(rec + CREDIT_FCCL, tbs);
   bump(rec + CREDIT_EXPIRED_UNITS, <i64>dropped);
   return dropped;
@@ -72,21 +76,17 @@ export function creditAge(rec: usize, now: i64): i32 {
 
 /**
  * The sender wants to start a frame of `bytes` at `now`. Returns the units it consumed (> 0) if
- * the credit test passed and TBS advanced, 0 if it must wait (counted in CREDIT_BLOCKED).
+ * b <= available and TBS advanced, 0 if it must wait (counted in CREDIT_BLOCKED).
  */
 @inline
 export function creditTrySend(rec: usize, bytes: i32, now: i64): i32 {
   creditAge(rec, now);
-  const mask = counterMask(rec);
-  const half = 1 << (load<i32>(rec + CREDIT_K) - 1);
   const b = creditUnits(rec, bytes);
-  const next = (load<i32>(rec + CREDIT_TBS) + b) & mask;
-  // b >= half could pass the modular test with no credit at all (0 - half = half mod 2^k)
-  if (b >= half || ((load<i32>(rec + CREDIT_FCCL) - next) & mask) > half) {
+  if (b > creditGranted(rec)) {
     bump(rec + CREDIT_BLOCKED, 1);
     return 0;
   }
-  store<i32>(rec + CREDIT_TBS, next);
+  store<i32>(rec + CREDIT_TBS, (load<i32>(rec + CREDIT_TBS) + b) & counterMask(rec));
   bump(rec + CREDIT_SENT_UNITS, <i64>b);
   return b;
 }
@@ -107,8 +107,7 @@ export function creditSyncValue(rec: usize): i32 {
 export function creditAvailable(rec: usize, now: i64): i32 {
   const aging = load<i64>(rec + CREDIT_AGING_PS);
   if (aging != 0 && now - load<i64>(rec + CREDIT_GRANT_AT) >= aging) return 0;
-  const unused = (load<i32>(rec + CREDIT_FCCL) - load<i32>(rec + CREDIT_TBS)) & counterMask(rec);
-  return unused <= (1 << (load<i32>(rec + CREDIT_K) - 1)) ? unused : 0;
+  return creditGranted(rec);
 }
 
 // ---------------------------------------------------------------------------------------------

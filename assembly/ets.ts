@@ -26,10 +26,10 @@
 import {
   ETS_BW, ETS_CUR, ETS_DEFICIT, ETS_MAX_WIRE, ETS_PRIO_TC, ETS_QUANTUM, ETS_Q_UNIT, ETS_STRICT_MASK,
   ETS_TSA, ETS_WEIGHTED_MASK, ETS_ZERO_MASK, TSA_CBS, TSA_STRICT,
+  WIRE_OVERHEAD,
 } from './layout';
 
-/** Preamble + SFD (8) + minimum inter-frame gap (12): bytes a frame occupies on the wire beyond itself. */
-@inline export const WIRE_OVERHEAD: i32 = 20;
+export { WIRE_OVERHEAD };
 
 /**
  * Derives masks, Q and quanta from the config bytes (prio_tc, tsa, bw) already in the record and
@@ -119,11 +119,11 @@ export function etsEmptied(ets: usize, tc: i32): void {
 // Host entry points (golden vectors, tests): one selection per call, not for hot paths.
 
 /** etsSelect for the host; returns the TC or -1. */
-export function etsSelectOnce(ets: usize, backlog: i32, blocked: i32, headWire: usize): i32 {
+export function etsSelectOne(ets: usize, backlog: i32, blocked: i32, headWire: usize): i32 {
   return etsSelect(ets, backlog, blocked, headWire);
 }
 
 /** etsEmptied for the host. */
-export function etsEmptiedOnce(ets: usize, tc: i32): void {
+export function etsEmptiedOne(ets: usize, tc: i32): void {
   etsEmptied(ets, tc);
 }

@@ -3,13 +3,14 @@
 // same module, calls them directly; only batch drivers and test helpers are exported to the host.
 export * from './layout';
 export { rngSeed as rng_seed_value } from './rng';
-export { etsConfigure, etsSelectOnce, etsEmptiedOnce } from './ets';
-export { etsBenchSetup, etsBenchRun } from './bench';
+export { etsConfigure, etsSelectOne, etsEmptiedOne } from './ets';
+export { etsBenchSetup, etsBenchRun } from './bench/ets';
 export {
-  PFC_MODE_OFF, PFC_MODE_PFC, PFC_MODE_PAUSE, pfcInit, pfcSetThresholds, pfcSetRefreshQuanta, pfcNextRefresh,
+  pfcInit, pfcSetThresholds, pfcSetRefreshQuanta, pfcNextRefresh,
   pfcRefreshDue, pfcReceivePfc, pfcReceivePause, pfcPausedPs, pfcArriveOne, pfcDepartOne, pfcTakePendingOne,
-  pfcBlockedMaskAt, pfcBlockedTcsOf, pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting,
+  pfcBlockedMaskOne, pfcBlockedTcsOne,
 } from './pfc';
+export { pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting } from './bench/pfc';
 export { simInit, simRunUntil, simReserve, simFreePackets } from './sim/engine';
 export { evSelfTest } from './sim/events';
 export {
@@ -17,4 +18,5 @@ export {
   creditReceiveOne, creditDrainOne, creditAgeOne, creditBenchSetup, creditBenchRun,
 } from './credit';
 export * from './qcn_exports';
+export { qcnCpBenchRunItems, qcnCpBenchSetup, qcnCpBenchRun } from './bench/qcn';
 export { PORT, QUEUES, IN_RING, OUT_RING, portInit, portGenerate, portProcess, portRun, portChecksum, portBenchSetup } from './port';

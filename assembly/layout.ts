@@ -8,6 +8,19 @@
 //
 // Conventions: i64 fields 8-byte aligned, record sizes multiples of 8 (16 where SIMD may scan).
 // Invariant: nothing allocates after init; memory.buffer never grows during a run.
+//
+// Every offset is derived from the one before it (offset of the previous field + its size, rounded up
+// where the next field needs alignment), every embedded record from the end of what precedes it, and
+// every record size from its last field, as std/assembly/rt/tlsf.ts does; asc folds these constants.
+// The guards at the end of the file are checked at compile time (`ERROR` in a branch asc cannot drop
+// fails the build): record sizes, alignment of i64 fields and records, and that embedded records
+// fit their containers without overlapping. scripts/layout-h.mjs writes the same constants as a C
+// header for bench/native/port.c, and the host reads them from the Wasm exports.
+
+/** Field sizes, bytes. */
+const U8: i32 = 1;
+const I32: i32 = 4;
+const I64: i32 = 8;
 
 /** Size of the static scratch region handed to the host for single-entity work (vectors, tests). */
 export const SCRATCH_BYTES: i32 = 64 * 1024;
@@ -20,6 +33,40 @@ export function scratchPtr(): i32 {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Shared codes: the values a record field, a frame or the host's config takes (host/core-codes.ts
+// reads them from the Wasm exports; scripts/layout-h.mjs gives them to the C reference).
+// ---------------------------------------------------------------------------------------------
+
+/** Preamble + SFD (8) + minimum inter-frame gap (12): bytes a frame occupies on the wire beyond itself. */
+export const WIRE_OVERHEAD: i32 = 20;
+/** PFC_MODE: the port's flow control (pfc.ts). */
+export const PFC_MODE_OFF: i32 = 0;
+export const PFC_MODE_PFC: i32 = 1;
+export const PFC_MODE_PAUSE: i32 = 2;
+/** QCN_CP_QUANT: the congestion point's quantiser (qcn_cp.ts). */
+export const QUANT_LINEAR: i32 = 0;
+export const QUANT_MSB: i32 = 1;
+/** QCN_RP_PROFILE: the reaction point's profile (qcn_rp.ts). */
+export const RP_QAU_PC: i32 = 0;
+export const RP_DCQCN: i32 = 1;
+/** Flow-control mode of a priority at a simulator port (SP_MODES nibble). */
+export const FC_LOSSY: i32 = 0;
+export const FC_PFC: i32 = 1;
+export const FC_PAUSE: i32 = 2;
+export const FC_CREDIT: i32 = 3;
+/** PFC watchdog action (SP_WD_ACTION; SONiC pfcwd). */
+export const WD_DROP: i32 = 0;
+export const WD_FORWARD: i32 = 1;
+export const WD_ALERT: i32 = 2;
+/** Kind of a simulator packet (SK_KIND bits 0..7). */
+export const PKT_DATA: i32 = 0;
+export const PKT_PFC: i32 = 1;
+export const PKT_PAUSE: i32 = 2;
+export const PKT_CNM: i32 = 3;
+export const PKT_GRANT: i32 = 4;
+export const PKT_CNP: i32 = 5;
+
+// ---------------------------------------------------------------------------------------------
 // rng (assembly/rng.ts): one u32 word per entity, kept inside the entity's own record.
 // ---------------------------------------------------------------------------------------------
 
@@ -29,31 +76,31 @@ export function scratchPtr(): i32 {
 
 // 802.1Qau congestion point, profile qau-pc (DESIGN.md §4.4). One record per CP queue.
 export const QCN_CP_Q: i32 = 0;          // i32 queue occupancy, bytes
-export const QCN_CP_Q_OLD: i32 = 4;      // i32 occupancy at the previous sample
-export const QCN_CP_TTM: i32 = 8;        // i32 bytes to the next sample (fires when < 0)
-export const QCN_CP_RNG: i32 = 12;       // u32 xorshift32 state (never 0)
-export const QCN_CP_Q_EQ: i32 = 16;      // i32 set point Qeq, bytes
-export const QCN_CP_W: i32 = 20;         // i32 weight w (integer >= 1)
-export const QCN_CP_FB_MAX: i32 = 24;    // i32 Qeq * (2w + 1)
-export const QCN_CP_QUANT: i32 = 28;     // i32 quantiser: 0 linear, 1 msb
-export const QCN_CP_MSB_SHIFT: i32 = 32; // i32 bitlen(Fbmax) - 6, floored at 0 (msb quantiser)
-export const QCN_CP_FB: i32 = 36;        // i32 out: Fb of the last computed sample, in [-Fbmax, 0]
-export const QCN_CP_QF: i32 = 40;        // i32 out: quantised |Fb|, 0..63
-export const QCN_CP_Q_OFF: i32 = 44;     // i32 out: q - Qeq at the last CNM
-export const QCN_CP_Q_DELTA: i32 = 48;   // i32 out: q - qOld at the last CNM
-export const QCN_CP_SAMPLES: i32 = 56;   // i64 counter: samples taken
-export const QCN_CP_CNMS: i32 = 64;      // i64 counter: CNMs generated
-export const QCN_CP_SIZE: i32 = 72;
+export const QCN_CP_Q_OLD: i32 = QCN_CP_Q + I32;             // i32 occupancy at the previous sample
+export const QCN_CP_TTM: i32 = QCN_CP_Q_OLD + I32;           // i32 bytes to the next sample (fires when < 0)
+export const QCN_CP_RNG: i32 = QCN_CP_TTM + I32;             // u32 xorshift32 state (never 0)
+export const QCN_CP_Q_EQ: i32 = QCN_CP_RNG + I32;            // i32 set point Qeq, bytes
+export const QCN_CP_W: i32 = QCN_CP_Q_EQ + I32;              // i32 weight w (integer >= 1)
+export const QCN_CP_FB_MAX: i32 = QCN_CP_W + I32;            // i32 Qeq * (2w + 1)
+export const QCN_CP_QUANT: i32 = QCN_CP_FB_MAX + I32;        // i32 quantiser: 0 linear, 1 msb
+export const QCN_CP_MSB_SHIFT: i32 = QCN_CP_QUANT + I32;     // i32 bitlen(Fbmax) - 6, floored at 0 (msb quantiser)
+export const QCN_CP_FB: i32 = QCN_CP_MSB_SHIFT + I32;        // i32 out: Fb of the last computed sample, in [-Fbmax, 0]
+export const QCN_CP_QF: i32 = QCN_CP_FB + I32;               // i32 out: quantised |Fb|, 0..63
+export const QCN_CP_Q_OFF: i32 = QCN_CP_QF + I32;            // i32 out: q - Qeq at the last CNM
+export const QCN_CP_Q_DELTA: i32 = QCN_CP_Q_OFF + I32;       // i32 out: q - qOld at the last CNM
+export const QCN_CP_SAMPLES: i32 = ((QCN_CP_Q_DELTA + I32) + 7) & ~7; // i64 counter: samples taken
+export const QCN_CP_CNMS: i32 = QCN_CP_SAMPLES + I64;        // i64 counter: CNMs generated
+export const QCN_CP_SIZE: i32 = QCN_CP_CNMS + I64;
 
 // DCQCN congestion point (ECN marking, Zhu et al. 2015), profile dcqcn. One record per queue.
 export const DCQCN_CP_Q: i32 = 0;        // i32 queue occupancy, bytes
-export const DCQCN_CP_RNG: i32 = 4;      // u32 xorshift32 state
-export const DCQCN_CP_KMIN: i32 = 8;     // i32 bytes: no marking at or below
-export const DCQCN_CP_KMAX: i32 = 12;    // i32 bytes: always mark above
-export const DCQCN_CP_PMAX: i32 = 16;    // i32 marking probability at Kmax, Q16 (65536 = 1)
-export const DCQCN_CP_P: i32 = 20;       // i32 out: probability used by the last enqueue, Q16
-export const DCQCN_CP_MARKS: i32 = 24;   // i64 counter: frames marked
-export const DCQCN_CP_SIZE: i32 = 32;
+export const DCQCN_CP_RNG: i32 = DCQCN_CP_Q + I32;           // u32 xorshift32 state
+export const DCQCN_CP_KMIN: i32 = DCQCN_CP_RNG + I32;        // i32 bytes: no marking at or below
+export const DCQCN_CP_KMAX: i32 = DCQCN_CP_KMIN + I32;       // i32 bytes: always mark above
+export const DCQCN_CP_PMAX: i32 = DCQCN_CP_KMAX + I32;       // i32 marking probability at Kmax, Q16 (65536 = 1)
+export const DCQCN_CP_P: i32 = DCQCN_CP_PMAX + I32;          // i32 out: probability used by the last enqueue, Q16
+export const DCQCN_CP_MARKS: i32 = DCQCN_CP_P + I32;         // i64 counter: frames marked
+export const DCQCN_CP_SIZE: i32 = DCQCN_CP_MARKS + I64;
 
 // ---------------------------------------------------------------------------------------------
 // qcn_rp (assembly/qcn_rp.ts)
@@ -62,33 +109,33 @@ export const DCQCN_CP_SIZE: i32 = 32;
 // 802.1Qau reaction point (profile qau-pc, DESIGN.md §4.5) and the DCQCN RP (profile dcqcn) share
 // one record; the dcqcn-only fields are ignored by qau-pc. One record per rate limiter.
 export const QCN_RP_CR: i32 = 0;             // i64 current rate, bit/s
-export const QCN_RP_TR: i32 = 8;             // i64 target rate, bit/s
-export const QCN_RP_DEADLINE: i32 = 16;      // i64 ps: next rate-increase timer expiry
-export const QCN_RP_LINE_BPS: i32 = 24;      // i64 C, line rate, bit/s
-export const QCN_RP_AI_BPS: i32 = 32;        // i64 R_AI, bit/s
-export const QCN_RP_HAI_BPS: i32 = 40;       // i64 R_HAI, bit/s
-export const QCN_RP_MIN_BPS: i32 = 48;       // i64 min rate, bit/s
-export const QCN_RP_TIMER_PS: i32 = 56;      // i64 T, ps
-export const QCN_RP_BC_LEFT: i32 = 64;       // i32 bytes to the next byte-counter event (fires when < 0)
-export const QCN_RP_BC_BYTES: i32 = 68;      // i32 BC, bytes
-export const QCN_RP_SI: i32 = 72;            // i32 byte-counter stage
-export const QCN_RP_TI: i32 = 76;            // i32 timer stage
-export const QCN_RP_ACTIVE: i32 = 80;        // i32 1 while the rate limiter is engaged
-export const QCN_RP_RNG: i32 = 84;           // u32 xorshift32 state
-export const QCN_RP_TH: i32 = 88;            // i32 fast-recovery threshold
-export const QCN_RP_GD_SHIFT: i32 = 92;      // i32 Gd = 2^-gd_shift
-export const QCN_RP_MIN_DEC_NUM: i32 = 96;   // i32 min decrease factor numerator over 2^gd_shift
-export const QCN_RP_FLAGS: i32 = 100;        // i32 bit 0 extra fast recovery, 1 jittered reloads, 2 halving
-export const QCN_RP_PROFILE: i32 = 104;      // i32 0 qau-pc, 1 dcqcn
-export const QCN_RP_ALPHA: i32 = 108;        // i32 dcqcn: alpha, Q10 (1024 = 1)
-export const QCN_RP_ALPHA_DEADLINE: i32 = 112; // i64 ps dcqcn: next alpha decay
-export const QCN_RP_ALPHA_PS: i32 = 120;     // i64 ps dcqcn: alpha decay period tau'
-export const QCN_RP_G_Q10: i32 = 128;        // i32 dcqcn: EWMA gain g, Q10 (4 = 1/256)
-export const QCN_RP_ALPHA_INIT: i32 = 132;   // i32 dcqcn: alpha when the rate limiter engages, Q10
-export const QCN_RP_CUTS: i32 = 136;         // i64 counter: CNMs/CNPs that cut the rate
-export const QCN_RP_BC_EVENTS: i32 = 144;    // i64 counter: byte-counter expiries
-export const QCN_RP_TIMER_EVENTS: i32 = 152; // i64 counter: timer expiries
-export const QCN_RP_SIZE: i32 = 160;
+export const QCN_RP_TR: i32 = QCN_RP_CR + I64;               // i64 target rate, bit/s
+export const QCN_RP_DEADLINE: i32 = QCN_RP_TR + I64;         // i64 ps: next rate-increase timer expiry
+export const QCN_RP_LINE_BPS: i32 = QCN_RP_DEADLINE + I64;   // i64 C, line rate, bit/s
+export const QCN_RP_AI_BPS: i32 = QCN_RP_LINE_BPS + I64;     // i64 R_AI, bit/s
+export const QCN_RP_HAI_BPS: i32 = QCN_RP_AI_BPS + I64;      // i64 R_HAI, bit/s
+export const QCN_RP_MIN_BPS: i32 = QCN_RP_HAI_BPS + I64;     // i64 min rate, bit/s
+export const QCN_RP_TIMER_PS: i32 = QCN_RP_MIN_BPS + I64;    // i64 T, ps
+export const QCN_RP_BC_LEFT: i32 = QCN_RP_TIMER_PS + I64;    // i32 bytes to the next byte-counter event (fires when < 0)
+export const QCN_RP_BC_BYTES: i32 = QCN_RP_BC_LEFT + I32;    // i32 BC, bytes
+export const QCN_RP_SI: i32 = QCN_RP_BC_BYTES + I32;            // i32 byte-counter stage
+export const QCN_RP_TI: i32 = QCN_RP_SI + I32;               // i32 timer stage
+export const QCN_RP_ACTIVE: i32 = QCN_RP_TI + I32;           // i32 1 while the rate limiter is engaged
+export const QCN_RP_RNG: i32 = QCN_RP_ACTIVE + I32;          // u32 xorshift32 state
+export const QCN_RP_TH: i32 = QCN_RP_RNG + I32;              // i32 fast-recovery threshold
+export const QCN_RP_GD_SHIFT: i32 = QCN_RP_TH + I32;         // i32 Gd = 2^-gd_shift
+export const QCN_RP_MIN_DEC_NUM: i32 = QCN_RP_GD_SHIFT + I32; // i32 min decrease factor numerator over 2^gd_shift
+export const QCN_RP_FLAGS: i32 = QCN_RP_MIN_DEC_NUM + I32;   // i32 bit 0 extra fast recovery, 1 jittered reloads, 2 halving
+export const QCN_RP_PROFILE: i32 = QCN_RP_FLAGS + I32;       // i32 0 qau-pc, 1 dcqcn
+export const QCN_RP_ALPHA: i32 = QCN_RP_PROFILE + I32;       // i32 dcqcn: alpha, Q10 (1024 = 1)
+export const QCN_RP_ALPHA_DEADLINE: i32 = QCN_RP_ALPHA + I32; // i64 ps dcqcn: next alpha decay
+export const QCN_RP_ALPHA_PS: i32 = QCN_RP_ALPHA_DEADLINE + I64; // i64 ps dcqcn: alpha decay period tau'
+export const QCN_RP_G_Q10: i32 = QCN_RP_ALPHA_PS + I64;      // i32 dcqcn: EWMA gain g, Q10 (4 = 1/256)
+export const QCN_RP_ALPHA_INIT: i32 = QCN_RP_G_Q10 + I32;    // i32 dcqcn: alpha when the rate limiter engages, Q10
+export const QCN_RP_CUTS: i32 = QCN_RP_ALPHA_INIT + I32;     // i64 counter: CNMs/CNPs that cut the rate
+export const QCN_RP_BC_EVENTS: i32 = QCN_RP_CUTS + I64;      // i64 counter: byte-counter expiries
+export const QCN_RP_TIMER_EVENTS: i32 = QCN_RP_BC_EVENTS + I64; // i64 counter: timer expiries
+export const QCN_RP_SIZE: i32 = QCN_RP_TIMER_EVENTS + I64;
 
 /** Flag bits in QCN_RP_FLAGS. */
 export const QCN_RP_F_EXTRA_FR: i32 = 1;
@@ -97,8 +144,8 @@ export const QCN_RP_F_HALVING: i32 = 4;
 
 // DCQCN notification point (the receiver's CNP generator): one record per flow.
 export const DCQCN_NP_LAST_CNP: i32 = 0;     // i64 ps: time of the last CNP sent, -1 = none
-export const DCQCN_NP_SPACING_PS: i32 = 8;   // i64 ps: minimum CNP spacing (50 us)
-export const DCQCN_NP_SIZE: i32 = 16;
+export const DCQCN_NP_SPACING_PS: i32 = DCQCN_NP_LAST_CNP + I64; // i64 ps: minimum CNP spacing (50 us)
+export const DCQCN_NP_SIZE: i32 = DCQCN_NP_SPACING_PS + I64;
 
 // ---------------------------------------------------------------------------------------------
 // pfc (assembly/pfc.ts)
@@ -110,40 +157,42 @@ export const DCQCN_NP_SIZE: i32 = 16;
 export const PFC_UNITS: i32 = 9;
 export const PFC_PORT_UNIT: i32 = 8;
 export const PFC_MODE: i32 = 0;            // i32 0 off, 1 pfc, 2 pause (802.3x)
-export const PFC_ENABLE: i32 = 4;          // i32 bit n: priority n is PFC-enabled (lossless)
-export const PFC_PAUSE_TIME: i32 = 8;      // i32 quanta carried by XOFF (default 0xFFFF)
-export const PFC_XOFF_STATE: i32 = 12;     // i32 bit u: unit u has sent XOFF and not yet XON
-export const PFC_PENDING: i32 = 16;        // i32 bit u: a PFC time (bits 0..7) / PAUSE (bit 8) awaits sending
-export const PFC_QUANTUM_PS: i32 = 24;     // i64 512 bit times at the port speed, ps
-export const PFC_REFRESH_PS: i32 = 32;     // i64 XOFF refresh interval, ps (pause_time/2 quanta)
-export const PFC_RX_IGNORED: i32 = 40;     // i64 received pause entries not acted upon (wrong mode / priority)
+export const PFC_ENABLE: i32 = PFC_MODE + I32;               // i32 bit n: priority n is PFC-enabled (lossless)
+export const PFC_PAUSE_TIME: i32 = PFC_ENABLE + I32;         // i32 quanta carried by XOFF (default 0xFFFF)
+export const PFC_XOFF_STATE: i32 = PFC_PAUSE_TIME + I32;     // i32 bit u: unit u has sent XOFF and not yet XON
+export const PFC_PENDING: i32 = PFC_XOFF_STATE + I32;        // i32 bit u: a PFC time (bits 0..7) / PAUSE (bit 8) awaits sending
+export const PFC_QUANTUM_PS: i32 = ((PFC_PENDING + I32) + 7) & ~7; // i64 512 bit times at the port speed, ps
+export const PFC_REFRESH_PS: i32 = PFC_QUANTUM_PS + I64;     // i64 XOFF refresh interval, ps (pause_time/2 quanta)
+export const PFC_RX_IGNORED: i32 = PFC_REFRESH_PS + I64;     // i64 received pause entries not acted upon (wrong mode / priority)
 // i32 arrays, 9 entries + 1 pad (stride 40)
-export const PFC_OCC: i32 = 48;            // i32[9] ingress occupancy, bytes (unit 8 = port total)
-export const PFC_XOFF_TH: i32 = 88;        // i32[9] XOFF threshold, bytes
-export const PFC_XON_TH: i32 = 128;        // i32[9] XON threshold, bytes
-export const PFC_LIMIT: i32 = 168;         // i32[9] drop limit = xoff + headroom, bytes
-export const PFC_TX_TIME: i32 = 208;       // i32[9] time field of the pending frame, quanta
+const PFC_I32_ROW: i32 = 4 * (PFC_UNITS + 1);
+export const PFC_OCC: i32 = PFC_RX_IGNORED + I64;            // i32[9] ingress occupancy, bytes (unit 8 = port total)
+export const PFC_XOFF_TH: i32 = PFC_OCC + PFC_I32_ROW;   // i32[9] XOFF threshold, bytes
+export const PFC_XON_TH: i32 = PFC_XOFF_TH + PFC_I32_ROW; // i32[9] XON threshold, bytes
+export const PFC_LIMIT: i32 = PFC_XON_TH + PFC_I32_ROW;  // i32[9] drop limit = xoff + headroom, bytes
+export const PFC_TX_TIME: i32 = PFC_LIMIT + PFC_I32_ROW; // i32[9] time field of the pending frame, quanta
 // i64 arrays, 9 entries (stride 72)
-export const PFC_NEXT_REFRESH: i32 = 248;  // i64[9] ps of the next XOFF refresh (i64.MAX when none)
-export const PFC_PAUSED_UNTIL: i32 = 320;  // i64[9] egress: blocked while now < pausedUntil
-export const PFC_PAUSE_START: i32 = 392;   // i64[9] egress: when the current pause interval began
-export const PFC_PAUSED_PS: i32 = 464;     // i64[9] egress: paused time of closed intervals, ps
-export const PFC_XOFF_TX: i32 = 536;       // i64[9] XOFF frames generated (incl. refreshes)
-export const PFC_XON_TX: i32 = 608;        // i64[9] XON frames generated
-export const PFC_XOFF_RX: i32 = 680;       // i64[9] XOFF (time > 0) entries obeyed
-export const PFC_XON_RX: i32 = 752;        // i64[9] XON (time 0) entries obeyed
-export const PFC_DROPS: i32 = 824;         // i64[9] frames dropped at ingress (by frame priority; unit 8 unused)
-export const PFC_DROP_BYTES: i32 = 896;    // i64[9] bytes dropped at ingress
+const PFC_I64_ROW: i32 = 8 * PFC_UNITS;
+export const PFC_NEXT_REFRESH: i32 = PFC_TX_TIME + PFC_I32_ROW; // i64[9] ps of the next XOFF refresh (i64.MAX when none)
+export const PFC_PAUSED_UNTIL: i32 = PFC_NEXT_REFRESH + PFC_I64_ROW; // i64[9] egress: blocked while now < pausedUntil
+export const PFC_PAUSE_START: i32 = PFC_PAUSED_UNTIL + PFC_I64_ROW; // i64[9] egress: when the current pause interval began
+export const PFC_PAUSED_PS: i32 = PFC_PAUSE_START + PFC_I64_ROW; // i64[9] egress: paused time of closed intervals, ps
+export const PFC_XOFF_TX: i32 = PFC_PAUSED_PS + PFC_I64_ROW;     // i64[9] XOFF frames generated (incl. refreshes)
+export const PFC_XON_TX: i32 = PFC_XOFF_TX + PFC_I64_ROW;        // i64[9] XON frames generated
+export const PFC_XOFF_RX: i32 = PFC_XON_TX + PFC_I64_ROW;        // i64[9] XOFF (time > 0) entries obeyed
+export const PFC_XON_RX: i32 = PFC_XOFF_RX + PFC_I64_ROW;        // i64[9] XON (time 0) entries obeyed
+export const PFC_DROPS: i32 = PFC_XON_RX + PFC_I64_ROW;          // i64[9] frames dropped at ingress (by frame priority; unit 8 unused)
+export const PFC_DROP_BYTES: i32 = PFC_DROPS + PFC_I64_ROW;      // i64[9] bytes dropped at ingress
 // Derived per-packet views of mode, enable mask and XOFF state (one compare per test on the hot path)
-export const PFC_UNIT_OF: i32 = 968;       // u8[8] flow-control unit of priority n: n (PFC, off) or 8 (PAUSE)
-export const PFC_XOFF_AT: i32 = 976;       // u32[9] occupancy that sends XOFF: xoff while the unit is flow-controlled and
+export const PFC_UNIT_OF: i32 = PFC_DROP_BYTES + PFC_I64_ROW;       // u8[8] flow-control unit of priority n: n (PFC, off) or 8 (PAUSE)
+export const PFC_XOFF_AT: i32 = PFC_UNIT_OF + 8 * U8;        // u32[9] occupancy that sends XOFF: xoff while the unit is flow-controlled and
                                            //   not in XOFF state, else 0xFFFFFFFF (never: occupancy <= limit <= i32.MAX)
-export const PFC_XON_AT: i32 = 1016;       // i32[9] occupancy at or below which XON is sent: xon in XOFF state, else i32.MIN
+export const PFC_XON_AT: i32 = PFC_XOFF_AT + PFC_I32_ROW; // i32[9] occupancy at or below which XON is sent: xon in XOFF state, else i32.MIN
 // Egress blocked-priority mask cache: the mask holds for any time in [from, until) (until = the earliest running pause end)
-export const PFC_BLOCKED_MASK: i32 = 1056; // i32 blocked priorities (bit n)
-export const PFC_BLOCKED_FROM: i32 = 1064; // i64 ps
-export const PFC_BLOCKED_UNTIL: i32 = 1072;// i64 ps (i64.MIN: invalid, recompute)
-export const PFC_SIZE: i32 = 1080;
+export const PFC_BLOCKED_MASK: i32 = PFC_XON_AT + PFC_I32_ROW; // i32 blocked priorities (bit n)
+export const PFC_BLOCKED_FROM: i32 = ((PFC_BLOCKED_MASK + I32) + 7) & ~7; // i64 ps
+export const PFC_BLOCKED_UNTIL: i32 = PFC_BLOCKED_FROM + I64; // i64 ps (i64.MIN: invalid, recompute)
+export const PFC_SIZE: i32 = PFC_BLOCKED_UNTIL + I64;
 
 // ---------------------------------------------------------------------------------------------
 // credit (assembly/credit.ts)
@@ -153,23 +202,23 @@ export const PFC_SIZE: i32 = 1080;
 // (link direction, priority, channel): the sender half (TBS, FCCL, grant time) lives at the
 // transmitting port, the receiver half (ABR, buffer) at the receiving one; only frames link them.
 export const CREDIT_K: i32 = 0;             // i32 counter width k (counters are mod 2^k), 2..30
-export const CREDIT_UNIT: i32 = 4;          // i32 credit unit U, bytes
-export const CREDIT_CAPACITY: i32 = 8;      // i32 receiver buffer for this flow, units
-export const CREDIT_TBS: i32 = 12;          // i32 sender: total blocks sent, mod 2^k
-export const CREDIT_FCCL: i32 = 16;         // i32 sender: credit limit from the last grant, mod 2^k
-export const CREDIT_ABR: i32 = 20;          // i32 receiver: adjusted blocks received, mod 2^k
-export const CREDIT_USED: i32 = 24;         // i32 receiver: buffer occupancy, units
-export const CREDIT_LAST_CL: i32 = 28;      // i32 receiver: limit carried by its last grant
-export const CREDIT_AGING_PS: i32 = 32;     // i64 credits expire this long after their grant (0 = never)
-export const CREDIT_GRANT_AT: i32 = 40;     // i64 sender: time FCCL was last set by a grant, ps
-export const CREDIT_SENT_UNITS: i32 = 48;   // i64 sender: units sent
-export const CREDIT_BLOCKED: i32 = 56;      // i64 sender: send attempts refused for lack of credit
-export const CREDIT_EXPIRED_UNITS: i32 = 64; // i64 sender: unused credit dropped by aging
-export const CREDIT_GRANTS_RX: i32 = 72;    // i64 sender: grants received
-export const CREDIT_RECV_UNITS: i32 = 80;   // i64 receiver: units received into the buffer
-export const CREDIT_OVERRUN_UNITS: i32 = 88; // i64 receiver: units that found no room (dropped; must stay 0)
-export const CREDIT_SYNCS_RX: i32 = 96;     // i64 receiver: syncs received
-export const CREDIT_SIZE: i32 = 112;
+export const CREDIT_UNIT: i32 = CREDIT_K + I32;              // i32 credit unit U, bytes
+export const CREDIT_CAPACITY: i32 = CREDIT_UNIT + I32;       // i32 receiver buffer for this flow, units
+export const CREDIT_TBS: i32 = CREDIT_CAPACITY + I32;        // i32 sender: total blocks sent, mod 2^k
+export const CREDIT_FCCL: i32 = CREDIT_TBS + I32;            // i32 sender: credit limit from the last grant, mod 2^k
+export const CREDIT_ABR: i32 = CREDIT_FCCL + I32;            // i32 receiver: adjusted blocks received, mod 2^k
+export const CREDIT_USED: i32 = CREDIT_ABR + I32;            // i32 receiver: buffer occupancy, units
+export const CREDIT_LAST_CL: i32 = CREDIT_USED + I32;        // i32 receiver: limit carried by its last grant
+export const CREDIT_AGING_PS: i32 = CREDIT_LAST_CL + I32;    // i64 credits expire this long after their grant (0 = never)
+export const CREDIT_GRANT_AT: i32 = CREDIT_AGING_PS + I64;   // i64 sender: time FCCL was last set by a grant, ps
+export const CREDIT_SENT_UNITS: i32 = CREDIT_GRANT_AT + I64; // i64 sender: units sent
+export const CREDIT_BLOCKED: i32 = CREDIT_SENT_UNITS + I64;  // i64 sender: send attempts refused for lack of credit
+export const CREDIT_EXPIRED_UNITS: i32 = CREDIT_BLOCKED + I64; // i64 sender: unused credit dropped by aging
+export const CREDIT_GRANTS_RX: i32 = CREDIT_EXPIRED_UNITS + I64; // i64 sender: grants received
+export const CREDIT_RECV_UNITS: i32 = CREDIT_GRANTS_RX + I64; // i64 receiver: units received into the buffer
+export const CREDIT_OVERRUN_UNITS: i32 = CREDIT_RECV_UNITS + I64; // i64 receiver: units that found no room (dropped; must stay 0)
+export const CREDIT_SYNCS_RX: i32 = CREDIT_OVERRUN_UNITS + I64; // i64 receiver: syncs received
+export const CREDIT_SIZE: i32 = ((CREDIT_SYNCS_RX + I64) + 15) & ~15;
 
 // ---------------------------------------------------------------------------------------------
 // ets (assembly/ets.ts)
@@ -191,17 +240,17 @@ export const CREDIT_SIZE: i32 = 112;
 //   80  i32[8] deficit        DRR deficit counter per TC, wire bytes
 //  112  ...    reserved
 export const ETS_PRIO_TC: i32 = 0;
-export const ETS_TSA: i32 = 8;
-export const ETS_BW: i32 = 16;
-export const ETS_STRICT_MASK: i32 = 24;
-export const ETS_WEIGHTED_MASK: i32 = 28;
-export const ETS_ZERO_MASK: i32 = 32;
-export const ETS_Q_UNIT: i32 = 36;
-export const ETS_MAX_WIRE: i32 = 40;
-export const ETS_CUR: i32 = 44;
-export const ETS_QUANTUM: i32 = 48;
-export const ETS_DEFICIT: i32 = 80;
-export const ETS_BYTES: i32 = 128;
+export const ETS_TSA: i32 = ETS_PRIO_TC + 8 * U8;
+export const ETS_BW: i32 = ETS_TSA + 8 * U8;
+export const ETS_STRICT_MASK: i32 = ETS_BW + 8 * U8;
+export const ETS_WEIGHTED_MASK: i32 = ETS_STRICT_MASK + I32;
+export const ETS_ZERO_MASK: i32 = ETS_WEIGHTED_MASK + I32;
+export const ETS_Q_UNIT: i32 = ETS_ZERO_MASK + I32;
+export const ETS_MAX_WIRE: i32 = ETS_Q_UNIT + I32;
+export const ETS_CUR: i32 = ETS_MAX_WIRE + I32;
+export const ETS_QUANTUM: i32 = ETS_CUR + I32;
+export const ETS_DEFICIT: i32 = ETS_QUANTUM + 8 * I32;
+export const ETS_BYTES: i32 = ((ETS_DEFICIT + 8 * I32) + 63) & ~63; // 112..127 reserved
 /** TSA codes (802.1Qaz ETS TLV / Linux IEEE_8021QAZ_TSA_*). */
 export const TSA_STRICT: i32 = 0;
 export const TSA_CBS: i32 = 1;
@@ -214,30 +263,30 @@ export const TSA_VENDOR: i32 = 255;
 // One egress port with 8 TCs (assembly/port.ts, docs/port.md). The port record embeds the ETS, PFC
 // and QCN CP records of the port; queues and rings are separate static regions.
 export const PORT_NOW: i32 = 0;            // i64 time of the last processed arrival, ps
-export const PORT_TX_FREE: i32 = 8;        // i64 the link is busy until this time, ps
-export const PORT_NEXT_REFRESH: i32 = 16;  // i64 earliest PFC XOFF refresh deadline (may be stale-early)
-export const PORT_PAUSE_EXPIRY: i32 = 24;  // i64 PORT_BLOCKED holds until this time (earliest running pause end)
-export const PORT_PS_PER_BYTE: i32 = 32;   // i32 serialisation time of one byte, ps (80 at 100G)
-export const PORT_BACKLOG: i32 = 36;       // i32 bit t: TC t's queue is non-empty
-export const PORT_BLOCKED: i32 = 40;       // i32 bit t: TC t is blocked by a PFC pause
-export const PORT_CP_MASK: i32 = 44;       // i32 bit t: TC t has a QCN congestion point
-export const PORT_GEN_RNG: i32 = 48;       // u32 traffic generator xorshift32 state (entity id 8)
-export const PORT_OUT_HEAD: i32 = 52;      // i32 next write index of the control-event ring (wraps)
-export const PORT_PRIO_TC: i32 = 56;       // i32 prio_tc packed 3 bits per priority (priority n at bit 3n)
-export const PORT_RX_FRAMES: i32 = 64;     // i64 data frames arrived
-export const PORT_TX_FRAMES: i32 = 72;     // i64 frames transmitted
-export const PORT_TX_BYTES: i32 = 80;      // i64 frame bytes transmitted
-export const PORT_QUEUE_DROPS: i32 = 88;   // i64 frames dropped because their TC's FIFO was full
-export const PORT_PFC_RX: i32 = 96;        // i64 PFC frames received
-export const PORT_EVENTS_OUT: i32 = 104;   // i64 control events written (PFC frames, CNMs)
-export const PORT_Q_HEAD: i32 = 112;       // i32[8] FIFO read index per TC
-export const PORT_Q_COUNT: i32 = 144;      // i32[8] frames queued per TC
-export const PORT_HEAD_WIRE: i32 = 176;    // i32[8] wire bytes of each TC's head frame (0 when empty)
-export const PORT_TC_TX_BYTES: i32 = 208;  // i64[8] frame bytes transmitted per TC
-export const PORT_ETS: i32 = 272;          // ETS record (ETS_BYTES)
-export const PORT_PFC: i32 = 400;          // PFC record (PFC_SIZE)
-export const PORT_CP: i32 = 1480;          // 8 QCN CP records (QCN_CP_SIZE each), one per TC
-export const PORT_BYTES: i32 = 2064;
+export const PORT_TX_FREE: i32 = PORT_NOW + I64;             // i64 the link is busy until this time, ps
+export const PORT_NEXT_REFRESH: i32 = PORT_TX_FREE + I64;    // i64 earliest PFC XOFF refresh deadline (may be stale-early)
+export const PORT_PAUSE_EXPIRY: i32 = PORT_NEXT_REFRESH + I64; // i64 PORT_BLOCKED holds until this time (earliest running pause end)
+export const PORT_PS_PER_BYTE: i32 = PORT_PAUSE_EXPIRY + I64; // i32 serialisation time of one byte, ps (80 at 100G)
+export const PORT_BACKLOG: i32 = PORT_PS_PER_BYTE + I32;     // i32 bit t: TC t's queue is non-empty
+export const PORT_BLOCKED: i32 = PORT_BACKLOG + I32;         // i32 bit t: TC t is blocked by a PFC pause
+export const PORT_CP_MASK: i32 = PORT_BLOCKED + I32;         // i32 bit t: TC t has a QCN congestion point
+export const PORT_GEN_RNG: i32 = PORT_CP_MASK + I32;         // u32 traffic generator xorshift32 state (entity id 8)
+export const PORT_OUT_HEAD: i32 = PORT_GEN_RNG + I32;        // i32 next write index of the control-event ring (wraps)
+export const PORT_PRIO_TC: i32 = PORT_OUT_HEAD + I32;        // i32 prio_tc packed 3 bits per priority (priority n at bit 3n)
+export const PORT_RX_FRAMES: i32 = ((PORT_PRIO_TC + I32) + 7) & ~7; // i64 data frames arrived
+export const PORT_TX_FRAMES: i32 = PORT_RX_FRAMES + I64;     // i64 frames transmitted
+export const PORT_TX_BYTES: i32 = PORT_TX_FRAMES + I64;      // i64 frame bytes transmitted
+export const PORT_QUEUE_DROPS: i32 = PORT_TX_BYTES + I64;   // i64 frames dropped because their TC's FIFO was full
+export const PORT_PFC_RX: i32 = PORT_QUEUE_DROPS + I64;      // i64 PFC frames received
+export const PORT_EVENTS_OUT: i32 = PORT_PFC_RX + I64;       // i64 control events written (PFC frames, CNMs)
+export const PORT_Q_HEAD: i32 = PORT_EVENTS_OUT + I64;       // i32[8] FIFO read index per TC
+export const PORT_Q_COUNT: i32 = PORT_Q_HEAD + 8 * I32;      // i32[8] frames queued per TC
+export const PORT_HEAD_WIRE: i32 = PORT_Q_COUNT + 8 * I32;   // i32[8] wire bytes of each TC's head frame (0 when empty)
+export const PORT_TC_TX_BYTES: i32 = PORT_HEAD_WIRE + 8 * I32; // i64[8] frame bytes transmitted per TC
+export const PORT_ETS: i32 = PORT_TC_TX_BYTES + 8 * I64;          // ETS record (ETS_BYTES)
+export const PORT_PFC: i32 = PORT_ETS + ETS_BYTES;           // PFC record (PFC_SIZE)
+export const PORT_CP: i32 = PORT_PFC + PFC_SIZE;             // 8 QCN CP records (QCN_CP_SIZE each), one per TC
+export const PORT_BYTES: i32 = ((PORT_CP + 8 * QCN_CP_SIZE) + 15) & ~15;
 /** FIFO storage: per TC QUEUE_CAP u32 entries (bytes | prio << 16 | src << 19). */
 export const QUEUE_CAP: i32 = 2048;
 /** Arrival ring: IN_CAP entries of 8 bytes (word0 frame or control, word1 gap before it in ps). */
@@ -253,45 +302,46 @@ export const OUT_CAP: i32 = 1024;
 //
 // Header (i32 unless noted): counts, table addresses, global parameters.
 export const SH_NPORTS: i32 = 0;
-export const SH_NNODES: i32 = 4;
-export const SH_NFLOWS: i32 = 8;
-export const SH_NHOSTS: i32 = 12;
-export const SH_POOL_CAP: i32 = 16;
-export const SH_HEAP_CAP: i32 = 20;
-export const SH_PORTS: i32 = 24;
-export const SH_NODES: i32 = 28;
-export const SH_FLOWS: i32 = 32;
-export const SH_POOL: i32 = 36;
-export const SH_HEAP: i32 = 40;
-export const SH_ROUTE: i32 = 44;      // i32[nSwitches * nHosts]: offset into SH_NH (in i32 words)
-export const SH_NH: i32 = 48;         // i32 words: count, port, port, ...
-export const SH_MIX: i32 = 52;        // i32 pairs: frame bytes, cumulative weight
-export const SH_COUNTERS: i32 = 56;
-export const SH_WDLOG: i32 = 60;
-export const SH_WDLOG_CAP: i32 = 64;
-export const SH_STORMS: i32 = 68;
-export const SH_NSTORMS: i32 = 72;
-export const SH_QCN_MASK: i32 = 76;   // priorities with a congestion point / reaction point
-export const SH_QCN_PROFILE: i32 = 80; // 0 qau-pc, 1 dcqcn (one profile per fabric)
-export const SH_SEED: i32 = 92;
-export const SH_HOSTQ: i32 = 96;      // bytes a host TC queue holds before its flows wait
-export const SH_CREDIT_UNIT: i32 = 100;
-export const SH_WD_POLLS: i32 = 104;  // i64[SH_NWD_POLLS]: the distinct watchdog poll intervals, ps
-export const SH_NWD_POLLS: i32 = 108;
-export const SH_CREDIT_AGING: i32 = 176; // i64 ps (0 = credits never age)
-export const SH_SIZE: i32 = 264;
+export const SH_NNODES: i32 = SH_NPORTS + I32;
+export const SH_NFLOWS: i32 = SH_NNODES + I32;
+export const SH_NHOSTS: i32 = SH_NFLOWS + I32;                // route row stride: destination hosts, then one column per pinned flow (host/sim/routes.ts)
+export const SH_POOL_CAP: i32 = SH_NHOSTS + I32;
+export const SH_HEAP_CAP: i32 = SH_POOL_CAP + I32;
+export const SH_PORTS: i32 = SH_HEAP_CAP + I32;
+export const SH_NODES: i32 = SH_PORTS + I32;
+export const SH_FLOWS: i32 = SH_NODES + I32;
+export const SH_POOL: i32 = SH_FLOWS + I32;
+export const SH_HEAP: i32 = SH_POOL + I32;
+export const SH_ROUTE: i32 = SH_HEAP + I32;                  // i32[nSwitches * nHosts]: offset into SH_NH (in i32 words)
+export const SH_NH: i32 = SH_ROUTE + I32;                    // i32 words: count, port, port, ...
+export const SH_MIX: i32 = SH_NH + I32;                      // i32 pairs: frame bytes, cumulative weight
+export const SH_COUNTERS: i32 = SH_MIX + I32;
+export const SH_WDLOG: i32 = SH_COUNTERS + I32;
+export const SH_WDLOG_CAP: i32 = SH_WDLOG + I32;
+export const SH_STORMS: i32 = SH_WDLOG_CAP + I32;
+export const SH_NSTORMS: i32 = SH_STORMS + I32;
+export const SH_QCN_MASK: i32 = SH_NSTORMS + I32;            // priorities with a congestion point / reaction point
+export const SH_QCN_PROFILE: i32 = SH_QCN_MASK + I32;        // 0 qau-pc, 1 dcqcn (one profile per fabric)
+export const SH_SEED: i32 = SH_QCN_PROFILE + I32;
+export const SH_HOSTQ: i32 = SH_SEED + I32;                  // bytes a host TC queue holds before its flows wait
+export const SH_CREDIT_UNIT: i32 = SH_HOSTQ + I32;
+export const SH_WD_POLLS: i32 = SH_CREDIT_UNIT + I32;        // address of i64[SH_NWD_POLLS]: the distinct watchdog poll intervals, ps
+export const SH_NWD_POLLS: i32 = SH_WD_POLLS + I32;
+export const SH_CREDIT_AGING: i32 = ((SH_NWD_POLLS + I32) + 7) & ~7; // i64 ps (0 = credits never age)
+export const SH_SIZE: i32 = SH_CREDIT_AGING + I64;
 // Flow-control modes, pause time, watchdog and QCN CP parameters are per port (SP_MODES...), the
-// reaction-point parameters per flow (SF_P_*): each written from its own node's config.
+// reaction-point parameters in each flow's RP record (SF_RP, written by host/kernels/qcn-rp.ts):
+// each from its own node's config.
 
 // Node record (i32): kind, shared pool, PG thresholds.
 export const SN_KIND: i32 = 0;        // 0 host, 1 switch
-export const SN_ORD: i32 = 4;         // ordinal among hosts or among switches
-export const SN_SHARED_SIZE: i32 = 8;
-export const SN_SHARED_USED: i32 = 12;
-export const SN_XOFF: i32 = 16;
-export const SN_XON: i32 = 20;
-export const SN_LOSSY_Q: i32 = 24;
-export const SN_SIZE: i32 = 32;
+export const SN_ORD: i32 = SN_KIND + I32;                    // ordinal among hosts or among switches
+export const SN_SHARED_SIZE: i32 = SN_ORD + I32;
+export const SN_SHARED_USED: i32 = SN_SHARED_SIZE + I32;
+export const SN_XOFF: i32 = SN_SHARED_USED + I32;
+export const SN_XON: i32 = SN_XOFF + I32;
+export const SN_LOSSY_Q: i32 = SN_XON + I32;
+export const SN_SIZE: i32 = ((SN_LOSSY_Q + I32) + 7) & ~7;
 
 // Port record: one per link end; egress queues per TC, credit counters, watchdog state, and the
 // records of the kernels it runs: ETS (transmission selection), PFC (both sides of the port:
@@ -299,71 +349,71 @@ export const SN_SIZE: i32 = 32;
 // Hot fields first: what every transmission and arrival reads sits in the first 256 bytes (four
 // cache lines; the record size is a multiple of 64, so records start on a line).
 export const SP_NODE: i32 = 0;
-export const SP_PEER: i32 = 4;
-export const SP_PPB: i32 = 8;            // ps per byte
-export const SP_FLAGS: i32 = 12;         // bit 0 host port, bit 1 a transmitter-done event is queued
-export const SP_DELAY: i32 = 16;         // i64 one-way propagation, ps
-export const SP_BUSY_UNTIL: i32 = 24;    // i64 the frame on the wire ends (transmitter idle from then)
-export const SP_BACKLOG: i32 = 32;       // TC bitmap of non-empty egress queues
-export const SP_CTRL_HEAD: i32 = 36;     // control frames (PFC, PAUSE, CNM, grants) go first
-export const SP_CTRL_TAIL: i32 = 40;
-export const SP_QTOTAL: i32 = 44;
-export const SP_MODES: i32 = 48;         // flow-control mode of priority n in bits 4n..4n+3: 0 lossy 1 pfc 2 pause 3 credit
-export const SP_CREDIT_MASK: i32 = 52;   // credit priorities
-export const SP_SINK_PRIOS: i32 = 56;    // priorities whose data frames need no arrival event (peer is a host; docs/sim.md)
-export const SP_SINK_HEAD: i32 = 60;     // oldest such frame on the wire, -1 none (FIFO: arrivals in send order)
-export const SP_SINK_TAIL: i32 = 64;
-export const SP_UNSAT: i32 = 68;         // set when a weighted ETS TC was not eligible at a selection
-export const SP_WD_IGNORE: i32 = 72;     // priorities whose pause the watchdog ignores (storm, forward/drop)
-export const SP_WD_DROP: i32 = 76;       // priorities the watchdog drops
-export const SP_PRIO_TC: i32 = 80;       // TC of priority n in bits 3n..3n+2 (pfcBlockedTcs)
-export const SP_LOSSLESS: i32 = 84;      // priorities whose mode is not lossy
-export const SP_WAKE_AT: i32 = 88;       // i64 pending pause-expiry wake-up
-export const SP_QHEAD: i32 = 96;         // i32[8] packet index, -1 empty
-export const SP_HEADWIRE: i32 = 128;     // i32[8] wire bytes of each TC's head frame (ETS selection)
-export const SP_QTAIL: i32 = 160;        // i32[8]
-export const SP_QBYTES: i32 = 192;       // i32[8] frame bytes queued per TC
-export const SP_WAIT_HEAD: i32 = 224;    // host port: first flow waiting for room in its NIC queue
-export const SP_WD_STORM: i32 = 228;     // priorities in storm state
-export const SP_REFRESH_EV: i32 = 232;   // i64 time of the queued XOFF-refresh event (max = none)
-export const SP_HEADROOM: i32 = 240;     // bytes per lossless PG
-export const SP_PAUSE_TIME: i32 = 244;   // quanta of the XOFF frames this port sends
-export const SP_WD_ACTION: i32 = 248;    // watchdog action: 0 drop, 1 forward, 2 alert
-export const SP_WD_POLL: i32 = 252;      // index into SH_WD_POLLS, -1 = no watchdog on this port
-export const SP_TX_BYTES_TC: i32 = 256;  // i64[8] wire bytes sent per TC
-export const SP_TX_PKTS: i32 = 320;      // i64[8] data frames sent per priority
-export const SP_PFC_RX: i32 = 384;       // i64[8] PFC/PAUSE frames received per priority
-export const SP_WD_LEFT: i32 = 448;      // i64[8] detection / restoration countdown
-export const SP_WD_LAST_TX: i32 = 512;   // i64[8]
-export const SP_WD_LAST_RX: i32 = 576;   // i64[8]
+export const SP_PEER: i32 = SP_NODE + I32;
+export const SP_PPB: i32 = SP_PEER + I32;                    // ps per byte
+export const SP_FLAGS: i32 = SP_PPB + I32;                   // bit 0 host port, bit 1 a transmitter-done event is queued
+export const SP_DELAY: i32 = SP_FLAGS + I32;                 // i64 one-way propagation, ps
+export const SP_BUSY_UNTIL: i32 = SP_DELAY + I64;            // i64 the frame on the wire ends (transmitter idle from then)
+export const SP_BACKLOG: i32 = SP_BUSY_UNTIL + I64;          // TC bitmap of non-empty egress queues
+export const SP_CTRL_HEAD: i32 = SP_BACKLOG + I32;           // control frames (PFC, PAUSE, CNM, grants) go first
+export const SP_CTRL_TAIL: i32 = SP_CTRL_HEAD + I32;
+export const SP_QTOTAL: i32 = SP_CTRL_TAIL + I32;
+export const SP_MODES: i32 = SP_QTOTAL + I32;                // flow-control mode of priority n in bits 4n..4n+3: 0 lossy 1 pfc 2 pause 3 credit
+export const SP_CREDIT_MASK: i32 = SP_MODES + I32;           // credit priorities
+export const SP_SINK_PRIOS: i32 = SP_CREDIT_MASK + I32;      // priorities whose data frames need no arrival event (peer is a host; docs/sim.md)
+export const SP_SINK_HEAD: i32 = SP_SINK_PRIOS + I32;        // oldest such frame on the wire, -1 none (FIFO: arrivals in send order)
+export const SP_SINK_TAIL: i32 = SP_SINK_HEAD + I32;
+export const SP_UNSAT: i32 = SP_SINK_TAIL + I32;             // set when a weighted ETS TC was not eligible at a selection
+export const SP_WD_IGNORE: i32 = SP_UNSAT + I32;             // priorities whose pause the watchdog ignores (storm, forward/drop)
+export const SP_WD_DROP: i32 = SP_WD_IGNORE + I32;           // priorities the watchdog drops
+export const SP_PRIO_TC: i32 = SP_WD_DROP + I32;             // TC of priority n in bits 3n..3n+2 (pfcBlockedTcs)
+export const SP_LOSSLESS: i32 = SP_PRIO_TC + I32;            // priorities whose mode is not lossy
+export const SP_WAKE_AT: i32 = SP_LOSSLESS + I32;            // i64 pending pause-expiry wake-up
+export const SP_QHEAD: i32 = SP_WAKE_AT + I64;               // i32[8] packet index, -1 empty
+export const SP_HEADWIRE: i32 = SP_QHEAD + 8 * I32;          // i32[8] wire bytes of each TC's head frame (ETS selection)
+export const SP_QTAIL: i32 = SP_HEADWIRE + 8 * I32;          // i32[8]
+export const SP_QBYTES: i32 = SP_QTAIL + 8 * I32;            // i32[8] frame bytes queued per TC
+export const SP_WAIT_HEAD: i32 = SP_QBYTES + 8 * I32;        // host port: first flow waiting for room in its NIC queue
+export const SP_WD_STORM: i32 = SP_WAIT_HEAD + I32;          // priorities in storm state
+export const SP_REFRESH_EV: i32 = SP_WD_STORM + I32;         // i64 time of the queued XOFF-refresh event (max = none)
+export const SP_HEADROOM: i32 = SP_REFRESH_EV + I64;         // bytes per lossless PG
+export const SP_PAUSE_TIME: i32 = SP_HEADROOM + I32;         // quanta of the XOFF frames this port sends
+export const SP_WD_ACTION: i32 = SP_PAUSE_TIME + I32;        // watchdog action: 0 drop, 1 forward, 2 alert
+export const SP_WD_POLL: i32 = SP_WD_ACTION + I32;           // index into SH_WD_POLLS, -1 = no watchdog on this port
+export const SP_TX_BYTES_TC: i32 = SP_WD_POLL + I32;         // i64[8] wire bytes sent per TC
+export const SP_TX_PKTS: i32 = SP_TX_BYTES_TC + 8 * I64;     // i64[8] data frames sent per priority
+export const SP_PFC_RX: i32 = SP_TX_PKTS + 8 * I64;          // i64[8] PFC/PAUSE frames received per priority
+export const SP_WD_LEFT: i32 = SP_PFC_RX + 8 * I64;          // i64[8] detection / restoration countdown
+export const SP_WD_LAST_TX: i32 = SP_WD_LEFT + 8 * I64;      // i64[8]
+export const SP_WD_LAST_RX: i32 = SP_WD_LAST_TX + 8 * I64;   // i64[8]
 // Per-port parameters from the node's own config (written by the host) and the credit receiver.
-export const SP_WD_DETECT: i32 = 640;    // i64 ps
-export const SP_WD_RESTORE: i32 = 648;   // i64 ps
-export const SP_Q_EQ: i32 = 656;         // QCN CP (qau-pc): Qeq bytes
-export const SP_W: i32 = 660;            // QCN CP (qau-pc): w
-export const SP_KMIN: i32 = 664;         // dcqcn CP marking thresholds, bytes
-export const SP_KMAX: i32 = 668;
-export const SP_PMAX_Q16: i32 = 672;
-export const SP_CR_CAP: i32 = 676;       // credit receiver buffer, units (written by the host)
-export const SP_CR_LASTCL: i32 = 680;    // i32[8] credit receiver: limit of the last grant sent
+export const SP_WD_DETECT: i32 = SP_WD_LAST_RX + 8 * I64;    // i64 ps
+export const SP_WD_RESTORE: i32 = SP_WD_DETECT + I64;        // i64 ps
+export const SP_Q_EQ: i32 = SP_WD_RESTORE + I64;             // QCN CP (qau-pc): Qeq bytes
+export const SP_W: i32 = SP_Q_EQ + I32;                      // QCN CP (qau-pc): w
+export const SP_KMIN: i32 = SP_W + I32;                      // dcqcn CP marking thresholds, bytes
+export const SP_KMAX: i32 = SP_KMIN + I32;
+export const SP_PMAX_Q16: i32 = SP_KMAX + I32;
+export const SP_CR_CAP: i32 = SP_PMAX_Q16 + I32;             // credit receiver buffer, units (written by the host)
+export const SP_CR_LASTCL: i32 = SP_CR_CAP + I32;            // i32[8] credit receiver: limit of the last grant sent
 // Kernel records.
-export const SP_ETS: i32 = 768;          // ETS record (ETS_BYTES = 128)
-export const SP_PFC: i32 = 896;          // PFC record (PFC_SIZE = 1080)
-export const SP_CREDIT: i32 = 1976;      // 8 x credit record (CREDIT_SIZE = 112), one per priority
-export const SP_CP: i32 = 2872;          // 8 x QCN CP record (QCN_CP_SIZE = 72), one per TC
-export const SP_SIZE: i32 = 3456;        // 54 x 64 bytes
+export const SP_ETS: i32 = ((SP_CR_LASTCL + 8 * I32) + 63) & ~63;  // ETS record (ETS_BYTES = 128)
+export const SP_PFC: i32 = SP_ETS + ETS_BYTES;               // PFC record (PFC_SIZE = 1080)
+export const SP_CREDIT: i32 = SP_PFC + PFC_SIZE;             // 8 x credit record (CREDIT_SIZE = 112), one per priority
+export const SP_CP: i32 = SP_CREDIT + 8 * CREDIT_SIZE;       // 8 x QCN CP record (QCN_CP_SIZE = 72), one per TC
+export const SP_SIZE: i32 = ((SP_CP + 8 * QCN_CP_SIZE) + 63) & ~63; // 54 x 64 bytes
 
 // Packet record (pool entry).
 export const SK_NEXT: i32 = 0;
-export const SK_FLOW: i32 = 4;
-export const SK_BYTES: i32 = 8;
-export const SK_PRIO: i32 = 12;
-export const SK_PORT: i32 = 16;   // receiving port while in flight; ingress port while queued in a switch
-export const SK_KIND: i32 = 20;   // bits 0..7 kind (0 data 1 PFC 2 PAUSE 3 CNM 4 grant), 8..15 buffer account
-export const SK_A: i32 = 24;      // PFC/grant: priority; CNM: flow
-export const SK_B: i32 = 28;      // PFC: quanta; grant: credit limit; CNM: qf
-export const SK_ARRIVE_AT: i32 = 24; // i64 data frame in a port's sink list: arrival time at the host (overlays A, B)
-export const SK_SIZE: i32 = 32;
+export const SK_FLOW: i32 = SK_NEXT + I32;
+export const SK_BYTES: i32 = SK_FLOW + I32;
+export const SK_PRIO: i32 = SK_BYTES + I32;
+export const SK_PORT: i32 = SK_PRIO + I32;                   // receiving port while in flight; ingress port while queued in a switch
+export const SK_KIND: i32 = SK_PORT + I32;                   // bits 0..7 kind (0 data 1 PFC 2 PAUSE 3 CNM 4 grant), 8..15 buffer account
+export const SK_A: i32 = SK_KIND + I32;                      // PFC/grant: priority; CNM: flow
+export const SK_B: i32 = SK_A + I32;                         // PFC: quanta; grant: credit limit; CNM: qf
+export const SK_ARRIVE_AT: i32 = SK_A;  // i64 data frame in a port's sink list: arrival time at the host (overlays A, B)
+export const SK_SIZE: i32 = SK_B + I32;
 
 // Entity ids of the simulator's random streams (DESIGN.md §2: each entity owns an xorshift32 seeded
 // from the run seed and its id). Disjoint ranges, so no two entities share a stream in any fabric
@@ -374,75 +424,94 @@ export const SIM_ID_SOURCE: i32 = 2 << 29;
 
 // Flow record: traffic source, delivery counters and its QCN reaction point.
 export const SF_SRC: i32 = 0;
-export const SF_DST: i32 = 4;
-export const SF_PRIO: i32 = 8;
-export const SF_PORT: i32 = 12;
-export const SF_FKIND: i32 = 16;
-export const SF_FA: i32 = 20;
-export const SF_FB: i32 = 24;
-export const SF_MIXOFF: i32 = 28;
-export const SF_MIXN: i32 = 32;
-export const SF_MIXTOT: i32 = 36;
-export const SF_RNG: i32 = 40;
-export const SF_STATE: i32 = 44;       // 0 not started, 1 sending, 2 waiting for its NIC queue, 3 done
-export const SF_NEXT_WAIT: i32 = 48;
-export const SF_DST_ORD: i32 = 52;
-export const SF_SRC_ORD: i32 = 56;
-export const SF_TC: i32 = 60;
-export const SF_START: i32 = 64;       // i64 fields from here
-export const SF_STOP: i32 = 72;
-export const SF_LEFT: i32 = 80;        // bytes still to send, -1 unlimited
-export const SF_RATE: i32 = 88;        // offered rate, bit/s
-export const SF_ON: i32 = 96;
-export const SF_OFF: i32 = 104;
-export const SF_NEXT_AT: i32 = 112;
-export const SF_SENT: i32 = 120;
-export const SF_DELIV: i32 = 128;
-export const SF_LAST_DELIV: i32 = 136;
-export const SF_TOTAL: i32 = 144;
-export const SF_LINE_BPS: i32 = 152;   // i64
-export const SF_RP_EV_AT: i32 = 160;   // i64 time of the one queued RP timer event (max = none)
-export const SF_RP: i32 = 168;         // QCN reaction point record (QCN_RP_SIZE = 160)
-export const SF_NP: i32 = 328;         // dcqcn notification point at the receiver (DCQCN_NP_SIZE = 16)
-// Reaction-point parameters of the source host's config (qcn.rp), read by simInit.
-export const SF_P_BC: i32 = 344;       // bytes per cycle
-export const SF_P_TH: i32 = 348;
-export const SF_P_GD: i32 = 352;       // qau-pc Gd shift
-export const SF_P_MINDEC: i32 = 356;   // qau-pc minimum decrease numerator
-export const SF_P_FLAGS: i32 = 360;    // QCN_RP_F_* mask
-export const SF_P_G_Q10: i32 = 364;    // dcqcn g in Q10
-export const SF_P_TIMER: i32 = 368;    // i64 ps
-export const SF_P_AI: i32 = 376;       // i64 bit/s: R_AI
-export const SF_P_HAI: i32 = 384;      // i64 bit/s: R_HAI
-export const SF_P_MIN: i32 = 392;      // i64 bit/s: minimum rate
-export const SF_P_ALPHA_PS: i32 = 400; // i64 dcqcn alpha decay period
-export const SF_P_CNP_PS: i32 = 408;   // i64 dcqcn minimum CNP spacing at the receiver of this flow
-export const SF_PACE_BYTES: i32 = 416; // the last pacing gap's frame bytes (0 = none yet)
-export const SF_PACE_RATE: i32 = 424;  // i64 ... and rate, bit/s
-export const SF_PACE_PS: i32 = 432;    // i64 ... and the gap: wire bits / rate, ps
-export const SF_SIZE: i32 = 440;
+export const SF_DST: i32 = SF_SRC + I32;
+export const SF_PRIO: i32 = SF_DST + I32;
+export const SF_PORT: i32 = SF_PRIO + I32;
+export const SF_FKIND: i32 = SF_PORT + I32;
+export const SF_FA: i32 = SF_FKIND + I32;
+export const SF_FB: i32 = SF_FA + I32;
+export const SF_MIXOFF: i32 = SF_FB + I32;
+export const SF_MIXN: i32 = SF_MIXOFF + I32;
+export const SF_MIXTOT: i32 = SF_MIXN + I32;
+export const SF_RNG: i32 = SF_MIXTOT + I32;
+export const SF_STATE: i32 = SF_RNG + I32;                   // 0 not started, 1 sending, 2 waiting for its NIC queue, 3 done
+export const SF_NEXT_WAIT: i32 = SF_STATE + I32;
+export const SF_DST_ORD: i32 = SF_NEXT_WAIT + I32;
+export const SF_SRC_ORD: i32 = SF_DST_ORD + I32;
+export const SF_TC: i32 = SF_SRC_ORD + I32;
+export const SF_START: i32 = SF_TC + I32;                    // i64 fields from here
+export const SF_STOP: i32 = SF_START + I64;
+export const SF_LEFT: i32 = SF_STOP + I64;                   // bytes still to send, -1 unlimited
+export const SF_RATE: i32 = SF_LEFT + I64;                   // offered rate, bit/s
+export const SF_ON: i32 = SF_RATE + I64;
+export const SF_OFF: i32 = SF_ON + I64;
+export const SF_NEXT_AT: i32 = SF_OFF + I64;
+export const SF_SENT: i32 = SF_NEXT_AT + I64;
+export const SF_DELIV: i32 = SF_SENT + I64;
+export const SF_LAST_DELIV: i32 = SF_DELIV + I64;
+export const SF_TOTAL: i32 = SF_LAST_DELIV + I64;
+export const SF_LINE_BPS: i32 = SF_TOTAL + I64;              // i64
+export const SF_RP_EV_AT: i32 = SF_LINE_BPS + I64;           // i64 time of the one queued RP timer event (max = none)
+export const SF_RP: i32 = SF_RP_EV_AT + I64;                 // QCN reaction point record (QCN_RP_SIZE = 160)
+export const SF_NP: i32 = SF_RP + QCN_RP_SIZE;               // dcqcn notification point at the receiver (DCQCN_NP_SIZE = 16)
+export const SF_PACE_BYTES: i32 = SF_NP + DCQCN_NP_SIZE;      // the last pacing gap's frame bytes (0 = none yet)
+export const SF_PACE_RATE: i32 = ((SF_PACE_BYTES + I32) + 7) & ~7; // i64 ... and rate, bit/s
+export const SF_PACE_PS: i32 = SF_PACE_RATE + I64;           // i64 ... and the gap: wire bits / rate, ps
+export const SF_SIZE: i32 = SF_PACE_PS + I64;
 
 // Counters (i64).
 export const SC_HOPS: i32 = 0;
-export const SC_EVENTS: i32 = 8;
-export const SC_DROP_LOSSLESS: i32 = 16;
-export const SC_DROP_LOSSY: i32 = 24;
-export const SC_DROP_PRIO: i32 = 32;   // i64[8]
-export const SC_STORM_XOFF: i32 = 96;   // XOFF frames sent by pfc_storm sources (kernel ports count their own)
-export const SC_UNUSED: i32 = 104;
-export const SC_PAUSE_FRAMES: i32 = 112;
-export const SC_CNMS: i32 = 120;
-export const SC_POOL_EXHAUSTED: i32 = 128;
-export const SC_WD_EVENTS: i32 = 136;
-export const SC_GRANTS: i32 = 144;
-export const SC_NOW: i32 = 152;
-export const SC_SIZE: i32 = 160;
+export const SC_EVENTS: i32 = SC_HOPS + I64;
+export const SC_DROP_LOSSLESS: i32 = SC_EVENTS + I64;
+export const SC_DROP_LOSSY: i32 = SC_DROP_LOSSLESS + I64;
+export const SC_DROP_PRIO: i32 = SC_DROP_LOSSY + I64;        // i64[8]
+export const SC_STORM_XOFF: i32 = SC_DROP_PRIO + 8 * I64;    // XOFF frames sent by pfc_storm sources (kernel ports count their own)
+export const SC_UNUSED: i32 = SC_STORM_XOFF + I64;
+export const SC_PAUSE_FRAMES: i32 = SC_UNUSED + I64;
+export const SC_CNMS: i32 = SC_PAUSE_FRAMES + I64;
+export const SC_POOL_EXHAUSTED: i32 = SC_CNMS + I64;
+export const SC_WD_EVENTS: i32 = SC_POOL_EXHAUSTED + I64;
+export const SC_GRANTS: i32 = SC_WD_EVENTS + I64;
+export const SC_NOW: i32 = SC_GRANTS + I64;
+export const SC_SIZE: i32 = SC_NOW + I64;
 // Watchdog log entry: i64 time, i32 port, i32 priority | event << 8 (1 detected, 2 restored).
 export const SW_SIZE: i32 = 16;
 // Storm source: i32 port, i32 priority, i64 start, i64 stop, i64 interval.
 export const SS_PORT: i32 = 0;
-export const SS_PRIO: i32 = 4;
-export const SS_START: i32 = 8;
-export const SS_STOP: i32 = 16;
-export const SS_INTERVAL: i32 = 24;
-export const SS_SIZE: i32 = 32;
+export const SS_PRIO: i32 = SS_PORT + I32;
+export const SS_START: i32 = SS_PRIO + I32;
+export const SS_STOP: i32 = SS_START + I64;
+export const SS_INTERVAL: i32 = SS_STOP + I64;
+export const SS_SIZE: i32 = SS_INTERVAL + I64;
+
+// ---------------------------------------------------------------------------------------------
+// Compile-time guards (a failed one stops the build with its message).
+// ---------------------------------------------------------------------------------------------
+// Record sizes: the last field ends within the record; sizes keep their alignment.
+if (QCN_CP_CNMS + I64 > QCN_CP_SIZE || QCN_CP_SIZE % 8 != 0) ERROR('layout: QCN CP record');
+if (DCQCN_CP_MARKS + I64 > DCQCN_CP_SIZE || DCQCN_CP_SIZE % 8 != 0) ERROR('layout: DCQCN CP record');
+if (QCN_RP_TIMER_EVENTS + I64 > QCN_RP_SIZE || QCN_RP_SIZE % 16 != 0) ERROR('layout: QCN RP record');
+if (DCQCN_NP_SPACING_PS + I64 > DCQCN_NP_SIZE) ERROR('layout: DCQCN NP record');
+if (PFC_BLOCKED_UNTIL + I64 > PFC_SIZE || PFC_SIZE % 8 != 0) ERROR('layout: PFC record');
+if (CREDIT_SYNCS_RX + I64 > CREDIT_SIZE || CREDIT_SIZE % 16 != 0) ERROR('layout: credit record');
+if (ETS_DEFICIT + 8 * I32 > ETS_BYTES || ETS_BYTES % 64 != 0) ERROR('layout: ETS record');
+if (SN_LOSSY_Q + I32 > SN_SIZE) ERROR('layout: sim node record');
+if (SK_B + I32 > SK_SIZE || SK_ARRIVE_AT + I64 > SK_SIZE) ERROR('layout: sim packet record');
+if (SF_PACE_PS + I64 > SF_SIZE || SF_SIZE % 8 != 0) ERROR('layout: sim flow record');
+if (SC_NOW + I64 > SC_SIZE) ERROR('layout: sim counters');
+if (SS_INTERVAL + I64 > SS_SIZE) ERROR('layout: sim storm record');
+if (SH_CREDIT_AGING + I64 > SH_SIZE) ERROR('layout: sim header');
+// i64 fields are 8-byte aligned (a misaligned i64 load is slow and breaks the host's BigInt64Array views).
+if (QCN_CP_SAMPLES % 8 != 0 || QCN_RP_ALPHA_DEADLINE % 8 != 0 || QCN_RP_CUTS % 8 != 0) ERROR('layout: QCN i64 alignment');
+if (PFC_QUANTUM_PS % 8 != 0 || PFC_NEXT_REFRESH % 8 != 0 || PFC_BLOCKED_FROM % 8 != 0) ERROR('layout: PFC i64 alignment');
+if (CREDIT_AGING_PS % 8 != 0 || PORT_RX_FRAMES % 8 != 0 || PORT_TC_TX_BYTES % 8 != 0) ERROR('layout: i64 alignment');
+if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_TX_BYTES_TC % 8 != 0 || SP_WD_DETECT % 8 != 0) ERROR('layout: sim port i64 alignment');
+if (SF_START % 8 != 0 || SF_RP % 8 != 0 || SF_NP % 8 != 0 || SF_PACE_RATE % 8 != 0) ERROR('layout: sim flow i64 alignment');
+if (SH_CREDIT_AGING % 8 != 0 || SS_START % 8 != 0 || SK_ARRIVE_AT % 8 != 0) ERROR('layout: i64 alignment');
+// Embedded records: each starts where the previous part ends (no overlap) and the container holds it.
+if (PORT_ETS < PORT_TC_TX_BYTES + 8 * I64 || PORT_PFC < PORT_ETS + ETS_BYTES || PORT_CP < PORT_PFC + PFC_SIZE) ERROR('layout: port records overlap');
+if (PORT_CP + 8 * QCN_CP_SIZE > PORT_BYTES) ERROR('layout: port record too small');
+if (SP_ETS < SP_CR_LASTCL + 8 * I32 || SP_PFC < SP_ETS + ETS_BYTES || SP_CREDIT < SP_PFC + PFC_SIZE || SP_CP < SP_CREDIT + 8 * CREDIT_SIZE) ERROR('layout: sim port records overlap');
+if (SP_CP + 8 * QCN_CP_SIZE > SP_SIZE || SP_SIZE % 64 != 0) ERROR('layout: sim port record size (a multiple of 64: records start on a cache line)');
+if (SP_TX_BYTES_TC != 256) ERROR('layout: the hot sim port fields must stay in the first 256 bytes (four cache lines)');
+if (SF_RP < SF_RP_EV_AT + I64 || SF_NP < SF_RP + QCN_RP_SIZE || SF_PACE_BYTES < SF_NP + DCQCN_NP_SIZE) ERROR('layout: sim flow records overlap');

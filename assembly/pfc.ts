@@ -40,12 +40,10 @@ import {
   PFC_QUANTUM_PS, PFC_REFRESH_PS, PFC_RX_IGNORED, PFC_OCC, PFC_XOFF_TH, PFC_XON_TH, PFC_LIMIT,
   PFC_TX_TIME, PFC_NEXT_REFRESH, PFC_PAUSED_UNTIL, PFC_PAUSE_START, PFC_PAUSED_PS, PFC_XOFF_TX,
   PFC_XON_TX, PFC_XOFF_RX, PFC_XON_RX, PFC_DROPS, PFC_DROP_BYTES, PFC_UNIT_OF, PFC_XOFF_AT, PFC_XON_AT, PFC_BLOCKED_MASK, PFC_BLOCKED_FROM, PFC_BLOCKED_UNTIL, PFC_SIZE,
+  PFC_MODE_OFF, PFC_MODE_PFC, PFC_MODE_PAUSE,
 } from './layout';
+export { PFC_MODE_OFF, PFC_MODE_PFC, PFC_MODE_PAUSE };
 
-/** Port flow-control modes (PFC_MODE). */
-export const PFC_MODE_OFF: i32 = 0;
-export const PFC_MODE_PFC: i32 = 1;
-export const PFC_MODE_PAUSE: i32 = 2;
 
 /** "No refresh scheduled". */
 const NEVER: i64 = i64.MAX_VALUE;
@@ -323,7 +321,7 @@ export function pfcPausedPs(rec: usize, unit: i32, now: i64): i64 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Host entry points (single events for vectors/tests; a batch driver for benchmarks)
+// Host entry points (single events for vectors and tests; the benchmark driver is assembly/bench/pfc.ts)
 // ---------------------------------------------------------------------------------------------
 
 export function pfcArriveOne(rec: usize, prio: i32, bytes: i32, now: i64): i32 {
@@ -338,138 +336,10 @@ export function pfcTakePendingOne(rec: usize): i32 {
   return pfcTakePending(rec);
 }
 
-export function pfcBlockedMaskAt(rec: usize, now: i64): i32 {
+export function pfcBlockedMaskOne(rec: usize, now: i64): i32 {
   return pfcBlockedMask(rec, now);
 }
 
-export function pfcBlockedTcsOf(blockedPrios: i32, prioTc: i32): i32 {
+export function pfcBlockedTcsOne(blockedPrios: i32, prioTc: i32): i32 {
   return pfcBlockedTcs(blockedPrios, prioTc);
-}
-
-/** The ingress accounting part of one benchmark item: arrival or departure, then the pending mask. */
-@inline
-function benchAccount(rec: usize, item: usize, now: i64): i32 {
-  const word = load<i32>(item);
-  const prio = word & 7;
-  const bytes = word >>> 16;
-  let accepted = 0;
-  if ((word & 8) != 0) {
-    pfcDepart(rec, prio, bytes);
-  } else {
-    accepted = pfcArrive(rec, prio, bytes, now);
-  }
-  return accepted + pfcTakePending(rec);
-}
-
-/** One benchmark item (see pfcBenchRunItems); returns the value folded into the checksum. */
-@inline
-function benchItem(rec: usize, item: usize, now: i64): i32 {
-  return benchAccount(rec, item, now) + pfcBlockedMask(rec, now);
-}
-
-/**
- * Batched driver over caller-provided items: n accounting updates, 8 bytes each at itemsPtr:
- *   word 0: bits 0..2 priority, bit 3 = departure (else arrival), bits 16..31 frame bytes;
- *   word 1: time step before this item, ps (u32).
- * Arrivals go through pfcArrive, departures through pfcDepart (the caller departs only what was
- * accepted); the pending mask is taken and the blocked mask sampled after each item. Returns a
- * checksum of accept flags, pending and blocked masks and the final port occupancy.
- */
-export function pfcBenchRunItems(rec: usize, itemsPtr: usize, n: i32): i32 {
-  let now: i64 = 0;
-  let sum: i32 = 0;
-  for (let i = 0; i < n; i++) {
-    const item = itemsPtr + (<usize>i << 3);
-    now += <i64>load<u32>(item + 4);
-    sum = sum * 31 + benchItem(rec, item, now);
-  }
-  return sum ^ load<i32>(rec + PFC_OCC + (PFC_PORT_UNIT << 2));
-}
-
-// Static state of the `dcbkit bench` driver (bench/kernels.ts calls pfcBenchSetup() then pfcBenchRun(n)).
-const BENCH_ITEMS: i32 = 1024;
-const BENCH_REC: usize = memory.data(PFC_SIZE, 16);
-const BENCH_ITEM_BUF: usize = memory.data(BENCH_ITEMS << 3, 16);
-const BENCH_CURSOR: usize = memory.data(16, 16); // i32 next item, i64 time at +8
-
-/**
- * Benchmark set-up: a 100G PFC port with priorities 3 and 4 lossless (xoff 4000 B, xon 2000 B,
- * headroom 1 MiB so nothing drops), and a cycle of 1024 items: blocks of 64 arrivals of
- * pseudo-random priority and size 64..1563 B, each followed by the 64 matching departures in
- * order, one frame time (80 ps/B) apart. The cycle leaves every occupancy at 0.
- */
-export function pfcBenchSetup(): void {
-  pfcInit(BENCH_REC, PFC_MODE_PFC, 0x18, 0xFFFF, 100_000_000_000);
-  for (let u = 0; u < PFC_UNITS; u++) pfcSetThresholds(BENCH_REC, u, 4000, 2000, 1 << 20);
-  let x: u32 = 0x9E3779B9;
-  for (let block = 0; block < BENCH_ITEMS; block += 128) {
-    for (let i = 0; i < 64; i++) {
-      x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
-      const bytes = 64 + <i32>(x % 1500);
-      const word = <i32>(x >>> 29) | (bytes << 16);
-      const a = BENCH_ITEM_BUF + (<usize>(block + i) << 3);
-      const d = a + (64 << 3);
-      store<i32>(a, word);
-      store<i32>(a + 4, bytes * 80);
-      store<i32>(d, word);
-      store<i32>(d + 4, bytes * 80);
-    }
-  }
-  store<i32>(BENCH_CURSOR, 0);
-  store<i64>(BENCH_CURSOR + 8, 0);
-}
-
-/** Items [from, to) of the set-up cycle, all arrivals or all departures; returns the folded results. */
-@inline
-function benchRange(from: i32, to: i32, departures: bool, withBlocked: bool, clock: usize): i32 {
-  let now = load<i64>(clock);
-  let sum: i32 = 0;
-  for (let i = from; i < to; i++) {
-    const item = BENCH_ITEM_BUF + (<usize>i << 3);
-    const word = load<i32>(item);
-    now += <i64>load<u32>(item + 4);
-    if (departures) pfcDepart(BENCH_REC, word & 7, word >>> 16);
-    else sum += pfcArrive(BENCH_REC, word & 7, word >>> 16, now);
-    sum += pfcTakePending(BENCH_REC);
-    if (withBlocked) sum += pfcBlockedMask(BENCH_REC, now);
-  }
-  store<i64>(clock, now);
-  return sum;
-}
-
-/**
- * n items of the set-up cycle from where the last call stopped; `withBlocked` adds the egress
- * query. The cycle alternates runs of 64 arrivals and 64 departures, and each run is one loop
- * without a per-item arrival/departure test, so the figure is the accounting update, not the
- * driver's dispatch.
- */
-@inline
-function benchLoop(n: i32, withBlocked: bool): i32 {
-  let cursor = load<i32>(BENCH_CURSOR);
-  let left = n;
-  let sum: i32 = 0;
-  while (left > 0) {
-    const runEnd = (cursor | 63) + 1; // the end of the current run of 64
-    const to = runEnd - cursor < left ? runEnd : cursor + left;
-    if ((cursor & 64) != 0) sum += benchRange(cursor, to, true, withBlocked, BENCH_CURSOR + 8);
-    else sum += benchRange(cursor, to, false, withBlocked, BENCH_CURSOR + 8);
-    left -= to - cursor;
-    cursor = to & (BENCH_ITEMS - 1);
-  }
-  store<i32>(BENCH_CURSOR, cursor);
-  return sum;
-}
-
-/** n accounting updates from the set-up cycle (continuing where the last call stopped); returns a checksum. */
-export function pfcBenchRun(n: i32): i32 {
-  return benchLoop(n, true);
-}
-
-/**
- * Like pfcBenchRun, over the same items, but only the ingress accounting update (arrival or
- * departure, then the pending mask) without the egress blocked-mask query, so `dcbkit bench` can
- * report the two costs apart.
- */
-export function pfcBenchRunAccounting(n: i32): i32 {
-  return benchLoop(n, false);
 }

@@ -22,12 +22,11 @@ import {
   QCN_CP_SIZE,
   DCQCN_CP_Q, DCQCN_CP_RNG, DCQCN_CP_KMIN, DCQCN_CP_KMAX, DCQCN_CP_PMAX, DCQCN_CP_P, DCQCN_CP_MARKS,
   DCQCN_CP_SIZE,
+  QUANT_LINEAR, QUANT_MSB,
 } from './layout';
+export { QUANT_LINEAR, QUANT_MSB };
 import { rngSeed, jitter, rngNext } from './rng';
 
-/** Quantiser selectors (QCN_CP_QUANT). */
-export const QUANT_LINEAR: i32 = 0;
-export const QUANT_MSB: i32 = 1;
 
 /** Bytes before the first sample, and the base of the sampling table (cpMinSampleBase). */
 export const CP_INITIAL_TTM: i32 = 150000;

@@ -22,12 +22,11 @@ import {
   QCN_RP_ALPHA_DEADLINE, QCN_RP_ALPHA_PS, QCN_RP_G_Q10, QCN_RP_ALPHA_INIT, QCN_RP_CUTS,
   QCN_RP_BC_EVENTS, QCN_RP_TIMER_EVENTS, QCN_RP_SIZE, QCN_RP_F_EXTRA_FR, QCN_RP_F_JITTER,
   QCN_RP_F_HALVING, DCQCN_NP_LAST_CNP, DCQCN_NP_SPACING_PS, DCQCN_NP_SIZE,
+  RP_QAU_PC, RP_DCQCN,
 } from './layout';
+export { RP_QAU_PC, RP_DCQCN };
 import { rngSeed, jitter } from './rng';
 
-/** QCN_RP_PROFILE values. */
-export const RP_QAU_PC: i32 = 0;
-export const RP_DCQCN: i32 = 1;
 
 /** Which timer qcnRpFireDue fired. */
 export const FIRED_NONE: i32 = 0;
@@ -38,37 +37,28 @@ export const FIRED_ALPHA_TIMER: i32 = 2;
 export const ALPHA_ONE: i32 = 1024;
 
 /**
- * Sets up an idle rate limiter (profile qau-pc). `flags` is a QCN_RP_F_* mask; the qau-pc profile
- * uses all three (extra fast recovery, jittered reloads, halved counters past TH).
+ * Configure protocol (as etsConfigure for ETS): the host writes the record's parameter fields
+ * (QCN_RP_LINE_BPS, BC_BYTES, TIMER_PS, TH, AI_BPS, HAI_BPS, MIN_BPS, GD_SHIFT, MIN_DEC_NUM, FLAGS,
+ * PROFILE, and for dcqcn ALPHA_PS, G_Q10, ALPHA_INIT; host/kernels/qcn-rp.ts), then this call makes
+ * it an idle rate limiter: CR = TR = line rate, stages, counters and timers cleared, alpha at its
+ * initial value, the random stream seeded from (seed, id). The qau-pc profile uses all three
+ * QCN_RP_F_* flags (extra fast recovery, jittered reloads, halved counters past TH).
  */
-export function qcnRpInit(
-  rec: usize, lineBps: i64, bcBytes: i32, timerPs: i64, th: i32, aiBps: i64, haiBps: i64,
-  gdShift: i32, minDecNum: i32, minBps: i64, flags: i32, seed: u32, id: u32,
-): void {
-  memory.fill(rec, 0, QCN_RP_SIZE);
-  store<i64>(rec + QCN_RP_LINE_BPS, lineBps);
-  store<i32>(rec + QCN_RP_BC_BYTES, bcBytes);
-  store<i64>(rec + QCN_RP_TIMER_PS, timerPs);
-  store<i32>(rec + QCN_RP_TH, th);
-  store<i64>(rec + QCN_RP_AI_BPS, aiBps);
-  store<i64>(rec + QCN_RP_HAI_BPS, haiBps);
-  store<i32>(rec + QCN_RP_GD_SHIFT, gdShift);
-  store<i32>(rec + QCN_RP_MIN_DEC_NUM, minDecNum);
-  store<i64>(rec + QCN_RP_MIN_BPS, minBps);
-  store<i32>(rec + QCN_RP_FLAGS, flags);
-  store<i32>(rec + QCN_RP_PROFILE, RP_QAU_PC);
+export function qcnRpConfigure(rec: usize, seed: u32, id: u32): void {
+  const line = load<i64>(rec + QCN_RP_LINE_BPS);
+  store<i64>(rec + QCN_RP_CR, line);
+  store<i64>(rec + QCN_RP_TR, line);
+  store<i64>(rec + QCN_RP_DEADLINE, 0);
+  store<i32>(rec + QCN_RP_BC_LEFT, 0);
+  store<i32>(rec + QCN_RP_SI, 0);
+  store<i32>(rec + QCN_RP_TI, 0);
+  store<i32>(rec + QCN_RP_ACTIVE, 0);
   store<u32>(rec + QCN_RP_RNG, rngSeed(seed, id));
-  store<i64>(rec + QCN_RP_CR, lineBps);
-  store<i64>(rec + QCN_RP_TR, lineBps);
-}
-
-/** Turns an initialised record into a dcqcn RP: alpha period tau' (ps), g and initial alpha in Q10. */
-export function dcqcnRpConfigure(rec: usize, alphaPs: i64, gQ10: i32, alphaInit: i32): void {
-  store<i32>(rec + QCN_RP_PROFILE, RP_DCQCN);
-  store<i64>(rec + QCN_RP_ALPHA_PS, alphaPs);
-  store<i32>(rec + QCN_RP_G_Q10, gQ10);
-  store<i32>(rec + QCN_RP_ALPHA_INIT, alphaInit);
-  store<i32>(rec + QCN_RP_ALPHA, alphaInit);
+  store<i32>(rec + QCN_RP_ALPHA, load<i32>(rec + QCN_RP_ALPHA_INIT));
+  store<i64>(rec + QCN_RP_ALPHA_DEADLINE, 0);
+  store<i64>(rec + QCN_RP_CUTS, 0);
+  store<i64>(rec + QCN_RP_BC_EVENTS, 0);
+  store<i64>(rec + QCN_RP_TIMER_EVENTS, 0);
 }
 
 /** Next counter interval: halved once the stage reaches TH (if enabled), jittered (if enabled). */
@@ -228,10 +218,9 @@ export function dcqcnRpOnCnp(rec: usize, now: i64): void {
 // DCQCN notification point: at most one CNP per flow per spacing interval (50 us by default).
 // ---------------------------------------------------------------------------------------------
 
-export function dcqcnNpInit(rec: usize, spacingPs: i64): void {
-  memory.fill(rec, 0, DCQCN_NP_SIZE);
+/** Configure protocol of the notification point: the host writes DCQCN_NP_SPACING_PS; no CNP sent yet. */
+export function dcqcnNpConfigure(rec: usize): void {
   store<i64>(rec + DCQCN_NP_LAST_CNP, -1);
-  store<i64>(rec + DCQCN_NP_SPACING_PS, spacingPs);
 }
 
 /** A CE-marked frame of the flow arrived at `now`; returns true when a CNP is sent for it. */

@@ -1,12 +1,12 @@
 // The per-kernel micro-benchmarks: batched driver exports of the core. Each driver runs its
 // kernel's inlined per-packet function n times in one call; a kernel whose driver is not in this
 // build is reported as missing, never faked.
-//   ets_dwrr_select  etsBenchRun(n)               assembly/bench.ts, static state
-//   pfc_accounting   pfcBenchSetup() + pfcBenchRun(n)   assembly/pfc.ts
+//   ets_dwrr_select  etsBenchRun(n)               assembly/bench/ets.ts, static state
+//   pfc_accounting   pfcBenchSetup() + pfcBenchRun(n)   assembly/bench/pfc.ts
 //   pfc_accounting_only  pfcBenchSetup() + pfcBenchRunAccounting(n) (no blocked-mask query)
 //   credit_send      creditBenchSetup() + creditBenchRun(n)   assembly/credit.ts
 //   qcn_cp_packet    qcnCpBenchSetup() + qcnCpBenchRun(n), or qcnCpBenchRun(rec, lens, n) over
-//                    a CP record and frame lengths prepared here (assembly/qcn_exports.ts)
+//                    a CP record and frame lengths prepared here (assembly/bench/qcn.ts)
 import type { Core } from '../host/loader.js';
 
 export type BoundKernel = { run: (n: number) => number } | { missing: string };

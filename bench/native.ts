@@ -26,7 +26,9 @@ export function buildNativePort(): NativePort {
   const dir = mkdtempSync(join(tmpdir(), 'dcbkit-native-'));
   const exe = join(dir, 'port.out');
   const src = join(packageRoot(), 'bench', 'native', 'port.c');
-  const r = spawnSync('gcc', ['-O2', '-std=c11', '-Wall', '-Werror', '-o', exe, src], { encoding: 'utf8' });
+  // The layout header comes from the build (scripts/layout-h.mjs, run by `npm run build`).
+  const include = join(packageRoot(), 'build');
+  const r = spawnSync('gcc', ['-O2', '-std=c11', '-Wall', '-Werror', '-I', include, '-o', exe, src], { encoding: 'utf8' });
   if (r.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`gcc failed on ${src}:\n${r.stderr}`);

@@ -119,7 +119,6 @@ export const BLOCKS: Block[] = [
   },
 ];
 
-export const TSA_CODE: Record<string, number> = { strict: 0, cbs: 1, ets: 2, vendor: 255 };
 const WD_ACTION: Record<string, number> = { drop: 0, forward: 1, alert: 2 };
 
 export function imageLength(nports: number): number {
@@ -155,7 +154,7 @@ export function registerValues(ir: Ir): Map<string, number> {
     put('prio', p, 'pfc_en', ir.pfc.enabled[p] ? 1 : 0);
   }
   for (const t of ir.tcs) {
-    put('tc', t.tc, 'tsa', TSA_CODE[t.tsa]);
+    put('tc', t.tc, 'tsa', t.tsaCode);
     put('tc', t.tc, 'dwrr_weight', t.bwPercent);
     put('tc', t.tc, 'queue', Math.max(0, t.queue));
     put('tc', t.tc, 'pg', t.pg);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { InputError, fsReason } from '../host/errors.js';
 import { parseOrThrow } from '../host/problems.js';
 import { parseDocumentText } from '../host/config/load.js';
-import { cableToMetres, speedToBps } from './ir.js';
+import { cable, speed } from '../host/config/fields.js';
 
 const portName = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,14}$/, 'an interface name: a letter, then up to 14 of A-Z a-z 0-9 _ . -');
 
@@ -15,15 +15,16 @@ export const devicePortSchema = z.strictObject({
   name: portName,
   /** Data-plane port number used by P4 tables (egress_port) and the register image. */
   index: z.number().int().min(0).max(511),
-  speed: z.union([z.string(), z.number().int().positive()]),
-  cable: z.union([z.string(), z.number().nonnegative()]),
+  /** Parsed like the config's port.speed / port.cable: bit/s and metres. */
+  speed: speed(),
+  cable: cable(),
   /** SONiC PORT.lanes (comma-separated lane numbers). */
   lanes: z.string().regex(/^[0-9]+(,[0-9]+)*$/, 'comma-separated lane numbers').optional(),
 });
 
 export const deviceSchema = z.strictObject({
   name: z.string().min(1).default('generic-8q'),
-  /** SONiC DEVICE_METADATA hwsku / platform strings. */
+  /** Names of the hardware (kept for device files; the sonic target leaves DEVICE_METADATA to the switch). */
   hwsku: z.string().min(1).default('dcbkit-generic'),
   platform: z.string().min(1).default('x86_64-dcbkit_generic-r0'),
   /** Ports the config is applied to; empty = the config's own port only, at index 0. */
@@ -58,16 +59,6 @@ export function parseDevice(value: unknown): Device {
   d.ports.forEach((p, i) => {
     if (seenNames.has(p.name)) problems.push({ path: `device.ports[${i}].name`, rule: `duplicate port name ${p.name}` });
     if (seenIndex.has(p.index)) problems.push({ path: `device.ports[${i}].index`, rule: `duplicate port index ${p.index}` });
-    try {
-      speedToBps(p.speed);
-    } catch {
-      problems.push({ path: `device.ports[${i}].speed`, rule: 'a speed like 100G or a number of bit/s' });
-    }
-    try {
-      cableToMetres(p.cable);
-    } catch {
-      problems.push({ path: `device.ports[${i}].cable`, rule: 'a length like 300m or 2km, or a number of metres' });
-    }
     seenNames.add(p.name);
     seenIndex.add(p.index);
   });

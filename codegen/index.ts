@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { InputError, type Problem } from '../host/errors.js';
 import { computeHeadroom } from '../host/headroom.js';
 import type { Device } from './device.js';
-import { buildIr, type CodegenConfig, type HeadroomFn, type Ir, type Quantisation } from './ir.js';
+import type { DcbConfig } from '../host/config/index.js';
+import { buildIr, type HeadroomFn, type Ir, type Quantisation } from './ir.js';
 import type { CodegenTarget } from './target.js';
 import { sonicTarget } from './sonic.js';
 import { linuxTarget } from './linux.js';
@@ -32,6 +33,8 @@ export interface Generated {
   /** `<target>/<file>` and `manifest.json` -> contents. */
   files: Map<string, string | Uint8Array>;
   manifest: Manifest;
+  /** What the targets warn about (`target: path: rule`); generation went ahead. */
+  warnings: Problem[];
 }
 
 export interface Manifest {
@@ -45,8 +48,14 @@ export interface Manifest {
   versions: Record<string, string>;
 }
 
+/** Target names as given: repeated and/or comma lists (`--target sonic,linux --target p4`). */
+export function splitTargetNames(names: string[]): string[] {
+  return names.flatMap((n) => n.split(',')).map((n) => n.trim());
+}
+
 export function resolveTargets(names: string[]): CodegenTarget[] {
-  const wanted = names.includes('all') ? TARGET_NAMES() : names;
+  const given = splitTargetNames(names);
+  const wanted = given.includes('all') ? TARGET_NAMES() : given;
   const out: CodegenTarget[] = [];
   const unknown: Problem[] = [];
   for (const n of wanted) {
@@ -61,18 +70,20 @@ export function resolveTargets(names: string[]): CodegenTarget[] {
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-/** Generates every requested target or throws one InputError listing all `target: path: rule` problems. */
-export function generate(config: CodegenConfig, device: Device, targetNames: string[], opts: GenerateOptions = {}): Generated {
+/** Generates every requested target (from parseConfig's normalised config) or throws one InputError listing all `target: path: rule` problems. */
+export function generate(config: DcbConfig, device: Device, targetNames: string[], opts: GenerateOptions = {}): Generated {
   const targets = resolveTargets(targetNames);
   const ir = buildIr(config, device, { headroom: opts.headroom ?? headroomFromModel });
   const problems = targets.flatMap((t) => t.check(ir));
   if (problems.length) throw new InputError(problems);
   const files = new Map<string, string | Uint8Array>();
   const quantisation: Quantisation[] = [...ir.quantisation];
+  const warnings: Problem[] = [];
   for (const t of targets) {
     const out = t.emit(ir);
     for (const [name, data] of Object.entries(out.files)) files.set(`${t.name}/${name}`, data);
     quantisation.push(...out.quantisation);
+    warnings.push(...(out.warnings ?? []));
   }
   const manifest: Manifest = {
     generator: 'dcbkit codegen',
@@ -84,5 +95,5 @@ export function generate(config: CodegenConfig, device: Device, targetNames: str
     versions: opts.versions ?? {},
   };
   files.set('manifest.json', JSON.stringify(manifest, null, 2) + '\n');
-  return { ir, files, manifest };
+  return { ir, files, manifest, warnings };
 }

@@ -8,50 +8,19 @@
 //
 // Invariants of a built IR:
 //  - prioTc[p] in 0..7; tcs[t].priorities lists exactly the p with prioTc[p] = t;
-//  - ETS TC bandwidths are integers summing to 100 (cumulative rounding, like the kernel's ETS
-//    offload), non-ETS TCs have 0; quantumBytes = bw x quantumUnit with
-//    quantumUnit = ceil(max wire frame / min non-zero bw), so every non-zero quantum >= one frame;
+//  - ETS TC bandwidths are the config's (integers summing to 100; non-ETS TCs 0); the wire frame
+//    (MTU + 20), quantumUnit = ceil(max wire frame / min non-zero bw) and every quantumBytes are
+//    the core's own (assembly/ets.ts etsConfigure), so every non-zero quantum >= one frame;
 //  - a used TC has a queue in 0..queues-1 when the device has enough queues (else a problem);
 //  - thresholds and headroom are whole buffer cells; each rounding is listed in `quantisation`.
 import type { Device } from './device.js';
 import { InputError } from '../host/errors.js';
+import type { DcbConfig, EtsTables, TsaName } from '../host/config/index.js';
+import { Core } from '../host/loader.js';
+import { EtsHarness, TSA_CODE } from '../host/ets.js';
 
-export type Tsa = 'strict' | 'ets' | 'vendor' | 'cbs';
+export type Tsa = TsaName;
 export type WatchdogAction = 'drop' | 'forward' | 'alert';
-
-/** The config fields code generation reads (DESIGN.md §5 key names), as the config loader yields them. */
-export interface CodegenConfig {
-  port: { name: string; speed: string | number; mtu?: number; cable?: string | number; mac?: string };
-  ets?: {
-    willing?: boolean;
-    cbs?: boolean;
-    max_tcs?: number;
-    prio_tc: number[];
-    tsa: string[];
-    bw: number[];
-    recommendation?: { prio_tc: number[]; tsa: string[]; bw: number[] };
-  };
-  pg?: { willing?: boolean; prio_pgid: number[]; pg_bw: number[] };
-  pfc?: {
-    enable?: number[];
-    willing?: boolean;
-    mbc?: boolean;
-    cap?: number;
-    pause_time?: number;
-    headroom?: 'auto' | number;
-    /** Ingress occupancy (bytes) at which XOFF is sent / at or below which XON is sent. */
-    xoff?: number;
-    xon?: number;
-    watchdog?: { enable?: boolean; detection_ms?: number; restoration_ms?: number; poll_ms?: number; action?: WatchdogAction };
-  };
-  app?: { selector: string | number; selector_name?: string; protocol: number; priority: number }[];
-  qcn?: {
-    cp?: { priorities?: number[]; q_eq?: number; w?: number; kmin?: number; kmax?: number; pmax?: number };
-    rp?: { profile?: string };
-  };
-  pause?: { enable?: boolean };
-  credit?: { priorities?: number[]; unit?: number; aging_us?: number; counter_bits?: number; oui?: string };
-}
 
 export interface HeadroomArgs {
   speedBps: number;
@@ -76,6 +45,8 @@ export interface IrTc {
   tc: number;
   used: boolean;
   tsa: Tsa;
+  /** 802.1Qaz TSA code (0 strict, 1 cbs, 2 ets, 255 vendor), as the core and the TLVs use it. */
+  tsaCode: number;
   bwPercent: number;
   quantumBytes: number;
   /** Egress queue, -1 when the TC is unused or the device has too few queues. */
@@ -151,7 +122,7 @@ export interface Ir {
   /** The CEE priority-group view as given in the config (advertised as is in CEE mode). */
   pg: { willing: boolean; prio_pgid: number[]; pg_bw: number[] } | null;
   /** Credit-based flow control as advertised in the DCBX CET TLV (only the lldp target uses it). */
-  credit: { priorities: number[]; unit: number; aging_us: number; counter_bits?: number; oui?: string } | null;
+  credit: { priorities: number[]; unit: number; aging_us: number; counter_bits: number; oui: string } | null;
   quantumUnitBytes: number;
   pfc: { enabled: boolean[]; cap: number; mbc: boolean; willing: boolean; pauseTime: number };
   app: IrApp[];
@@ -165,33 +136,6 @@ export interface Ir {
   problems: IrProblem[];
   /** Config settings no target represents (reported in the manifest, never silently dropped). */
   omitted: { path: string; reason: string }[];
-}
-
-// Defaults chosen where the config is silent; each is documented in docs/codegen.md.
-export const DCQCN_DEFAULTS = { kminBytes: 5 * 1024, kmaxBytes: 200 * 1024, pmaxPercent: 1 }; // Zhu et al. 2015
-export const QCN_DEFAULTS = { qEqBytes: 26000, w: 2 }; // DESIGN.md §4.4
-export const WATCHDOG_DEFAULTS = { detectionMs: 200, restorationMs: 400, pollMs: 200, action: 'drop' as WatchdogAction };
-export const ETH_WIRE_OVERHEAD = 20; // preamble + SFD 8, IFG 12 (DESIGN.md §2)
-
-const SPEEDS: Record<string, number> = {
-  '1G': 1e9, '10G': 10e9, '25G': 25e9, '40G': 40e9, '50G': 50e9, '100G': 100e9, '200G': 200e9, '400G': 400e9, '800G': 800e9,
-};
-
-export function speedToBps(speed: string | number): number {
-  if (typeof speed === 'number') return speed;
-  const s = speed.trim().toUpperCase().replace(/BPS$/, '');
-  if (s in SPEEDS) return SPEEDS[s];
-  const m = /^(\d+)(G|M)?$/.exec(s);
-  if (!m) throw new Error(`unparsed speed ${speed}`);
-  return Number(m[1]) * (m[2] === 'G' ? 1e9 : m[2] === 'M' ? 1e6 : 1);
-}
-
-export function cableToMetres(cable: string | number | undefined): number {
-  if (cable === undefined) return 0;
-  if (typeof cable === 'number') return cable;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(m|km)?\s*$/i.exec(cable);
-  if (!m) throw new Error(`unparsed cable length ${cable}`);
-  return Number(m[1]) * (m[2]?.toLowerCase() === 'km' ? 1000 : 1);
 }
 
 /**
@@ -217,69 +161,37 @@ export function roundUpTo(bytes: number, unit: number): number {
   return Math.ceil(bytes / unit) * unit;
 }
 
-const SELECTORS: Record<string, { name: IrApp['selector']; code: number }> = {
-  ethertype: { name: 'ethertype', code: 1 }, '1': { name: 'ethertype', code: 1 },
-  stream: { name: 'stream', code: 2 }, '2': { name: 'stream', code: 2 },
-  dgram: { name: 'dgram', code: 3 }, '3': { name: 'dgram', code: 3 },
-  any: { name: 'any', code: 4 }, '4': { name: 'any', code: 4 },
-  dscp: { name: 'dscp', code: 5 }, '5': { name: 'dscp', code: 5 },
-};
-
-function tsaOf(s: string): Tsa {
-  const t = s.toLowerCase();
-  if (t === 'strict' || t === 'ets' || t === 'vendor' || t === 'cbs') return t;
-  throw new Error(`unknown TSA ${s}`);
-}
-
-/** The ETS view (prio -> TC, TSA, bw) from either `ets` or the CEE `pg` view of the config. */
-function etsView(cfg: CodegenConfig, problems: IrProblem[]): { prioTc: number[]; tsa: Tsa[]; bw: number[] } {
-  if (cfg.ets) return { prioTc: [...cfg.ets.prio_tc], tsa: cfg.ets.tsa.map(tsaOf), bw: [...cfg.ets.bw] };
-  if (cfg.pg) {
-    // CEE priority groups: PGID 0..7 become TCs 0..7 with PG % as ETS bandwidth; PGID 15 (link
-    // strict) becomes the highest TC no PG uses, with TSA strict.
-    const usedPg = new Set(cfg.pg.prio_pgid.filter((g) => g <= 7));
-    let strictTc = -1;
-    for (let t = 7; t >= 0; t--) if (!usedPg.has(t)) { strictTc = t; break; }
-    const tsa: Tsa[] = Array(8).fill('ets');
-    const bw = [...cfg.pg.pg_bw];
-    if (cfg.pg.prio_pgid.includes(15)) {
-      if (strictTc < 0) {
-        problems.push({ targets: ['*'], path: 'pg.prio_pgid', rule: 'PGID 15 needs a TC no other PG uses; all 8 are taken' });
-        strictTc = 7;
-      }
-      tsa[strictTc] = 'strict';
-      bw[strictTc] = 0;
-    }
-    return { prioTc: cfg.pg.prio_pgid.map((g) => (g === 15 ? strictTc : g)), tsa, bw };
-  }
-  // No ETS config: every priority in TC 0, one ETS TC with the whole link.
-  return { prioTc: Array(8).fill(0), tsa: ['ets', ...Array(7).fill('strict')] as Tsa[], bw: [100, 0, 0, 0, 0, 0, 0, 0] };
+// The core's own ETS configuration (assembly/ets.ts etsConfigure) gives the wire frame, the quantum
+// unit and every quantum, so codegen and the simulator cannot disagree on them. One core instance
+// serves every build (its scratch ETS record is rewritten each time).
+let etsCore: Core | undefined;
+function coreEtsQuanta(ets: EtsTables, mtu: number): { maxWireFrameBytes: number; quantumUnitBytes: number; quantumBytes: number[] } {
+  etsCore ??= new Core('release');
+  const h = new EtsHarness(etsCore, ets, mtu);
+  const snap = h.snapshot();
+  return { maxWireFrameBytes: etsCore.getI32(h.rec + etsCore.constant('ETS_MAX_WIRE')), quantumUnitBytes: snap.q_unit, quantumBytes: snap.quantum };
 }
 
 export interface BuildIrOptions {
   headroom: HeadroomFn;
 }
 
-/** Builds the IR; problems a target cannot express are collected in `ir.problems`, not thrown. */
-export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions): Ir {
+/**
+ * Builds the IR from the normalised config `parseConfig` returns (the one `validate` prints: every
+ * default filled, `ets` derived from a CEE `pg` view); problems a target cannot express are
+ * collected in `ir.problems`, not thrown.
+ */
+export function buildIr(cfg: DcbConfig, device: Device, opts: BuildIrOptions): Ir {
   const problems: IrProblem[] = [];
   const quantisation: Quantisation[] = [];
-  const mtu = cfg.port.mtu ?? 9216;
-  const maxWireFrameBytes = mtu + ETH_WIRE_OVERHEAD;
+  const mtu = cfg.port.mtu;
   const cell = device.cell_bytes;
-  const view = etsView(cfg, problems);
+  const view = { prioTc: cfg.ets.prio_tc, tsa: cfg.ets.tsa, bw: cfg.ets.bw };
 
-  // ETS bandwidth: integers summing to 100 over ETS TCs (cumulative rounding keeps an already
-  // integral config unchanged and repairs nothing silently: any change is listed).
-  const etsBwIn = view.bw.map((b, t) => (view.tsa[t] === 'ets' ? b : 0));
-  const etsBw = cumulativeRound(etsBwIn, etsBwIn.some((b) => b > 0) ? 100 : 0);
-  etsBw.forEach((b, t) => {
-    if (b !== etsBwIn[t]) quantisation.push({ target: 'ir', path: `ets.bw[${t}]`, quantity: 'ETS bandwidth', wanted: etsBwIn[t], got: b, unit: '%', error: b - etsBwIn[t] });
-  });
-  const minBw = Math.min(...etsBw.filter((b) => b > 0));
-  const quantumUnitBytes = Number.isFinite(minBw) ? Math.ceil(maxWireFrameBytes / minBw) : maxWireFrameBytes;
+  // The parser guarantees integer ETS bandwidths summing to 100 (0 for other TSAs).
+  const { maxWireFrameBytes, quantumUnitBytes, quantumBytes } = coreEtsQuanta(cfg.ets, mtu);
 
-  const pfcEnabled = Array.from({ length: 8 }, (_, p) => (cfg.pfc?.enable ?? []).includes(p));
+  const pfcEnabled = Array.from({ length: 8 }, (_, p) => cfg.pfc.enable.includes(p));
   const usedTcs = [...new Set(view.prioTc)].sort((a, b) => a - b);
 
   // TC -> queue: identity when the device has a queue per TC number; otherwise used TCs take
@@ -327,28 +239,27 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
   }
 
   // ECN/QCN marking on TCs that carry a congestion-point priority.
-  const cpPrios = cfg.qcn?.cp?.priorities ?? [];
+  const cp = cfg.qcn.cp;
+  const cpPrios = cp.priorities;
   const ecnFor = (t: number): IrEcn | null => {
     if (!view.prioTc.some((tc, p) => tc === t && cpPrios.includes(p))) return null;
-    const cp = cfg.qcn?.cp ?? {};
-    const want = {
-      kminBytes: cp.kmin ?? DCQCN_DEFAULTS.kminBytes,
-      kmaxBytes: cp.kmax ?? DCQCN_DEFAULTS.kmaxBytes,
-      qEqBytes: cp.q_eq ?? QCN_DEFAULTS.qEqBytes,
-    };
+    const want = { kminBytes: cp.kmin, kmaxBytes: cp.kmax, qEqBytes: cp.q_eq };
     const got = { kminBytes: roundUpTo(want.kminBytes, cell), kmaxBytes: roundUpTo(want.kmaxBytes, cell), qEqBytes: roundUpTo(want.qEqBytes, cell) };
     for (const [k, key] of [['kminBytes', 'kmin'], ['kmaxBytes', 'kmax'], ['qEqBytes', 'q_eq']] as const) {
       if (got[k] !== want[k]) quantisation.push({ target: 'ir', path: `qcn.cp.${key}`, quantity: `${key === 'q_eq' ? 'QCN' : 'ECN'} ${key} of TC ${t} to whole cells of ${cell} B`, wanted: want[k], got: got[k], unit: 'B', error: got[k] - want[k] });
     }
-    return { ...got, pmaxPercent: cp.pmax ?? DCQCN_DEFAULTS.pmaxPercent, w: cp.w ?? QCN_DEFAULTS.w };
+    return { ...got, pmaxPercent: cp.pmax, w: cp.w };
   };
 
   const tcs: IrTc[] = Array.from({ length: 8 }, (_, t) => ({
     tc: t,
     used: usedTcs.includes(t),
     tsa: view.tsa[t],
-    bwPercent: etsBw[t],
-    quantumBytes: etsBw[t] * quantumUnitBytes,
+    tsaCode: TSA_CODE[view.tsa[t]],
+    bwPercent: view.bw[t],
+    // A 0 % ETS TC has no share (the core serves it only when no other ETS TC is backlogged, with
+    // one frame as its quantum among such TCs): no target has that class, so its quantum is 0 here.
+    quantumBytes: view.tsa[t] === 'ets' && view.bw[t] > 0 ? quantumBytes[t] : 0,
     queue: tcQueue[t],
     priorities: view.prioTc.flatMap((tc, p) => (tc === t ? [p] : [])),
     lossless: losslessTc(t) && !mixedTc(t),
@@ -359,7 +270,7 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
   // Ports: the device's, or the config's own port at index 0.
   const devicePorts = device.ports.length
     ? device.ports.map((p) => ({ name: p.name, index: p.index, speed: p.speed, cable: p.cable, lanes: p.lanes }))
-    : [{ name: cfg.port.name, index: 0, speed: cfg.port.speed, cable: cfg.port.cable ?? 0, lanes: undefined as string | undefined }];
+    : [{ name: cfg.port.name, index: 0, speed: cfg.port.speed, cable: cfg.port.cable, lanes: undefined as string | undefined }];
   // The headroom model's input errors (a speed it has no constants for) name the port.
   const headroomOf = (port: string, args: HeadroomArgs): number => {
     try {
@@ -369,22 +280,22 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
       throw e;
     }
   };
-  const xonWanted = cfg.pfc?.xon ?? 2 * mtu;
-  const xoffWanted = cfg.pfc?.xoff ?? 4 * mtu;
+  const xonWanted = cfg.pfc.xon;
+  const xoffWanted = cfg.pfc.xoff;
   const xon = roundUpTo(xonWanted, cell);
   const xoff = roundUpTo(xoffWanted, cell);
   if (losslessTcs.length && xon !== xonWanted) quantisation.push({ target: 'ir', path: 'pfc.xon', quantity: `XON threshold to whole cells of ${cell} B`, wanted: xonWanted, got: xon, unit: 'B', error: xon - xonWanted });
   if (losslessTcs.length && xoff !== xoffWanted) quantisation.push({ target: 'ir', path: 'pfc.xoff', quantity: `XOFF threshold to whole cells of ${cell} B`, wanted: xoffWanted, got: xoff, unit: 'B', error: xoff - xoffWanted });
   let reserved = 0;
   const ports: IrPort[] = devicePorts.map((p, pi) => {
-    const speedBps = speedToBps(p.speed);
-    const cableM = cableToMetres(p.cable);
+    const speedBps = p.speed;
+    const cableM = p.cable;
     const pgs: IrPg[] = [...pgsNeeded].sort((a, b) => a - b).map((g) => {
       const pgTcs = usedTcs.filter((t) => tcPg[t] === g);
       const lossless = pgTcs.every((t) => tcs[t].lossless) && pgTcs.some((t) => losslessTc(t));
       let headroomBytes = 0;
       if (lossless) {
-        const fixed = typeof cfg.pfc?.headroom === 'number' ? cfg.pfc.headroom : undefined;
+        const fixed = typeof cfg.pfc.headroom === 'number' ? cfg.pfc.headroom : undefined;
         const raw = fixed ?? headroomOf(p.name, { speedBps, cableM, mtu, profile: device.headroom_profile });
         headroomBytes = roundUpTo(raw, cell);
         if (headroomBytes !== raw) quantisation.push({ target: 'ir', path: `ports[${pi}].pg[${g}].headroom`, quantity: `headroom to whole cells of ${cell} B`, wanted: raw, got: headroomBytes, unit: 'B', error: headroomBytes - raw });
@@ -414,11 +325,7 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
     });
   }
 
-  const app: IrApp[] = (cfg.app ?? []).map((a) => {
-    const s = SELECTORS[String(a.selector).toLowerCase()];
-    if (!s) throw new Error(`unknown APP selector ${a.selector}`);
-    return { selector: s.name, selectorCode: s.code, protocol: a.protocol, priority: a.priority };
-  });
+  const app: IrApp[] = cfg.app.map((a) => ({ selector: a.selector_name, selectorCode: a.selector, protocol: a.protocol, priority: a.priority }));
   // A DSCP classifier holds one priority per code point; APP may list several (devices differ in
   // which they use), so two different priorities for one DSCP stop the classifier targets.
   const dscpPrio: (number | null)[] = Array(64).fill(null);
@@ -433,14 +340,14 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
   const dscpTc = dscpPrio.map((p) => view.prioTc[p ?? 0]);
 
   const omitted: Ir['omitted'] = [];
-  if (cfg.pause?.enable) omitted.push({ path: 'pause.enable', reason: '802.3x PAUSE is a MAC setting outside the QoS tables of these targets' });
-  if (cfg.credit?.priorities?.length) omitted.push({ path: 'credit.priorities', reason: 'credit-based flow control has no representation in SONiC, P4Runtime, Linux dcb or the register map (only the lldp target advertises it, in the CET TLV)' });
-  if (cfg.qcn?.rp && cfg.qcn.cp?.priorities?.length) omitted.push({ path: 'qcn.rp', reason: 'reaction-point parameters belong to the NIC rate limiter, not to these switch/host tables' });
-  const wd = cfg.pfc?.watchdog ?? {};
-  const rec = cfg.ets?.recommendation;
+  if (cfg.pause.enable) omitted.push({ path: 'pause.enable', reason: '802.3x PAUSE is a MAC setting outside the QoS tables of these targets' });
+  if (cfg.credit.priorities.length) omitted.push({ path: 'credit.priorities', reason: 'credit-based flow control has no representation in SONiC, P4Runtime, Linux dcb or the register map (only the lldp target advertises it, in the CET TLV)' });
+  if (cfg.qcn.cp.priorities.length) omitted.push({ path: 'qcn.rp', reason: 'reaction-point parameters belong to the NIC rate limiter, not to these switch/host tables' });
+  const wd = cfg.pfc.watchdog;
+  const rec = cfg.ets.recommendation;
   return {
     device,
-    mac: cfg.port.mac ?? '02:00:00:00:00:01',
+    mac: cfg.port.mac,
     mtu,
     maxWireFrameBytes,
     cellBytes: cell,
@@ -448,33 +355,33 @@ export function buildIr(cfg: CodegenConfig, device: Device, opts: BuildIrOptions
     tcs,
     tcPg,
     ets: {
-      willing: cfg.ets?.willing ?? false,
-      cbs: cfg.ets?.cbs ?? false,
-      maxTcs: cfg.ets?.max_tcs ?? 8,
-      recommendation: rec ? { prioTc: [...rec.prio_tc], tsa: rec.tsa.map(tsaOf), bwPercent: [...rec.bw] } : null,
+      willing: cfg.ets.willing,
+      cbs: cfg.ets.cbs,
+      maxTcs: cfg.ets.max_tcs,
+      recommendation: rec ? { prioTc: [...rec.prio_tc], tsa: [...rec.tsa], bwPercent: [...rec.bw] } : null,
     },
     dcbxMode: device.dcbx === 'auto' ? (cfg.pg ? 'cee' : 'ieee') : device.dcbx,
-    pg: cfg.pg ? { willing: cfg.pg.willing ?? false, prio_pgid: [...cfg.pg.prio_pgid], pg_bw: [...cfg.pg.pg_bw] } : null,
-    credit: cfg.credit?.priorities?.length
-      ? { priorities: [...cfg.credit.priorities], unit: cfg.credit.unit ?? 64, aging_us: cfg.credit.aging_us ?? 100, counter_bits: cfg.credit.counter_bits, oui: cfg.credit.oui }
+    pg: cfg.pg ? { willing: cfg.pg.willing, prio_pgid: [...cfg.pg.prio_pgid], pg_bw: [...cfg.pg.pg_bw] } : null,
+    credit: cfg.credit.priorities.length
+      ? { priorities: [...cfg.credit.priorities], unit: cfg.credit.unit, aging_us: cfg.credit.aging_us, counter_bits: cfg.credit.counter_bits, oui: cfg.credit.oui }
       : null,
     quantumUnitBytes,
     pfc: {
       enabled: pfcEnabled,
-      cap: cfg.pfc?.cap ?? 8,
-      mbc: cfg.pfc?.mbc ?? false,
-      willing: cfg.pfc?.willing ?? false,
-      pauseTime: cfg.pfc?.pause_time ?? 0xffff,
+      cap: cfg.pfc.cap,
+      mbc: cfg.pfc.mbc,
+      willing: cfg.pfc.willing,
+      pauseTime: cfg.pfc.pause_time,
     },
     app,
     dscpPrio,
     dscpTc,
     watchdog: {
-      enabled: wd.enable ?? true,
-      detectionMs: wd.detection_ms ?? WATCHDOG_DEFAULTS.detectionMs,
-      restorationMs: wd.restoration_ms ?? WATCHDOG_DEFAULTS.restorationMs,
-      pollMs: wd.poll_ms ?? WATCHDOG_DEFAULTS.pollMs,
-      action: wd.action ?? WATCHDOG_DEFAULTS.action,
+      enabled: wd.enable,
+      detectionMs: wd.detection_ms,
+      restorationMs: wd.restoration_ms,
+      pollMs: wd.poll_ms,
+      action: wd.action,
     },
     ports,
     quantisation,

@@ -7,6 +7,8 @@ export interface Emitted {
   /** Path relative to the target's own folder -> contents. */
   files: Record<string, string | Uint8Array>;
   quantisation: Quantisation[];
+  /** Legal but probably unintended consequences on the target, as `target: path: rule` (printed as warnings). */
+  warnings?: Problem[];
 }
 
 export interface CodegenTarget {

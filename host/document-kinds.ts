@@ -1,7 +1,7 @@
 // The document kinds `dcbkit validate` dispatches to, tried in order: the first whose detector accepts
 // the top-level keys wins, and the DCB config (last) is the fallback. Add a kind by importing it and
 // listing it before configKind.
-import { configKind, type DocumentKind } from './documents.js';
+import { configKind, gbps, type DocumentKind } from './documents.js';
 import { z } from 'zod';
 import { InputError, type Problem } from './errors.js';
 import { parseConfig } from './config/schema.js';
@@ -88,7 +88,7 @@ export const deviceKind: DocumentKind = {
       if (!(e instanceof InputError)) throw e;
       throw new InputError(e.problems.map((p) => ({ path: p.path.replace(/^device\.?/, '') || 'device', rule: p.rule })));
     }
-    const ports = d.ports.length ? `${d.ports.length} port${d.ports.length > 1 ? 's' : ''} (${d.ports.map((p) => `${p.name} ${p.speed}`).join(', ')})` : 'the config\'s own port at index 0';
+    const ports = d.ports.length ? `${d.ports.length} port${d.ports.length > 1 ? 's' : ''} (${d.ports.map((p) => `${p.name} ${gbps(p.speed)}`).join(', ')})` : 'the config\'s own port at index 0';
     return {
       value: d,
       warnings: [],

@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import type { Core } from './loader.js';
 
-export const TSA_NAMES = ['strict', 'cbs', 'ets', 'vendor'] as const;
-export type TsaName = (typeof TSA_NAMES)[number];
-const TSA_CODE: Record<TsaName, number> = { strict: 0, cbs: 1, ets: 2, vendor: 255 };
+import { TSA_CODE, TSA_NAMES, WIRE_OVERHEAD, type TsaName } from './codes.js';
+
+export { TSA_CODE, TSA_NAMES, type TsaName };
 
 const eight = <T extends z.ZodType>(item: T) => z.array(item).length(8, 'must list 8 values, one per priority/TC 0..7');
 
@@ -64,8 +64,8 @@ export class EtsHarness {
   constructor(readonly core: Core, readonly cfg: EtsConfig, readonly maxFrame: number) {
     this.rec = core.constant('SCRATCH');
     this.head = this.rec + core.constant('ETS_BYTES');
-    this.select = core.fn('etsSelectOnce');
-    this.emptied = core.fn('etsEmptiedOnce');
+    this.select = core.fn('etsSelectOne');
+    this.emptied = core.fn('etsEmptiedOne');
     core.u8.fill(0, this.rec, this.head + 32);
     loadEtsConfig(core, this.rec, cfg, maxFrame);
   }
@@ -74,7 +74,7 @@ export class EtsHarness {
   enqueue(prio: number, bytes: number): number {
     const tc = this.cfg.prio_tc[prio];
     this.queues[tc].push(bytes);
-    if (this.queues[tc].length === 1) this.core.setI32(this.head + 4 * tc, bytes + 20);
+    if (this.queues[tc].length === 1) this.core.setI32(this.head + 4 * tc, bytes + WIRE_OVERHEAD);
     return tc;
   }
 
@@ -90,7 +90,7 @@ export class EtsHarness {
     if (tc < 0) return null;
     const q = this.queues[tc];
     const bytes = q.shift()!;
-    if (q.length) this.core.setI32(this.head + 4 * tc, q[0] + 20);
+    if (q.length) this.core.setI32(this.head + 4 * tc, q[0] + WIRE_OVERHEAD);
     else {
       this.core.setI32(this.head + 4 * tc, 0);
       this.emptied(this.rec, tc);

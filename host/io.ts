@@ -31,6 +31,11 @@ export const RUN_OUTPUT: OutputKind = { generator: 'dcbkit run', signature: 'run
 export const SWEEP_OUTPUT: OutputKind = { generator: 'dcbkit sweep', signature: 'run.json' };
 export const CODEGEN_OUTPUT: OutputKind = { generator: 'dcbkit codegen', signature: 'manifest.json' };
 
+/** A name part no other process or call picks: pid and random digits. */
+function uniqueSuffix(): string {
+  return `${process.pid}-${Math.random().toString(36).slice(2)}`;
+}
+
 function errText(e: unknown): string {
   return fsReason(e);
 }
@@ -180,14 +185,17 @@ export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint
   let aside: string | undefined;
   try {
     made = mkdirSync(parent, { recursive: true });
-    stage = mkdtempSync(join(parent, '.dcbkit-stage-'));
+    // mkdirSync, not mkdtempSync: mkdtemp makes the directory 0700 whatever the umask, and the
+    // stage becomes the output directory, which should follow the umask like the files inside.
+    stage = join(parent, `.dcbkit-stage-${uniqueSuffix()}`);
+    mkdirSync(stage);
     for (const [rel, data] of files) {
       const p = join(stage, rel);
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, data);
     }
     if (lstatSync(target, { throwIfNoEntry: false })) {
-      aside = join(parent, `.dcbkit-old-${basename(target)}-${process.pid}-${Math.random().toString(36).slice(2)}`);
+      aside = join(parent, `.dcbkit-old-${basename(target)}-${uniqueSuffix()}`);
       renameSync(target, aside);
     }
     try {

@@ -5,8 +5,11 @@
 // record header {ts_sec u32, ts_frac u32, incl_len u32, orig_len u32} and incl_len bytes.
 // We write the nanosecond variant (magic 0xA1B23C4D) because dcbkit time is in picoseconds; the
 // caller gives each frame's time (t_ps, truncated to ns), nothing reads a clock, so the same
-// input gives the same file. The reader accepts both byte orders and the microsecond variant.
+// input gives the same file. The reader accepts both byte orders and the microsecond variant;
+// readCapture also reads pcapng (host/pcapng.ts), telling the two apart by their first word.
+import type { Problem } from './errors.js';
 import { DecodeError, Reader } from './frames/bytes.js';
+import { PCAPNG_SHB, readPcapng, type PcapngRecord } from './pcapng.js';
 
 export const LINKTYPE_ETHERNET = 1;
 const MAGIC_US = 0xa1b2c3d4;
@@ -61,7 +64,7 @@ export function readPcap(bytes: Uint8Array): PcapRecord[] {
     le = false;
     nano = magicBE === MAGIC_NS;
   } else {
-    throw new DecodeError('wrong_type', 0, `magic 0x${magicBE.toString(16)} is not a classic pcap file (pcapng is not read)`);
+    throw new DecodeError('wrong_type', 0, `magic 0x${magicBE.toString(16)} is neither a classic pcap nor a pcapng file`);
   }
   const major = v.getUint16(4, le);
   if (major !== 2) throw new DecodeError('bad_value', 4, `pcap version ${major} is not 2`);
@@ -82,4 +85,13 @@ export function readPcap(bytes: Uint8Array): PcapRecord[] {
     at += 16 + incl;
   }
   return out;
+}
+
+/**
+ * Reads a classic pcap or a pcapng file (Wireshark's default), whichever `bytes` is. Packets of
+ * non-Ethernet pcapng interfaces are left out and named in `warnings`.
+ */
+export function readCapture(bytes: Uint8Array): { records: PcapngRecord[]; warnings: Problem[] } {
+  if (bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0) === PCAPNG_SHB) return readPcapng(bytes);
+  return { records: readPcap(bytes), warnings: [] };
 }

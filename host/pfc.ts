@@ -108,7 +108,7 @@ export class PfcPort {
   }
 
   blocked(nowPs: bigint): number {
-    return this.core.fn<(r: number, t: bigint) => number>('pfcBlockedMaskAt')(this.rec, nowPs);
+    return this.core.fn<(r: number, t: bigint) => number>('pfcBlockedMaskOne')(this.rec, nowPs);
   }
 
   pausedPs(unit: number, nowPs: bigint): bigint {

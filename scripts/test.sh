@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Sets up everything the tests need on a fresh Debian machine and runs the whole suite:
-#   1. the oracle tools (tshark, yanglint, protoc, tc, gcc) from Debian, when any is missing;
-#   2. the npm packages (npm ci, which also builds the Wasm core and the host through `prepare`);
-#   3. vitest over test/, ending with one plain line `N passed, N failed`.
+#   1. the oracle tools (tshark, yanglint, protoc, tc, gcc, lldptool, chromium, slurm, munge) from
+#      Debian, when any is missing;
+#   2. the npm packages (npm ci, which also builds the Wasm core and the host through `prepare`),
+#      and the third-party schemas unless found (scripts/fetch-schemas.sh --if-missing);
+#   3. vitest over test/, ending with one plain line `N passed, N failed[, N skipped]` in which a
+#      suite that failed to load counts as failed (scripts/test-summary.mjs).
 # Extra arguments are passed to vitest (e.g. a file filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +18,9 @@ command -v protoc   >/dev/null 2>&1 || need_apt+=(protobuf-compiler)
 command -v tc       >/dev/null 2>&1 || need_apt+=(iproute2)
 command -v gcc      >/dev/null 2>&1 || need_apt+=(gcc)
 command -v lldptool >/dev/null 2>&1 || need_apt+=(lldpad)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v sinfo    >/dev/null 2>&1 || need_apt+=(slurm-wlm)
+command -v munge    >/dev/null 2>&1 || need_apt+=(munge)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing oracle tools: ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -30,6 +36,10 @@ else
   npm run build --silent
 fi
 
+# third-party schemas for the codegen suites (scripts/fetch-schemas.sh); without them those suites
+# fail with one line saying how to get them
+bash scripts/fetch-schemas.sh --if-missing || echo "could not fetch the third-party schemas: the codegen suites that need them will fail"
+
 report=.vitest-report.json
 rm -f "$report"
 set +e
@@ -37,12 +47,7 @@ npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$
 status=$?
 set -e
 if [ -f "$report" ]; then
-  node -e '
-    const r = require("./'"$report"'");
-    const failed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) + r.testResults.filter(t => t.status === "failed" && t.assertionResults.length === 0).length;
-    console.log(`${r.numPassedTests} passed, ${failed} failed`);
-    if (r.numTotalTests === 0) { console.error("no test ran"); process.exit(1); }
-  ' || status=1
+  node scripts/test-summary.mjs "$report" || status=1
 else
   echo "0 passed, 1 failed"
   status=1

@@ -14,7 +14,7 @@ function file(name: string, text: string): string {
   writeFileSync(path, text);
   return path;
 }
-const COMMANDS = 'versions, validate, schema, vectors, headroom, bench, run, sweep, frames, dcbx, codegen, examples, completion';
+const COMMANDS = 'versions, validate, schema, vectors, headroom, bench, run, sweep, frames, dcbx, codegen, analyze, examples, completion';
 
 // [arguments, stdin, exact stderr lines]
 const CASES: [string, string[], string | undefined, string[]][] = [
@@ -47,7 +47,7 @@ const CASES: [string, string[], string | undefined, string[]][] = [
   ['an alias bomb', ['run', file('bomb.yaml', 'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n')], undefined,
     [`${join(dir, 'bomb.yaml')}: not valid YAML: its aliases expand too much (more than 100 copies)`]],
   ['no pcap: wrong_type', ['dcbx', 'decode', 'examples/sim-tiny/scenario.yaml'], undefined,
-    ['pcap: byte 0: magic 0x23205477 is not a classic pcap file (pcapng is not read)']],
+    ['pcap: byte 0: magic 0x23205477 is neither a classic pcap nor a pcapng file']],
 ];
 
 describe('messages', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { joinNegativeValues, mergeProblems } from '../host/cli-usage.js';
 import { runCliAsync } from './helpers.js';
 
-const COMMANDS = 'versions, validate, schema, vectors, headroom, bench, run, sweep, frames, dcbx, codegen, examples, completion';
+const COMMANDS = 'versions, validate, schema, vectors, headroom, bench, run, sweep, frames, dcbx, codegen, analyze, examples, completion';
 const HEADROOM_OPTIONS = '--speed, --cable, --mtu, --lossless-mtu, --interface-delay, --profile, --json';
 
 // [arguments, exact stderr lines]. Rules quote each option's own --help description.

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CreditFlow, type CreditConfig } from '../host/credit.js';
+import { generateVectors } from '../host/commands/vectors.js';
 import { Core } from '../host/loader.js';
 
 function flow(over: Partial<CreditConfig> = {}, core = new Core()): CreditFlow {
@@ -24,9 +25,9 @@ describe('credit: spec vectors', () => {
     // 1500 B = ceil(1500 / 64) = 24 units; four frames take TBS to 96
     for (let i = 0; i < 4; i++) expect(f.trySend(1500, 0n)).toBe(24);
     expect(f.snapshot(0n).tbs).toBe(96);
-    // a fifth: (100 - (96 + 24)) mod 65536 = 65516 > 32768 -> refused
+    // a fifth: available (100 - 96) mod 65536 = 4 < 24 -> refused
     expect(f.trySend(1500, 0n)).toBe(0);
-    // 256 B = 4 units: (100 - 100) mod 65536 = 0 <= 32768 -> sent, TBS = 100
+    // 256 B = 4 units <= 4 available -> sent, TBS = 100
     expect(f.trySend(256, 0n)).toBe(4);
     expect(f.snapshot(0n)).toMatchObject({ tbs: 100, fccl: 100, available_units: 0, sent_units: 100, blocked: 1 });
   });
@@ -34,7 +35,7 @@ describe('credit: spec vectors', () => {
   it('counters wrap modulo 2^k (k = 4: mod 16, half range 8)', () => {
     const f = flow({ k: 4, capacityUnits: 8 });
     f.onGrant(f.grantValue(), 0n); // CL = 0 + min(8, 8) = 8
-    expect(f.trySend(448, 0n)).toBe(7); // TBS = 7 (frames stay below the half range: 7 < 8)
+    expect(f.trySend(448, 0n)).toBe(7); // TBS = 7
     expect(f.trySend(64, 0n)).toBe(1); // TBS = 8
     f.receive(448);
     f.receive(64); // ABR = 8, used = 8
@@ -43,19 +44,69 @@ describe('credit: spec vectors', () => {
     // CL = (8 + 8) mod 16 = 0
     expect(f.grantValue()).toBe(0);
     f.onGrant(0, 0n);
-    expect(f.trySend(6 * 64, 0n)).toBe(6); // next 14: (0 - 14) mod 16 = 2 <= 8
-    expect(f.trySend(3 * 64, 0n)).toBe(0); // next 17 mod 16 = 1: (0 - 1) mod 16 = 15 > 8
-    expect(f.trySend(2 * 64, 0n)).toBe(2); // next 16 mod 16 = 0: (0 - 0) = 0 <= 8
+    expect(f.trySend(6 * 64, 0n)).toBe(6); // available (0 - 8) mod 16 = 8; TBS = 14
+    expect(f.trySend(3 * 64, 0n)).toBe(0); // available (0 - 14) mod 16 = 2 < 3
+    expect(f.trySend(2 * 64, 0n)).toBe(2); // 2 <= 2; TBS = 16 mod 16 = 0
     expect(f.snapshot(0n).tbs).toBe(0);
   });
 
-  it('a frame of 2^(k-1) units or more is always refused (it would pass the modular test without credit)', () => {
+  it('a frame of exactly 2^(k-1) units goes with full credit, and never without', () => {
     const f = flow({ k: 6, unitBytes: 128, capacityUnits: 32 });
-    // no grant yet: FCCL = TBS = 0; b = 32 = 2^5 would give (0 - 32) mod 64 = 32 <= 32
+    // no grant yet: available 0, so b = 32 = 2^5 is refused
     expect(f.trySend(32 * 128, 0n)).toBe(0);
+    f.onGrant(f.grantValue(), 0n); // CL = 0 + min(32, 32) = 32: available (32 - 0) mod 64 = 32 <= 32
+    expect(f.available(0n)).toBe(32);
+    expect(f.trySend(33 * 128, 0n)).toBe(0); // 33 > 32
+    expect(f.trySend(32 * 128, 0n)).toBe(32); // 32 <= 32
+    expect(f.snapshot(0n)).toMatchObject({ tbs: 32, available_units: 0 });
+    expect(f.trySend(128, 0n)).toBe(0);
+  });
+
+  it('a stale grant (limit behind TBS) grants nothing: no send without credit', () => {
+    const f = flow({ k: 6, unitBytes: 64, capacityUnits: 32 });
     f.onGrant(f.grantValue(), 0n); // CL 32
-    expect(f.trySend(32 * 128, 0n)).toBe(0);
-    expect(f.trySend(31 * 128, 0n)).toBe(31);
+    expect(f.trySend(20 * 64, 0n)).toBe(20); // TBS 20
+    f.onGrant(0, 0n); // a late copy of an older grant: CL 0
+    // (0 - 20) mod 64 = 44 > 32, so available = 0; a residue test would let b >= 12 through,
+    // since (0 - (20 + 12)) mod 64 = 32 <= 32
+    expect(f.available(0n)).toBe(0);
+    for (const b of [1, 12, 20, 32]) expect(f.trySend(b * 64, 0n)).toBe(0);
+    expect(f.snapshot(0n)).toMatchObject({ tbs: 20, sent_units: 20, blocked: 4 });
+  });
+
+  it('a corrupted grant far behind TBS grants nothing either', () => {
+    const f = flow(); // k = 16, half 32768
+    f.onGrant(f.grantValue(), 0n); // CL 100
+    expect(f.trySend(6400, 0n)).toBe(100); // TBS 100
+    f.onGrant(32_868 + 1, 0n); // (32869 - 100) mod 65536 = 32769 > 32768: behind TBS
+    expect(f.available(0n)).toBe(0);
+    expect(f.trySend(64, 0n)).toBe(0);
+    f.onGrant(32_868, 0n); // 32768 ahead: inside the half range, taken as a (huge) grant
+    expect(f.available(0n)).toBe(32_768);
+  });
+
+  it('golden vectors: a stale grant_rx (an older cl) stops the sender; a half-range frame goes', () => {
+    const lines = generateVectors('credit', {
+      params: { k: 6, unit: 64, buffer_bytes: 64 * 32, aging_ps: 0 },
+      events: [
+        { t_ps: 0, type: 'grant_tx' }, // CL 32
+        { t_ps: 1, type: 'grant_rx' }, // FCCL 32
+        { t_ps: 2, type: 'send', bytes: 20 * 64 }, // TBS 20
+        { t_ps: 3, type: 'grant_rx', cl: 0 }, // stale: FCCL 0, behind TBS
+        { t_ps: 4, type: 'send', bytes: 12 * 64 }, // refused
+        { t_ps: 5, type: 'data_rx', bytes: 20 * 64 },
+        { t_ps: 6, type: 'drain', bytes: 20 * 64 },
+        { t_ps: 7, type: 'grant_tx' }, // CL = 20 + 32 = 52
+        { t_ps: 8, type: 'grant_rx' },
+        { t_ps: 9, type: 'send', bytes: 32 * 64 }, // exactly 2^(k-1) units
+        { t_ps: 10, type: 'data_rx', bytes: 32 * 64 },
+      ],
+    }) as Array<Record<string, number>>;
+    expect(lines[3]).toMatchObject({ fccl: 0, tbs: 20, available_units: 0 });
+    expect(lines[4]).toMatchObject({ result: 0, tbs: 20, blocked: 1 });
+    expect(lines[7]).toMatchObject({ result: 52 });
+    expect(lines[9]).toMatchObject({ result: 32, tbs: 52, available_units: 0 });
+    expect(lines[10]).toMatchObject({ result: 1, used_units: 32, overrun_units: 0 });
   });
 
   it('the grant never exceeds half the counter range', () => {
@@ -118,6 +169,8 @@ type Action =
   | { op: 'grant'; lose: boolean }
   | { op: 'deliverData' }
   | { op: 'deliverGrant' }
+  | { op: 'staleGrant'; pick: number }
+  | { op: 'corruptGrant'; cl: number }
   | { op: 'drain' }
   | { op: 'tick'; ps: number };
 
@@ -127,6 +180,8 @@ const action = (maxBytes: number): fc.Arbitrary<Action> => fc.oneof(
   fc.record({ op: fc.constant('grant' as const), lose: fc.boolean() }),
   fc.constant({ op: 'deliverData' as const }),
   fc.constant({ op: 'deliverGrant' as const }),
+  fc.record({ op: fc.constant('staleGrant' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('corruptGrant' as const), cl: fc.nat({ max: 2 ** 16 - 1 }) }),
   fc.constant({ op: 'drain' as const }),
   fc.record({ op: fc.constant('tick' as const), ps: fc.integer({ min: 0, max: 3000 }) }),
 );
@@ -137,8 +192,8 @@ const scenario = fc.record({
   capacityFactor: fc.integer({ min: 1, max: 6 }),
   agingPs: fc.constantFrom(0, 2000, 10_000),
 }).chain((p) => {
-  // frames fit the half range: units < 2^(k-1)
-  const maxBytes = Math.min(9216, p.unitBytes * (2 ** (p.k - 1) - 1));
+  // frames up to the half range: units <= 2^(k-1)
+  const maxBytes = Math.min(9216, p.unitBytes * 2 ** (p.k - 1));
   const maxUnits = Math.ceil(maxBytes / p.unitBytes);
   const capacityUnits = Math.max(maxUnits, Math.round((p.capacityFactor * 2 ** p.k) / 8));
   return fc.record({
@@ -147,10 +202,10 @@ const scenario = fc.record({
   });
 });
 
-describe('credit: properties under random loss of grants, syncs and data', () => {
+describe('credit: properties under random loss of grants, syncs and data, stale and corrupted grants', () => {
   it('the receiver never overruns, and after one clean exchange all credit is back', () => {
     const core = new Core();
-    const seen = { lost: 0, blocked: 0, expired: 0, syncs: 0 };
+    const seen = { lost: 0, blocked: 0, expired: 0, syncs: 0, behind: 0 };
     fc.assert(
       fc.property(scenario, (s) => {
         const f = new CreditFlow(core, { k: s.k, unitBytes: s.unitBytes, capacityUnits: s.capacityUnits, agingPs: BigInt(s.agingPs) });
@@ -158,6 +213,7 @@ describe('credit: properties under random loss of grants, syncs and data', () =>
         const toReceiver: Msg[] = [];
         const toSender: Msg[] = [];
         const stored: number[] = [];
+        const issued: number[] = []; // every CL the receiver sent, for late (stale) copies
         let now = 0n;
         let lostUnits = 0;
         const units = (b: number) => Math.ceil(b / s.unitBytes);
@@ -176,9 +232,21 @@ describe('credit: properties under random loss of grants, syncs and data', () =>
               }
               break;
             case 'sync': { const tbs = f.syncValue(); if (!a.lose) toReceiver.push({ kind: 'sync', tbs }); break; }
-            case 'grant': { const cl = f.grantValue(); if (!a.lose) toSender.push({ kind: 'grant', cl }); break; }
+            case 'grant': { const cl = f.grantValue(); issued.push(cl); if (!a.lose) toSender.push({ kind: 'grant', cl }); break; }
             case 'deliverData': if (toReceiver.length) deliverData(); break;
             case 'deliverGrant': { const m = toSender.shift(); if (m?.kind === 'grant') f.onGrant(m.cl, now); break; }
+            case 'staleGrant': if (issued.length) f.onGrant(issued[a.pick % issued.length], now); break;
+            case 'corruptGrant': {
+              // A corrupted limit that lands ahead of TBS but beyond the real grant cannot be told
+              // from a real grant by any counter rule (the FCS drops such frames: a lost grant);
+              // every other value, in particular any limit behind TBS, must grant nothing new.
+              const cl = a.cl % 2 ** s.k;
+              const ahead = (cl - f.syncValue() + 2 ** s.k) % 2 ** s.k;
+              const realAhead = issued.length ? (issued[issued.length - 1] - f.syncValue() + 2 ** s.k) % 2 ** s.k : 0;
+              if (ahead > half) seen.behind++;
+              if (ahead > half || ahead <= Math.min(realAhead, half)) f.onGrant(cl, now);
+              break;
+            }
             case 'drain': { const b = stored.shift(); if (b !== undefined) f.drain(b); break; }
             case 'tick': now += BigInt(a.ps); break;
           }
@@ -211,5 +279,6 @@ describe('credit: properties under random loss of grants, syncs and data', () =>
     expect(seen.blocked).toBeGreaterThan(0);
     expect(seen.expired).toBeGreaterThan(0);
     expect(seen.syncs).toBeGreaterThan(300);
+    expect(seen.behind).toBeGreaterThan(300);
   });
 });

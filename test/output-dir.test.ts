@@ -2,12 +2,14 @@
 // exactly that command's files; a directory dcbkit did not write is never replaced; a bad --out is
 // reported as `--out: rule` with exit 2 before any work, and a failure while writing leaves the old
 // directory as it was and prints a clean line, never a stack.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, lstatSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, statSync, writeFileSync, lstatSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError, OutputError } from '../host/errors.js';
 import { RUN_OUTPUT, checkOutDir, listFilesRecursive, writeFileAtomic, writeTreeAtomic } from '../host/io.js';
+import { packageRoot } from '../host/loader.js';
 import { runCli } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-out-'));
@@ -40,7 +42,7 @@ describe('dcbkit run/sweep/codegen --out DIR', () => {
     expect(existsSync(join(out, 'p4', 'dcb.p4'))).toBe(true);
     const r = runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'sonic', '--out', out]);
     expect(r.status, r.stderr).toBe(0);
-    expect(listFilesRecursive(out)).toEqual(['manifest.json', 'sonic/config_db.json']);
+    expect(listFilesRecursive(out)).toEqual(['manifest.json', 'sonic/config_db.json', 'sonic/patch.json']);
   });
 
   it('refuses a non-empty directory it did not write, before any work, and keeps it intact', () => {
@@ -81,7 +83,7 @@ describe('dcbkit run/sweep/codegen --out DIR', () => {
     mkdirSync(out);
     const r = runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'sonic', '--out', out]);
     expect(r.status, r.stderr).toBe(0);
-    expect(listFilesRecursive(out)).toEqual(['manifest.json', 'sonic/config_db.json']);
+    expect(listFilesRecursive(out)).toEqual(['manifest.json', 'sonic/config_db.json', 'sonic/patch.json']);
   });
 
   it('--out naming a regular file, or a place that cannot be created: exit 2, one --out line, nothing written', () => {
@@ -137,6 +139,28 @@ describe('writeTreeAtomic', () => {
     const blocker = join(tmp, 'lib-blocker');
     writeFileSync(blocker, '');
     expect(() => checkOutDir(blocker, RUN_OUTPUT, 'out')).toThrow(new InputError({ path: 'out', rule: `"${blocker}" exists and is not a directory` }));
+  });
+});
+
+describe('output directory permissions', () => {
+  // The directory is staged and renamed into place; it must not keep a private 0700 staging mode.
+  const cli = join(packageRoot(), 'dist', 'host', 'cli.js');
+  const runWithUmask = (umask: string, args: string[]) =>
+    spawnSync('sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, cli, ...args], { cwd: packageRoot(), encoding: 'utf8' });
+  const mode = (p: string) => statSync(p).mode & 0o777;
+
+  it.each([
+    ['run', ['run', 'examples/sim-tiny/scenario.yaml'], 'summary.json'],
+    ['sweep', ['sweep', 'test/fixtures/sweep-tiny.yaml', '--param', 'seed=1,2'], 'run.json'],
+    ['codegen', ['codegen', 'examples/configs/roce.yaml', '--target', 'sonic'], 'manifest.json'],
+  ])('%s: the top directory follows the umask like the files inside', (name, args, file) => {
+    for (const [umask, dirMode, fileMode] of [['022', 0o755, 0o644], ['027', 0o750, 0o640], ['002', 0o775, 0o664]] as const) {
+      const out = join(tmp, `umask-${name}-${umask}`);
+      const r = runWithUmask(umask, [...args, '--out', out]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(mode(join(out, file)).toString(8)).toBe(fileMode.toString(8));
+      expect(mode(out).toString(8)).toBe(dirMode.toString(8));
+    }
   });
 });
 

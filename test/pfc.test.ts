@@ -113,7 +113,7 @@ describe('pfc: egress obeys received PFC', () => {
 
   it('maps blocked priorities to blocked traffic classes', () => {
     const core = new Core();
-    const blockedTcs = core.fn<(b: number, m: number) => number>('pfcBlockedTcsOf');
+    const blockedTcs = core.fn<(b: number, m: number) => number>('pfcBlockedTcsOne');
     // prio_tc [0,0,1,1,2,2,3,3] packed 3 bits per priority
     const map = [0, 0, 1, 1, 2, 2, 3, 3].reduce((a, tc, n) => a | (tc << (3 * n)), 0);
     expect(blockedTcs(0b1000, map)).toBe(0b10);   // priority 3 -> TC 1

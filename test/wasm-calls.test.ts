@@ -13,11 +13,11 @@ import { wasmPath } from '../host/loader.js';
 
 /** Exports whose bodies are per-packet loops or per-packet selections, with the calls they may make. */
 const PER_PACKET_EXPORTS: Record<string, string[]> = {
-  etsSelectOnce: [],
+  etsSelectOne: [],
   etsBenchRun: [],
   portGenerate: [],
   portProcess: [],
-  pfcArriveOne: [], pfcDepartOne: [], pfcBlockedMaskAt: [], pfcBenchRun: [], pfcBenchRunAccounting: [], pfcBenchRunItems: [],
+  pfcArriveOne: [], pfcDepartOne: [], pfcBlockedMaskOne: [], pfcBenchRun: [], pfcBenchRunAccounting: [], pfcBenchRunItems: [],
   creditTrySendOne: [], creditReceiveOne: [], creditBenchRun: [],
 };
 

@@ -7,12 +7,12 @@
  * number, then DWRR), then the arrival (802.1Qbb PFC frame received, or a data frame: classify,
  * PFC ingress accounting, FIFO, 802.1Qau CP sampling, XOFF refresh), PFC frames and CNMs to the event
  * ring. The kernels mirror assembly/ets.ts, assembly/pfc.ts and assembly/qcn_cp.ts; layout offsets
- * mirror assembly/layout.ts (sections ets, pfc, qcn_cp, port). Integer arithmetic only.
+ * come from assembly/layout.ts through the generated build/dcb_layout.h. Integer arithmetic only.
  *
  * Usage: port.out check SEED PACKETS        prints the checksum (u32) after PACKETS arrivals
  *        port.out bench BATCH SAMPLES WARMUP prints SAMPLES timings, ns per packet, of BATCH packets
  *        port.out count SEED N               set-up + 30 warm-up batches + N packets (for perf stat)
- * Build: gcc -O2 -std=c11 -o port.out port.c
+ * Build: npm run build (writes build/dcb_layout.h), then gcc -O2 -std=c11 -I build -o port.out port.c
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
@@ -26,38 +26,11 @@ typedef uint32_t u32;
 typedef int64_t i64;
 typedef uint8_t u8;
 
-/* ---- layout (assembly/layout.ts) ---- */
-enum {
-  ETS_PRIO_TC = 0, ETS_TSA = 8, ETS_BW = 16, ETS_STRICT_MASK = 24, ETS_WEIGHTED_MASK = 28, ETS_ZERO_MASK = 32,
-  ETS_Q_UNIT = 36, ETS_MAX_WIRE = 40, ETS_CUR = 44, ETS_QUANTUM = 48, ETS_DEFICIT = 80,
-  TSA_STRICT = 0, TSA_CBS = 1, TSA_ETS = 2,
-};
-enum {
-  PFC_UNITS = 9, PFC_PORT_UNIT = 8, PFC_MODE = 0, PFC_ENABLE = 4, PFC_PAUSE_TIME = 8, PFC_XOFF_STATE = 12,
-  PFC_PENDING = 16, PFC_QUANTUM_PS = 24, PFC_REFRESH_PS = 32, PFC_RX_IGNORED = 40, PFC_OCC = 48, PFC_XOFF_TH = 88,
-  PFC_XON_TH = 128, PFC_LIMIT = 168, PFC_TX_TIME = 208, PFC_NEXT_REFRESH = 248, PFC_PAUSED_UNTIL = 320,
-  PFC_PAUSE_START = 392, PFC_PAUSED_PS = 464, PFC_XOFF_TX = 536, PFC_XON_TX = 608, PFC_XOFF_RX = 680,
-  PFC_XON_RX = 752, PFC_DROPS = 824, PFC_DROP_BYTES = 896, PFC_UNIT_OF = 968, PFC_XOFF_AT = 976,
-  PFC_XON_AT = 1016, PFC_BLOCKED_MASK = 1056, PFC_BLOCKED_FROM = 1064, PFC_BLOCKED_UNTIL = 1072, PFC_SIZE = 1080,
-  PFC_MODE_PFC = 1, PFC_MODE_PAUSE = 2,
-};
-enum {
-  QCN_CP_Q = 0, QCN_CP_Q_OLD = 4, QCN_CP_TTM = 8, QCN_CP_RNG = 12, QCN_CP_Q_EQ = 16, QCN_CP_W = 20,
-  QCN_CP_FB_MAX = 24, QCN_CP_QUANT = 28, QCN_CP_MSB_SHIFT = 32, QCN_CP_FB = 36, QCN_CP_QF = 40,
-  QCN_CP_Q_OFF = 44, QCN_CP_Q_DELTA = 48, QCN_CP_SAMPLES = 56, QCN_CP_CNMS = 64, QCN_CP_SIZE = 72,
-  QUANT_LINEAR = 0,
-};
-enum {
-  PORT_NOW = 0, PORT_TX_FREE = 8, PORT_NEXT_REFRESH = 16, PORT_PAUSE_EXPIRY = 24, PORT_PS_PER_BYTE = 32,
-  PORT_BACKLOG = 36, PORT_BLOCKED = 40, PORT_CP_MASK = 44, PORT_GEN_RNG = 48, PORT_OUT_HEAD = 52,
-  PORT_PRIO_TC = 56, PORT_RX_FRAMES = 64, PORT_TX_FRAMES = 72, PORT_TX_BYTES = 80, PORT_QUEUE_DROPS = 88,
-  PORT_PFC_RX = 96, PORT_EVENTS_OUT = 104, PORT_Q_HEAD = 112, PORT_Q_COUNT = 144, PORT_HEAD_WIRE = 176,
-  PORT_TC_TX_BYTES = 208, PORT_ETS = 272, PORT_PFC = 400, PORT_CP = 1480, PORT_BYTES = 2064,
-  QUEUE_CAP = 2048, IN_CAP = 4096, OUT_CAP = 1024,
-};
+/* ---- layout: offsets and codes of assembly/layout.ts, generated into build/dcb_layout.h by
+   scripts/layout-h.mjs at build time (gcc -I build), so the C side never keeps a copy ---- */
+#include "dcb_layout.h"
 #define NEVER INT64_MAX
 #define I32_MAX INT32_MAX
-#define WIRE_OVERHEAD 20
 
 static _Alignas(16) u8 PORTMEM[PORT_BYTES];
 static _Alignas(16) u8 QUEUES[8 * QUEUE_CAP * 4];

@@ -8,14 +8,14 @@ import { CODEGEN_OUTPUT, checkOutDir, writeTreeAtomic } from '../io.js';
 import { toolVersions } from '../versions.js';
 import { formatProblem } from '../errors.js';
 import { defaultDevice, loadDevice, type Device } from '../../codegen/device.js';
-import { generate, TARGET_NAMES, type Generated } from '../../codegen/index.js';
+import { generate, splitTargetNames, TARGET_NAMES, type Generated } from '../../codegen/index.js';
 
 /** Library form: config file (+ device file) -> generated files; throws InputError on any problem. */
-export function codegenFiles(configPath: string, targets: string[], devicePath?: string): Generated & { warnings: string[] } {
+export function codegenFiles(configPath: string, targets: string[], devicePath?: string): Omit<Generated, 'warnings'> & { warnings: string[] } {
   const { config, warnings } = loadConfig(configPath);
   const device: Device = devicePath ? loadDevice(devicePath) : defaultDevice;
   const out = generate(config, device, targets, { versions: toolVersions() });
-  return { ...out, warnings: warnings.map(formatProblem) };
+  return { ...out, warnings: [...warnings, ...out.warnings].map(formatProblem) };
 }
 
 interface Args {
@@ -33,7 +33,7 @@ export const codegenCommand: CommandModule<object, Args> = {
     y
       .positional('config', { type: 'string', demandOption: true, describe: 'DCB config (YAML or JSON)' })
       .option('device', { type: 'string', describe: 'device description (YAML or JSON); default: one port, 8 queues, 32 MiB, 256-B cells' })
-      .option('target', { type: 'string', array: true, demandOption: true, choices: [...TARGET_NAMES(), 'all'], describe: 'target(s) to emit' })
+      .option('target', { type: 'string', array: true, demandOption: true, choices: [...TARGET_NAMES(), 'all'], coerce: splitTargetNames, describe: 'target(s) to emit: repeat the option or give a comma list (sonic,linux)' })
       .option('out', { type: 'string', demandOption: true, describe: 'output directory' })
       .option('json', { type: 'boolean', describe: 'print the manifest as JSON' }) as never,
   handler: (args) => {

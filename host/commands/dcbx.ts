@@ -13,7 +13,7 @@ import { writePcap } from '../pcap.js';
 import { decodeCapture, decodeHexFrame, type DecodedFrame } from '../dcbx/decode.js';
 import { parseCetOui } from '../dcbx/cet.js';
 import { loadConfig, type DcbConfig } from '../config/index.js';
-import { formatProblem } from '../errors.js';
+import { formatProblem, type Problem } from '../errors.js';
 import { appendFcs } from '../frames/fcs.js';
 import { checkAdvertisable, encodeConfigLldpdu, type DcbxMode } from '../dcbx/advertise.js';
 import { simulate, type SimResult } from '../dcbx/simulate.js';
@@ -54,10 +54,10 @@ type A = Record<string, any>;
 
 const decodeCmd: CommandModule<object, A> = {
   command: 'decode [pcap]',
-  describe: 'decode LLDPDUs (and PFC/PAUSE/CNM/CE frames) from a pcap or --hex',
+  describe: 'decode LLDPDUs (and PFC/PAUSE/CNM/CE frames) from a pcap or pcapng file or --hex',
   builder: (y) =>
     y
-      .positional('pcap', { type: 'string', describe: 'classic pcap file (Ethernet)' })
+      .positional('pcap', { type: 'string', describe: 'pcap or pcapng file (Ethernet packets; other interfaces are skipped with a warning)' })
       .option('hex', { type: 'string', describe: 'one frame as hex instead of a pcap' })
       .option('json', { type: 'boolean', default: false, describe: 'JSON Lines: one object per frame' })
       .option('fcs', { type: 'boolean', default: false, describe: 'frames end with their FCS (checked and removed)' })
@@ -66,7 +66,7 @@ const decodeCmd: CommandModule<object, A> = {
     if ((a.pcap === undefined) === (a.hex === undefined)) {
       throw new InputError({ path: 'pcap|--hex', rule: a.pcap === undefined ? 'required: give a pcap file or --hex HEX' : 'give a pcap file or --hex, not both' });
     }
-    const opts = { fcs: a.fcs as boolean, cetOui: parseCetOui(String(a.cetOui), '--cet-oui') };
+    const opts = { fcs: a.fcs as boolean, cetOui: parseCetOui(String(a.cetOui), '--cet-oui'), warn: (w: Problem) => process.stderr.write(`warning: ${formatProblem(w)}\n`) };
     const frames = a.hex !== undefined ? [decodeHexFrame(parseHex(String(a.hex), '--hex'), opts)] : decodeCapture(readInput(a.pcap), opts);
     process.stdout.write(a.json ? frames.map((f) => JSON.stringify(f) + '\n').join('') : describeFrames(frames));
   },

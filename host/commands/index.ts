@@ -18,6 +18,7 @@ export const commandLoaders: Record<string, () => Promise<AnyCommand>> = {
   frames: async () => (await import('./frames.js')).framesCommand,
   dcbx: async () => (await import('./dcbx.js')).dcbxCommand,
   codegen: async () => (await import('./codegen.js')).codegenCommand,
+  analyze: async () => (await import('./analyze.js')).analyzeCommand,
   examples: async () => (await import('./examples.js')).examplesCommand,
 };
 

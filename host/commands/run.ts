@@ -43,6 +43,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
         `${s.scenario.name}: ${s.sim.packet_hops} packet-hops in ${s.sim.wall_s} s (${(s.sim.packet_hops_per_s / 1e6).toFixed(2)} M/s with set-up and sampling; dcbkit bench measures the engine alone)\n` +
           `drops: lossless ${s.drops.lossless}, lossy ${s.drops.lossy}; PFC xoff ${s.pfc.xoff_sent} xon ${s.pfc.xon_sent}; CNMs ${s.qcn.cnms}\n` +
           `ETS max share error: ${s.ets.max_share_error_pp ?? 'n/a'} pp; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
+          (s.deadlock ? `DEADLOCK on priority ${s.deadlock.priority} from ${s.deadlock.detected_at_ps / 1e9} ms: ${s.deadlock.ports.join(' -> ')} (docs/deadlock.md)\n` : '') +
           (args.out ? `report: ${args.out}/report.html\n` : ''),
       );
     }

@@ -11,6 +11,7 @@
 //            protocol u16
 // The decoders take the information string after the subtype and its absolute offset in the
 // frame, so that errors point at frame bytes. They reject what would not re-encode identically.
+import { TSA_CODE, tsaNameOf, type TsaName } from '../codes.js';
 import { InputError } from '../errors.js';
 import { DecodeError, Reader, Writer } from '../frames/bytes.js';
 import { bitsToList, listToBits } from '../frames/macctrl.js';
@@ -24,13 +25,11 @@ export const SUBTYPE_APP = 12;
 export const MAX_APP_ENTRIES = 168;
 
 /** TSA codes (802.1Q Table 8-6 / D-3): 0 strict, 1 credit-based shaper, 2 ETS, 255 vendor. */
-export type TsaName = 'strict' | 'cbs' | 'ets' | 'vendor';
+export type { TsaName };
 export type Tsa = TsaName | number;
-const TSA_CODES: Record<TsaName, number> = { strict: 0, cbs: 1, ets: 2, vendor: 255 };
-export const tsaCode = (t: Tsa): number => (typeof t === 'number' ? t : TSA_CODES[t]);
+export const tsaCode = (t: Tsa): number => (typeof t === 'number' ? t : TSA_CODE[t]);
 export function tsaName(code: number): Tsa {
-  const n = (Object.keys(TSA_CODES) as TsaName[]).find((k) => TSA_CODES[k] === code);
-  return n ?? code;
+  return tsaNameOf(code) ?? code;
 }
 
 /** APP selectors (dcbnl.h IEEE_8021QAZ_APP_SEL_*: ETHERTYPE, STREAM, DGRAM, ANY; 5 = DSCP from 802.1Qcd). */

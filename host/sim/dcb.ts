@@ -1,6 +1,7 @@
 // The simulator's read-only view of a port's DCB config. The config itself is the core config
 // format (host/config: parseConfig, every rule and default of docs/config.md); a scenario embeds
 // one per node, per profile or as the default, and this module keeps only what the engine reads.
+import { TSA_CODE } from '../codes.js';
 import { InputError, type Problem } from '../errors.js';
 import { parseConfig, type DcbConfig, type QcnRpConfig } from '../config/index.js';
 
@@ -28,7 +29,6 @@ export interface DcbView {
   watchdog: { detection_time: number; restoration_time: number; poll_interval: number; action: 'drop' | 'forward' | 'alert' } | null;
 }
 
-const TSA_CODE: Record<string, number> = { strict: 0, cbs: 1, ets: 2, vendor: 255 };
 const MS = 1e9;
 
 /** Parses one embedded config; problems carry the scenario path (`defaults.dcb.ets.bw`). */
@@ -47,7 +47,7 @@ export function dcbView(c: DcbConfig): DcbView {
   return {
     mtu: c.port.mtu,
     prioTc: [...c.ets.prio_tc],
-    tsa: c.ets.tsa.map((t) => TSA_CODE[t] ?? 0),
+    tsa: c.ets.tsa.map((t) => TSA_CODE[t]),
     bw: [...c.ets.bw],
     pfcEnable: [...c.pfc.enable],
     pauseEnable: c.pause.enable,

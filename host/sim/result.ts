@@ -54,6 +54,12 @@ export interface SimSummary {
     event: 'storm_detected' | 'storm_restored';
     action: string;
   }[];
+  /**
+   * The first lossless deadlock seen (host/sim/deadlock-monitor.ts): a cycle of the dependency graph
+   * whose ports were all paused, with frames waiting and none sent, for at least the scenario's
+   * deadlock_threshold; null when none.
+   */
+  deadlock: { detected_at_ps: number; priority: number; ports: string[] } | null;
 }
 
 export interface SimResult {

@@ -3,8 +3,12 @@
 // engine one sampling interval per call (the JS/Wasm boundary is crossed per interval, never per
 // packet), reads the tables zero-copy between calls and assembles the SimResult.
 import { Core } from '../loader.js';
+import { writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
 import { losslessPgs, type NormNode, type Scenario } from './scenario.js';
 import type { SimFlowResult, SimResult, SimSeries, SimSummary } from './result.js';
+import { computeRoutes, nodeOrdinals } from './routes.js';
+import { dependencyGraphs } from './deadlock.js';
+import { DeadlockMonitor, type PortProbe } from './deadlock-monitor.js';
 
 const MODE_CODE = { lossy: 0, pfc: 1, pause: 2, credit: 3 } as const;
 const WD_ACTION = { drop: 0, forward: 1, alert: 2 } as const;
@@ -31,17 +35,17 @@ export interface Fabric {
 export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release'): Fabric {
   const core = new Core(flavour);
   const L = layout(core);
+  // The core's seeding rule (assembly/rng.ts, DESIGN.md §2) for the traffic sources the host writes.
+  const rngSeed = core.fn<(seed: number, id: number) => number>('rng_seed_value');
   const nPorts = scn.ports.length;
   const nNodes = scn.nodes.length;
   const nFlows = scn.flows.length;
-  const hostOrd = new Map<number, number>();
-  const swOrd = new Map<number, number>();
-  for (const n of scn.nodes) (n.isHost ? hostOrd : swOrd).set(n.id, n.isHost ? hostOrd.size : swOrd.size);
+  const { hostOrd, swOrd } = nodeOrdinals(scn);
   const nHosts = hostOrd.size;
   const nSw = swOrd.size;
 
-  // Routes: BFS from every host; a switch forwards on every port one hop closer (ECMP set).
-  const { route, nhWords } = computeRoutes(scn, hostOrd, swOrd);
+  // Routes: shortest-path ECMP sets per destination host, plus a column per pinned flow (routes.ts).
+  const { route, nhWords, columns, flowColumn } = computeRoutes(scn, hostOrd, swOrd);
 
   // Packet pool: everything the switch buffers and NIC queues can hold, frames in flight on every
   // link, plus control frames; sized at init so a run never allocates.
@@ -60,7 +64,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const take = (bytes: number) => { const at = off; off += Math.ceil(bytes / 64) * 64; return at; };
   const o = {
     hdr: take(L.SH_SIZE), nodes: take(nNodes * L.SN_SIZE), ports: take(nPorts * L.SP_SIZE), flows: take(nFlows * L.SF_SIZE),
-    pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * nHosts * 4), nh: take(nhWords.length * 4),
+    pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * columns * 4), nh: take(nhWords.length * 4),
     mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
   };
   const arenaBytes = off;
@@ -75,7 +79,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
 
   // Header.
   const h = a.hdr;
-  w32(h + L.SH_NPORTS, nPorts); w32(h + L.SH_NNODES, nNodes); w32(h + L.SH_NFLOWS, nFlows); w32(h + L.SH_NHOSTS, nHosts);
+  w32(h + L.SH_NPORTS, nPorts); w32(h + L.SH_NNODES, nNodes); w32(h + L.SH_NFLOWS, nFlows); w32(h + L.SH_NHOSTS, columns);
   w32(h + L.SH_POOL_CAP, poolCap); w32(h + L.SH_HEAP_CAP, heapCap);
   w32(h + L.SH_PORTS, a.ports); w32(h + L.SH_NODES, a.nodes); w32(h + L.SH_FLOWS, a.flows); w32(h + L.SH_POOL, a.pool);
   w32(h + L.SH_HEAP, a.heap); w32(h + L.SH_ROUTE, a.route); w32(h + L.SH_NH, a.nh); w32(h + L.SH_MIX, a.mix);
@@ -152,13 +156,15 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
       mixAt++;
     }
     w32(fa + L.SF_MIXTOT, Math.max(1, cum));
-    w32(fa + L.SF_RNG, rngSeed(scn.seed, (L.SIM_ID_SOURCE | f.id) >>> 0));
-    w32(fa + L.SF_DST_ORD, hostOrd.get(f.dst)!); w32(fa + L.SF_SRC_ORD, hostOrd.get(f.src)!);
+    w32(fa + L.SF_RNG, rngSeed(scn.seed >>> 0, (L.SIM_ID_SOURCE | f.id) >>> 0));
+    w32(fa + L.SF_DST_ORD, flowColumn[f.id]); w32(fa + L.SF_SRC_ORD, hostOrd.get(f.src)!);
     w32(fa + L.SF_TC, srcPort.dcb.prioTc[f.priority]);
     w64(fa + L.SF_START, f.start_ps); w64(fa + L.SF_STOP, f.stop_ps); w64(fa + L.SF_LEFT, f.size > 0 ? f.size : -1);
     w64(fa + L.SF_RATE, f.rate_bps > 0 ? Math.min(f.rate_bps, srcPort.bps) : srcPort.bps);
     w64(fa + L.SF_ON, f.on_ps); w64(fa + L.SF_OFF, f.off_ps); w64(fa + L.SF_LINE_BPS, srcPort.bps);
-    writeRpParams(fa, scn.nodes[f.src], scn.nodes[f.dst], dcqcn, L, w32, w64);
+    writeRpParams(core, fa + L.SF_RP, rpParamsOf(scn.nodes[f.src], dcqcn, Math.min(srcPort.bps, Number.MAX_SAFE_INTEGER), L));
+    const np = scn.nodes[f.dst].qcn.rp;
+    writeNpParams(core, fa + L.SF_NP, np.profile === 'dcqcn' ? np.cnp_interval_ps : 50e6);
   }
   // Routes.
   i32.set(route, a.route >>> 2);
@@ -184,104 +190,29 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
 }
 
 /**
- * Reaction-point parameters of flow record fa from its source host's qcn.rp (docs/config.md); the
- * receiver's CNP spacing (dcqcn notification point) from the destination host. When the scenario's
- * qcn.profile differs from the node's rp.profile, that profile's own defaults apply.
+ * Reaction-point parameters of flow f (its RP record) from its source host's qcn.rp (docs/config.md),
+ * and the CNP spacing of its receiver's dcqcn notification point; simInit then calls the kernels'
+ * configure (host/kernels/qcn-rp.ts). When the scenario's qcn.profile differs from the node's
+ * rp.profile, that profile's own defaults apply.
  */
-function writeRpParams(
-  fa: number, src: NormNode, dst: NormNode, dcqcn: boolean, L: L,
-  w32: (at: number, v: number) => void, w64: (at: number, v: number) => void,
-): void {
+function rpParamsOf(src: NormNode, dcqcn: boolean, lineBps: number, L: L): RpParams {
   const rp = src.qcn.rp;
-  w32(fa + L.SF_P_BC, rp.bc_bytes); w64(fa + L.SF_P_TIMER, rp.timer_ps);
-  w32(fa + L.SF_P_TH, rp.th); w64(fa + L.SF_P_AI, rp.ai_bps); w64(fa + L.SF_P_HAI, rp.hai_bps); w64(fa + L.SF_P_MIN, rp.min_bps);
-  if (rp.profile === 'qau-pc') {
-    w32(fa + L.SF_P_GD, rp.gd_shift); w32(fa + L.SF_P_MINDEC, rp.min_dec_num);
-    w32(fa + L.SF_P_FLAGS, (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING);
-  } else {
-    w32(fa + L.SF_P_GD, 7); w32(fa + L.SF_P_MINDEC, 64);
-    w32(fa + L.SF_P_FLAGS, dcqcn ? 0 : L.QCN_RP_F_EXTRA_FR | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING);
-  }
-  w64(fa + L.SF_P_ALPHA_PS, rp.profile === 'dcqcn' ? rp.alpha_timer_ps : 55e6);
-  w32(fa + L.SF_P_G_Q10, 1024 >> (rp.profile === 'dcqcn' ? rp.g_shift : 8));
-  const np = dst.qcn.rp;
-  w64(fa + L.SF_P_CNP_PS, np.profile === 'dcqcn' ? np.cnp_interval_ps : 50e6);
+  const qauPc = rp.profile === 'qau-pc';
+  return {
+    profile: dcqcn ? 'dcqcn' : 'qau-pc', line_bps: lineBps, bc_bytes: rp.bc_bytes, timer_ps: rp.timer_ps, th: rp.th,
+    ai_bps: rp.ai_bps, hai_bps: rp.hai_bps, min_bps: rp.min_bps,
+    gd_shift: qauPc ? rp.gd_shift : 7, min_dec_num: qauPc ? rp.min_dec_num : 64,
+    flags: qauPc ? (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING
+      : dcqcn ? 0 : L.QCN_RP_F_EXTRA_FR | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING,
+    alpha_timer_ps: rp.profile === 'dcqcn' ? rp.alpha_timer_ps : 55e6,
+    g_q10: 1024 >> (rp.profile === 'dcqcn' ? rp.g_shift : 8),
+    alpha_init_q10: 1024,
+  };
 }
 
 function hostCreditBytes(p: { bps: number; delay_ps: number; psPerByte: number }, mtu: number): number {
   // One round trip of the link plus two maximum frames, the credit-FC buffer rule (seed 000).
   return Math.ceil((2 * p.delay_ps) / p.psPerByte) + 2 * (mtu + 20) + 2 * 84;
-}
-
-function rngSeed(seed: number, id: number): number {
-  const s = (seed ^ Math.imul(id + 1, 0x9e3779b9)) >>> 0;
-  return s === 0 ? 0x6d2b79f5 : s;
-}
-
-/**
- * Shortest-path ECMP next-hop sets: route[sw * nHosts + host] = word offset of [count, ports...] in
- * nhWords. One BFS per host (hosts never forward); a switch's set is every port one hop closer.
- * Equal sets are stored once (hashed on their ports), which keeps a fat tree's table small.
- */
-function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd: Map<number, number>) {
-  const nHosts = hostOrd.size;
-  const route = new Int32Array(swOrd.size * nHosts);
-  let words = new Int32Array(1024);
-  let used = 1;
-  const dist = new Int32Array(scn.nodes.length);
-  const queue = new Int32Array(scn.nodes.length);
-  const buckets = new Map<number, number[]>();
-  const cand = new Int32Array(Math.max(1, ...scn.nodes.map((n) => n.ports.length)));
-  const peer = Int32Array.from(scn.ports.map((p) => p.peerNode));
-  const isHost = Uint8Array.from(scn.nodes.map((n) => (n.isHost ? 1 : 0)));
-  const nodePorts = scn.nodes.map((n) => Int32Array.from(n.ports));
-  const switches = [...swOrd.entries()];
-  for (const [host, ho] of hostOrd) {
-    dist.fill(-1);
-    dist[host] = 0;
-    let qh = 0, qt = 0;
-    queue[qt++] = host;
-    while (qh < qt) {
-      const n = queue[qh++];
-      if (n !== host && isHost[n]) continue;
-      const ps = nodePorts[n];
-      for (let i = 0; i < ps.length; i++) {
-        const m = peer[ps[i]];
-        if (dist[m] < 0) { dist[m] = dist[n] + 1; queue[qt++] = m; }
-      }
-    }
-    for (const [sw, so] of switches) {
-      const d = dist[sw];
-      const ps = nodePorts[sw];
-      let c = 0;
-      let h = 0x811c9dc5;
-      if (d > 0) {
-        for (let i = 0; i < ps.length; i++) {
-          if (dist[peer[ps[i]]] === d - 1) { cand[c++] = ps[i]; h = Math.imul(h ^ ps[i], 0x01000193); }
-        }
-      }
-      h = Math.imul(h ^ c, 0x01000193);
-      let at = -1;
-      const list = buckets.get(h);
-      if (list) {
-        for (const o of list) {
-          if (words[o] !== c) continue;
-          let same = true;
-          for (let i = 0; i < c && same; i++) same = words[o + 1 + i] === cand[i];
-          if (same) { at = o; break; }
-        }
-      }
-      if (at < 0) {
-        if (used + c + 1 > words.length) { const w = new Int32Array(words.length * 2 + c + 1); w.set(words); words = w; }
-        at = used;
-        words[used++] = c;
-        for (let i = 0; i < c; i++) words[used++] = cand[i];
-        if (list) list.push(at); else buckets.set(h, [at]);
-      }
-      route[so * nHosts + ho] = at;
-    }
-  }
-  return { route, nhWords: words.subarray(0, used) };
 }
 
 export interface RunOptions {
@@ -323,21 +254,24 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
   // seed 000 Figure 3 (fast recovery halving toward TR, then TR climbing by AI and HAI steps).
   const trSeries = scn.qcn.enable ? scn.seriesFlows.map((f) => mk(`target rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`)) : [];
 
-  // Paused time of priority pr at port pa up to `now` (PFC kernel record: closed intervals plus the
-  // running one; on a port in PAUSE mode the port unit 8 pauses every priority).
-  const pausedPs = (p: number, now: number, pr: number) => {
-    const rec = portAt(p) + L.SP_PFC;
-    const u = pauseMode[p] ? 8 : pr;
-    const until = r64(rec + L.PFC_PAUSED_UNTIL + 8 * u);
-    const start = r64(rec + L.PFC_PAUSE_START + 8 * u);
-    const end = Math.min(until, now);
-    return r64(rec + L.PFC_PAUSED_PS + 8 * u) + (end > start ? end - start : 0);
-  };
+  // Paused time of priority pr at port p up to `now`: the PFC kernel's own pfcPausedPs (closed
+  // intervals plus the running one); on a port in PAUSE mode the port unit pauses every priority.
+  const pfcPausedPs = core.fn<(rec: number, unit: number, now: bigint) => bigint>('pfcPausedPs');
+  const pausedPs = (p: number, now: number, pr: number) =>
+    Number(pfcPausedPs(portAt(p) + L.SP_PFC, pauseMode[p] ? L.PFC_PORT_UNIT : pr, BigInt(now)));
   const lastDeliv = scn.seriesFlows.map(() => 0);
   // ETS share accounting over saturated intervals.
   const etsPorts = scn.ports.filter((p) => p.dcb.tsa.filter((t, tc) => t === 2 && p.dcb.bw[tc] > 0).length >= 2);
   const etsLast = etsPorts.map(() => new Array<number>(8).fill(0));
   const etsAcc = etsPorts.map(() => new Array<number>(8).fill(0));
+
+  // Deadlock watch over the ports that sit on a cycle of a lossless dependency graph (none: no cost).
+  const deadlock = new DeadlockMonitor(dependencyGraphs(scn), (p) => scn.ports[p].name, (p, pr) => scn.ports[p].dcb.prioTc[pr], scn.deadlock_threshold_ps);
+  const probe: PortProbe = {
+    pausedPs,
+    txBytes: (p, tc) => r64(portAt(p) + L.SP_TX_BYTES_TC + 8 * tc),
+    queuedBytes: (p, tc) => r32(portAt(p) + L.SP_QBYTES + 4 * tc),
+  };
 
   let t = 0;
   while (t < scn.duration_ps) {
@@ -381,6 +315,7 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
       i32()[(pa + L.SP_UNSAT) >>> 2] = 0;
       etsLast[i] = now;
     });
+    deadlock.observe(t, dt, probe);
     opts.onProgress?.(t / scn.duration_ps);
   }
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
@@ -465,6 +400,7 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
     fairness: { jain },
     flows,
     watchdog,
+    deadlock: deadlock.found,
   };
   return { summary, series };
 }

@@ -101,6 +101,8 @@ export const scenarioSchema = z.strictObject({
   duration: timePs,
   /** Sampling interval of the time series (default duration / 200). */
   sample: timePs.optional(),
+  /** How long a cycle of lossless ports must stay paused with nothing sent to count as a deadlock (default 1 ms). */
+  deadlock_threshold: timePs.default(1e9),
   /**
    * Flow-control mode of each priority 0..7 for every node without its own `flow_control`; default:
    * each node's DCB config (pause for pause.enable, pfc for pfc.enable, credit for credit.priorities, else lossy).
@@ -133,7 +135,11 @@ export const scenarioSchema = z.strictObject({
   watchdog: watchdogSchema.optional(),
   traffic: z
     .strictObject({
-      flows: z.array(z.strictObject({ src: name, dst: name, ...flowCommon })).default([]),
+      flows: z.array(z.strictObject({
+        src: name, dst: name, ...flowCommon,
+        /** The flow's route, node by node from src to dst (each consecutive pair a link), instead of ECMP. */
+        path: z.array(name).min(2, 'a path lists at least src and dst').optional(),
+      })).default([]),
       incast: z.array(z.strictObject({ senders: z.array(name).min(1), dst: name, ...flowCommon })).default([]),
       all_to_all: z.array(z.strictObject({ hosts: z.array(name).min(2), ...flowCommon })).default([]),
       /** Bursts: send for `on_time`, pause for `off_time`, repeat (old names `on`/`off`: renameDeprecatedKeys). */
@@ -159,6 +165,8 @@ export interface FrameDist { kind: 0 | 1 | 2; a: number; b: number; mix: { bytes
 export interface NormFlow {
   id: number; src: number; dst: number; priority: number; start_ps: number; stop_ps: number;
   size: number; rate_bps: number; on_ps: number; off_ps: number; frames: FrameDist; victim: boolean;
+  /** Pinned route: node ids from src to dst (host/sim/routes.ts gives it its own route column). */
+  path?: number[];
 }
 export interface NormPort {
   id: number; node: number; peer: number; peerNode: number; name: string; bps: number; psPerByte: number; delay_ps: number; cable_m: number;
@@ -182,7 +190,7 @@ export interface NormNode {
   watchdog: z.output<typeof watchdogSchema> | null;
 }
 export interface Scenario {
-  name: string; seed: number; duration_ps: number; sample_ps: number;
+  name: string; seed: number; duration_ps: number; sample_ps: number; deadlock_threshold_ps: number;
   /** Per priority, the mode every node uses, or 'mixed' when nodes differ (see NormNode.modes). */
   modes: (FlowControlMode | 'mixed')[]; nodes: NormNode[]; ports: NormPort[]; flows: NormFlow[];
   storms: { host: number; priority: number; start_ps: number; stop_ps: number; interval_ps: number }[];
@@ -432,7 +440,11 @@ export function checkScenario(doc: unknown): Scenario {
       frames: frameDist(f.frames, `${path}.frames`), victim: f.victim ?? false,
     });
   };
-  s.traffic.flows.forEach((f, i) => addFlow(host(f.src, `traffic.flows[${i}].src`), host(f.dst, `traffic.flows[${i}].dst`), f, `traffic.flows[${i}]`));
+  s.traffic.flows.forEach((f, i) => {
+    const n = flows.length;
+    addFlow(host(f.src, `traffic.flows[${i}].src`), host(f.dst, `traffic.flows[${i}].dst`), f, `traffic.flows[${i}]`);
+    if (f.path && flows.length > n) flows[n].path = checkPath(f.path, f.src, f.dst, nodeIdx, nodes, ports, `traffic.flows[${i}].path`, bad);
+  });
   s.traffic.incast.forEach((g, i) => {
     const dst = host(g.dst, `traffic.incast[${i}].dst`);
     g.senders.forEach((sn, k) => addFlow(host(sn, `traffic.incast[${i}].senders[${k}]`), dst, g, `traffic.incast[${i}]`, undefined, `traffic.incast[${i}].senders[${k}]`));
@@ -538,6 +550,7 @@ export function checkScenario(doc: unknown): Scenario {
   const minFrame = flows.length ? Math.min(...flows.map((f) => f.frames.a)) : 64;
   return {
     name: s.name, seed: s.seed, duration_ps: s.duration, sample_ps: s.sample ?? Math.max(1, Math.floor(s.duration / 200)),
+    deadlock_threshold_ps: s.deadlock_threshold,
     modes, nodes, ports, flows, storms, qcn,
     hostQueue: s.defaults.host_queue ?? 4 * (maxFrame + 20), maxFrame, minFrame,
     seriesPorts, seriesFlows,
@@ -585,6 +598,39 @@ export function splitPgBuffer(pgBuffer: number, needed: readonly number[], modes
 /** Lossless priority groups a switch reserves headroom for: one per PFC or credit priority, one for PAUSE. */
 export function losslessPgs(modes: FlowControlMode[]): number {
   return modes.filter((m) => m === 'pfc' || m === 'credit').length + (modes.includes('pause') ? 1 : 0);
+}
+
+/**
+ * A pinned path (`traffic.flows[i].path`): node names from the flow's src to its dst, each
+ * consecutive pair joined by a link, every node once, hosts only at the ends. Returns the node ids,
+ * or undefined after reporting each problem at `path[j]`.
+ */
+function checkPath(
+  path: string[], src: string, dst: string, nodeIdx: Map<string, number>, nodes: NormNode[], ports: NormPort[],
+  at: string, bad: (path: string, rule: string) => void,
+): number[] | undefined {
+  const before = { n: 0 };
+  const report = (j: number, rule: string) => { before.n++; bad(`${at}[${j}]`, rule); };
+  const ids = path.map((nm, j) => {
+    const id = nodeIdx.get(nm);
+    if (id === undefined) report(j, `unknown node "${nm}" (not in hosts or switches)`);
+    return id ?? -1;
+  });
+  if (path[0] !== src) report(0, `a path starts at the flow's src "${src}", not "${path[0]}"`);
+  if (path[path.length - 1] !== dst) report(path.length - 1, `a path ends at the flow's dst "${dst}", not "${path[path.length - 1]}"`);
+  const first = new Map<number, number>();
+  ids.forEach((id, j) => {
+    if (id < 0) return;
+    const k = first.get(id);
+    if (k !== undefined) report(j, `"${path[j]}" is already at path[${k}]: a path visits each node once (no loops)`);
+    else first.set(id, j);
+    if (j > 0 && j < ids.length - 1 && nodes[id].isHost) report(j, `"${path[j]}" is a host; hosts do not forward, only switches may be in the middle of a path`);
+    const prev = ids[j - 1];
+    if (j > 0 && prev >= 0 && !nodes[prev].ports.some((p) => ports[p].peerNode === id)) {
+      report(j, `no link joins "${path[j - 1]}" and "${path[j]}"`);
+    }
+  });
+  return before.n === 0 ? ids : undefined;
 }
 
 /** Connected component of every node (union-find over the links). */

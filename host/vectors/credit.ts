@@ -1,7 +1,8 @@
 // `dcbkit vectors credit`: golden vectors of credit-based link-level flow control (assembly/credit.ts;
 // format in docs/credit.md). Each event acts on one (priority, channel) flow, i.e. on the sender or
-// the receiver half of its record; losses are expressed by leaving the matching *_rx event out (or
-// giving it another value). One output line per event: the flow's whole record after it.
+// the receiver half of its record; losses are expressed by leaving the matching *_rx event out, and
+// stale or corrupted grants and syncs by giving the *_rx event another value (e.g. an older cl).
+// One output line per event: the flow's whole record after it.
 import { z } from 'zod';
 import { CreditFlow } from '../credit.js';
 import { InputError } from '../errors.js';

@@ -73,8 +73,8 @@ export function runQcnCp(s: QcnCpStimulus): object[] {
 
   if (p.profile === 'dcqcn') {
     core.fn<(...a: number[]) => void>('dcqcnCpInit')(rec, p.kmin_bytes, p.kmax_bytes, Math.round(p.pmax * 65536), s.seed | 0, ENTITY_ID);
-    const enq = core.fn<(r: number, len: number) => number>('dcqcnCpEnqueueVec');
-    const deq = core.fn<(r: number, len: number) => void>('dcqcnCpDequeueVec');
+    const enq = core.fn<(r: number, len: number) => number>('dcqcnCpEnqueueOne');
+    const deq = core.fn<(r: number, len: number) => void>('dcqcnCpDequeueOne');
     const [qAt, pAt] = [off('DCQCN_CP_Q'), off('DCQCN_CP_P')];
     for (const e of s.events) {
       const ce = e.type === 'enq' ? enq(rec, e.bytes) : (deq(rec, e.bytes), 0);
@@ -84,8 +84,8 @@ export function runQcnCp(s: QcnCpStimulus): object[] {
   }
 
   core.fn<(...a: number[]) => void>('qcnCpInit')(rec, p.q_eq, p.w, QUANTISER[p.quantiser], s.seed | 0, ENTITY_ID);
-  const enq = core.fn<(r: number, len: number) => number>('qcnCpEnqueueVec');
-  const deq = core.fn<(r: number, len: number) => void>('qcnCpDequeueVec');
+  const enq = core.fn<(r: number, len: number) => number>('qcnCpEnqueueOne');
+  const deq = core.fn<(r: number, len: number) => void>('qcnCpDequeueOne');
   const [qAt, qOldAt, ttmAt, fbAt, qfAt, qOffAt, qDeltaAt] = ['QCN_CP_Q', 'QCN_CP_Q_OLD', 'QCN_CP_TTM', 'QCN_CP_FB', 'QCN_CP_QF', 'QCN_CP_Q_OFF', 'QCN_CP_Q_DELTA'].map(off);
   for (const e of s.events) {
     const isEnq = e.type === 'enq';

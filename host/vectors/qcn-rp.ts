@@ -3,6 +3,7 @@
 // it; every timer that expires at or before an event gets its own line first (type `timer`, or
 // `alpha_timer` for the dcqcn alpha decay), stamped with the deadline that fired.
 import { z } from 'zod';
+import { writeNpParams, writeRpParams } from '../kernels/qcn-rp.js';
 import { Core } from '../loader.js';
 import { checkTimeOrder, exact, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
 import type { VectorKernel } from './registry.js';
@@ -96,19 +97,24 @@ export function runQcnRp(s: QcnRpStimulus): object[] {
   const flags = dcqcn
     ? 0
     : c('QCN_RP_F_JITTER') | c('QCN_RP_F_HALVING') | (p.extra_fast_recovery ? c('QCN_RP_F_EXTRA_FR') : 0);
-  core.fn<(...a: unknown[]) => void>('qcnRpInit')(
-    rec, big(p.line_bps), p.bc_bytes, big(p.timer_ps), p.th, big(p.ai_bps), big(p.hai_bps),
-    dcqcn ? 0 : p.gd_shift, dcqcn ? 0 : p.min_dec_num, big(p.min_bps), flags, s.seed | 0, ENTITY_ID,
-  );
+  writeRpParams(core, rec, {
+    profile: p.profile, line_bps: p.line_bps, bc_bytes: p.bc_bytes, timer_ps: p.timer_ps, th: p.th,
+    ai_bps: p.ai_bps, hai_bps: p.hai_bps, min_bps: p.min_bps, flags,
+    gd_shift: p.profile === 'dcqcn' ? 0 : p.gd_shift, min_dec_num: p.profile === 'dcqcn' ? 0 : p.min_dec_num,
+    alpha_timer_ps: p.profile === 'dcqcn' ? p.alpha_timer_ps : 0,
+    g_q10: p.profile === 'dcqcn' ? p.g_q10 : 0,
+    alpha_init_q10: p.profile === 'dcqcn' ? p.alpha_init_q10 : 0,
+  });
+  core.fn<(r: number, seed: number, id: number) => void>('qcnRpConfigure')(rec, s.seed | 0, ENTITY_ID);
   if (dcqcn) {
-    core.fn<(...a: unknown[]) => void>('dcqcnRpConfigure')(rec, big(p.alpha_timer_ps), p.g_q10, p.alpha_init_q10);
-    core.fn<(...a: unknown[]) => void>('dcqcnNpInit')(np, big(p.cnp_spacing_ps));
+    writeNpParams(core, np, p.cnp_spacing_ps);
+    core.fn<(r: number) => void>('dcqcnNpConfigure')(np);
   }
-  const fireDue = core.fn<(r: number, now: bigint) => number>('qcnRpFireDueVec');
-  const onCnm = core.fn<(r: number, now: bigint, qf: number) => void>('qcnRpOnCnmVec');
-  const onSent = core.fn<(r: number, now: bigint, len: number, backlog: number) => void>('qcnRpOnFrameSentVec');
-  const onCnp = core.fn<(r: number, now: bigint) => void>('dcqcnRpOnCnpVec');
-  const onCe = core.fn<(r: number, now: bigint) => number>('dcqcnNpOnCeVec');
+  const fireDue = core.fn<(r: number, now: bigint) => number>('qcnRpFireDueOne');
+  const onCnm = core.fn<(r: number, now: bigint, qf: number) => void>('qcnRpOnCnmOne');
+  const onSent = core.fn<(r: number, now: bigint, len: number, backlog: number) => void>('qcnRpOnFrameSentOne');
+  const onCnp = core.fn<(r: number, now: bigint) => void>('dcqcnRpOnCnpOne');
+  const onCe = core.fn<(r: number, now: bigint) => number>('dcqcnNpOnCeOne');
 
   const out: object[] = [];
   const state = (t: number, type: string, where: string, extra: object = {}) => {

@@ -21,7 +21,7 @@ const ALL_FILES = [
   'lldp/lldpdu.hex', 'lldp/lldpdu.pcap',
   'manifest.json',
   'p4/bmv2_cli.txt', 'p4/dcb.p4', 'p4/p4info.json', 'p4/p4info.txtpb', 'p4/write_request.json', 'p4/write_request.txtpb',
-  'sonic/config_db.json',
+  'sonic/config_db.json', 'sonic/patch.json',
 ];
 
 describe('dcbkit codegen', () => {
@@ -110,6 +110,19 @@ describe('dcbkit codegen', () => {
     expect(m.quantisation).toContainEqual(expect.objectContaining({ target: 'linux', path: 'ets.bw[0]', wanted: 0, got: 1 }));
   });
 
+  test('--target takes comma lists as well as repeats; SONiC warnings go to stderr and the files are written', () => {
+    const out = join(tmp, 'comma');
+    const r = runCli(['codegen', 'examples/configs/converged.yaml', '--target', 'sonic,linux', '--target', 'lldp', '--out', out, '--json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).targets).toEqual(['sonic', 'linux', 'lldp']);
+    expect(listFilesRecursive(out)).toEqual(['linux/dcb.sh', 'linux/lldptool.sh', 'linux/tc.batch', 'lldp/lldpdu.hex', 'lldp/lldpdu.pcap', 'manifest.json', 'sonic/config_db.json', 'sonic/patch.json']);
+    expect(r.stderr).toMatch(/^warning: sonic: pfc\.enable: lossless priority 6 shares TC 1 with lossless priority 1; buffermgrd/);
+    const bad = runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'sonic,vhdl', '--out', join(tmp, 'comma-bad')]);
+    expect([bad.status, bad.stdout]).toEqual([2, '']);
+    expect(bad.stderr).toMatch(/--target: "vhdl" is not one of/);
+    expect(existsSync(join(tmp, 'comma-bad'))).toBe(false);
+  });
+
   test('usage errors and unreadable inputs are exit 2', () => {
     expect(runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'vhdl', '--out', join(tmp, 'x')]).status).toBe(2);
     const r = runCli(['codegen', 'examples/configs/roce.yaml', '--device', join(tmp, 'nope.yaml'), '--target', 'all', '--out', join(tmp, 'x')]);
@@ -119,7 +132,7 @@ describe('dcbkit codegen', () => {
     const dev = join(tmp, 'dev800.yaml');
     writeFileSync(dev, 'ports:\n  - {name: Ethernet0, index: 0, speed: 800G, cable: 5m}\n  - {name: Ethernet4, index: 1, speed: fast, cable: 5m}\n');
     const bad = runCli(['codegen', 'examples/configs/roce.yaml', '--device', dev, '--target', 'all', '--out', join(tmp, 'x')]);
-    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'device.ports[1].speed: a speed like 100G or a number of bit/s\n']);
+    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'device.ports[1].speed: must be a speed like "100G" (1G, 10G, 25G, 40G, 50G, 100G, 200G, 400G, 800G) or a whole number of bit/s, got "fast"\n']);
     writeFileSync(dev, 'ports:\n  - {name: Ethernet0, index: 0, speed: 800G, cable: 5m}\n');
     const hr = runCli(['codegen', 'examples/configs/roce.yaml', '--device', dev, '--target', 'all', '--out', join(tmp, 'x')]);
     expect(hr.status).toBe(2);

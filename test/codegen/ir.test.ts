@@ -1,11 +1,14 @@
 // IR: weights (cumulative rounding, byte quanta), maps, PGs, and the problems a device cannot hold.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { buildIr, cumulativeRound, type CodegenConfig } from '../../codegen/ir.js';
+import { buildIr, cumulativeRound } from '../../codegen/ir.js';
+import { Core } from '../../host/loader.js';
+import { EtsHarness } from '../../host/ets.js';
+import { etsFromPg, type DcbConfig } from '../../host/config/index.js';
 import { defaultDevice, parseDevice } from '../../codegen/device.js';
 import { generate } from '../../codegen/index.js';
 import { InputError } from '../../host/errors.js';
-import { arbConfig, exampleConfig, losslessConfig, testHeadroom } from './fixtures.js';
+import { arbConfig, exampleConfig, exampleInput, losslessConfig, losslessInput, parsed, testHeadroom } from './fixtures.js';
 
 const opts = { headroom: testHeadroom };
 
@@ -75,8 +78,42 @@ describe('buildIr', () => {
   });
 });
 
+describe('one config path: the IR shows the parser\'s answers (issue 9)', () => {
+  test('defaults come from the parser: watchdog off, restoration 200 ms, kmax 200,000 B -> 782 cells of 256 B', () => {
+    const ir = buildIr(parsed({ port: { speed: '100G' }, ets: losslessInput().ets, pfc: { enable: [3] }, qcn: { cp: { priorities: [3] } } }), defaultDevice, opts);
+    expect(ir.watchdog).toEqual({ enabled: false, detectionMs: 200, restorationMs: 200, pollMs: 200, action: 'drop' });
+    // 200000 / 256 = 781.25 -> 782 cells = 200,192 B
+    expect(ir.tcs[3].ecn).toMatchObject({ kminBytes: 5120, kmaxBytes: 200192, pmaxPercent: 1 });
+  });
+
+  test('a pg-only config: PGID 15 lands in the TC etsFromPg gives it, for codegen as for the rest', () => {
+    const pg = { prio_pgid: [1, 1, 0, 0, 1, 1, 1, 15], pg_bw: [50, 50, 0, 0, 0, 0, 0, 0] };
+    const ir = buildIr(parsed({ pg }), defaultDevice, opts);
+    const ets = etsFromPg(pg)!;
+    expect(ir.prioTc).toEqual(ets.prio_tc);
+    expect(ir.prioTc[7]).toBe(2); // PGIDs 0 and 1 become TCs 0 and 1; the one PGID 15 priority gets TC 2
+    expect(ir.tcs.map((t) => t.tsa)).toEqual(ets.tsa);
+    expect(ir.dcbxMode).toBe('cee');
+  });
+
+  test('property: wire frame, quantum unit and every non-zero quantum are the core\'s (etsConfigure on the port MTU)', () => {
+    const core = new Core('release');
+    fc.assert(
+      fc.property(arbConfig, (cfg) => {
+        const ir = buildIr(cfg, defaultDevice, opts);
+        const h = new EtsHarness(core, cfg.ets, cfg.port.mtu);
+        const snap = h.snapshot();
+        expect(ir.maxWireFrameBytes).toBe(cfg.port.mtu + 20);
+        expect(ir.quantumUnitBytes).toBe(snap.q_unit);
+        for (const t of ir.tcs) expect(t.quantumBytes).toBe(t.bwPercent > 0 ? snap.quantum[t.tc] : 0);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
 describe('what a target cannot express: exit-2 problems as target: path: rule', () => {
-  const expectProblems = (cfg: CodegenConfig, device: ReturnType<typeof parseDevice>, targets: string[]) => {
+  const expectProblems = (cfg: DcbConfig, device: ReturnType<typeof parseDevice>, targets: string[]) => {
     try {
       generate(cfg, device, targets, opts);
     } catch (e) {
@@ -95,18 +132,17 @@ describe('what a target cannot express: exit-2 problems as target: path: rule', 
   });
 
   test('fewer used TCs than queues but TC numbers above them get queues in order', () => {
-    const c = exampleConfig();
-    c.pfc = { enable: [] };
-    const ir = buildIr(c, parseDevice({ queues_per_port: 4 }), opts);
+    const c = { ...exampleInput(), pfc: { enable: [] } };
+    const ir = buildIr(parsed(c), parseDevice({ queues_per_port: 4 }), opts);
     expect(ir.tcs.map((t) => t.queue)).toEqual([0, 1, 2, 3, -1, -1, -1, -1]);
-    const c2 = { ...c, ets: { ...c.ets!, prio_tc: [0, 0, 2, 2, 5, 5, 7, 7] } };
-    expect(buildIr(c2, parseDevice({ queues_per_port: 4 }), opts).tcs.map((t) => t.queue)).toEqual([0, -1, 1, -1, -1, 2, -1, 3]);
+    const c2 = { ...c, ets: { ...c.ets, prio_tc: [0, 0, 2, 2, 5, 5, 7, 7] } };
+    expect(buildIr(parsed(c2), parseDevice({ queues_per_port: 4 }), opts).tcs.map((t) => t.queue)).toEqual([0, -1, 1, -1, -1, 2, -1, 3]);
   });
 
   test('lossless priority sharing a PG with a lossy one; a weight SAI cannot hold', () => {
-    const c = exampleConfig();
-    c.ets!.bw = [0, 80, 20, 0, 0, 0, 0, 0];
-    expect(expectProblems(c, defaultDevice, ['all'])).toEqual([
+    const c = exampleInput();
+    c.ets.bw = [0, 80, 20, 0, 0, 0, 0, 0];
+    expect(expectProblems(parsed(c), defaultDevice, ['all'])).toEqual([
       'sonic: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
       'sonic: ets.bw[0]: SAI scheduler weight must be 1..100; an ETS TC with 0 % cannot be expressed',
       'p4: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
@@ -115,13 +151,14 @@ describe('what a target cannot express: exit-2 problems as target: path: rule', 
     ]);
   });
 
-  test('one DSCP mapped to two priorities stops the DSCP classifiers; a repeat of the same mapping does not', () => {
-    const c = losslessConfig();
-    c.app = [{ selector: 'dscp', protocol: 26, priority: 3 }, { selector: 'dscp', protocol: 26, priority: 3 }, { selector: 'dscp', protocol: 26, priority: 6 }];
-    const lines = expectProblems(c, defaultDevice, ['sonic', 'p4', 'c-header', 'linux']);
-    expect(lines).toEqual(['sonic', 'p4', 'c-header'].map((t) => `${t}: app[2]: DSCP 26 is mapped to priorities 3 and 6; a DSCP classifier holds one`));
-    c.app = c.app.slice(0, 2);
-    const ir = buildIr(c, defaultDevice, opts);
+  test('one DSCP mapped to two priorities stops the DSCP classifiers; one mapping does not', () => {
+    const entry = (priority: number) => ({ selector: 'dscp', protocol: 26, priority });
+    // An exact repeat never reaches codegen: the parser refuses it (`app[1]: repeats app[0]`).
+    const c = { ...losslessInput(), app: [entry(3), entry(6)] };
+    const lines = expectProblems(parsed(c), defaultDevice, ['sonic', 'p4', 'c-header', 'linux']);
+    expect(lines).toEqual(['sonic', 'p4', 'c-header'].map((t) => `${t}: app[1]: DSCP 26 is mapped to priorities 3 and 6; a DSCP classifier holds one`));
+    c.app = [entry(3)];
+    const ir = buildIr(parsed(c), defaultDevice, opts);
     expect(ir.problems).toEqual([]);
     expect(ir.dscpPrio.filter((p) => p !== null)).toEqual([3]);
   });

@@ -11,7 +11,7 @@ import { buildIr, cumulativeRound, type Ir } from '../../codegen/ir.js';
 import { defaultDevice, parseDevice } from '../../codegen/device.js';
 import { linuxTarget } from '../../codegen/linux.js';
 import { requireTool } from '../helpers.js';
-import { losslessConfig, testHeadroom } from './fixtures.js';
+import { losslessConfig, losslessInput, parsed, testHeadroom } from './fixtures.js';
 import { KERNEL_LACKS_ETS, tcAccepts, tcLine } from './tc.js';
 
 const NS = `dcbkit-cg-${process.pid}`;
@@ -118,9 +118,9 @@ describe('linux target', () => {
   });
 
   test('a 0 % ETS TC becomes quantum 1 and is reported', () => {
-    const c = losslessConfig();
-    c.ets!.bw = [0, 30, 30, 40, 0, 0, 0, 0];
-    const q = linuxTarget.emit(buildIr(c, defaultDevice, { headroom: testHeadroom })).quantisation;
+    const c = losslessInput();
+    c.ets.bw = [0, 30, 30, 40, 0, 0, 0, 0];
+    const q = linuxTarget.emit(buildIr(parsed(c), defaultDevice, { headroom: testHeadroom })).quantisation;
     // unit = ceil(9236 / 30) = 308 B; band order TC 3,2,1,0 -> quanta 12320 9240 9240 1 (sum 30801).
     // Cumulative rounding: floor(12320*100/30801) = 39; floor(21560*100/30801) = 69 -> 30;
     // floor(30800*100/30801) = 99 -> 30; 100 -> 1. So TC 3 gets 39 % (wanted 40) and TC 0 1 % (wanted 0).

@@ -14,7 +14,7 @@ import { buildIr } from '../../codegen/ir.js';
 import { parseDevice } from '../../codegen/device.js';
 import { canonicalBytes, p4Target, PFC_SESSION_BASE, tofinoWeight } from '../../codegen/p4.js';
 import { requireTool } from '../helpers.js';
-import { losslessConfig, testHeadroom } from './fixtures.js';
+import { losslessConfig, losslessInput, parsed, testHeadroom } from './fixtures.js';
 import { schemasDir } from './schemas.js';
 
 const P4RT = () => join(schemasDir(), 'p4runtime');
@@ -140,8 +140,8 @@ describe('p4 target', () => {
       const t = ir.tcs[r.match[0]];
       expect(r.params).toEqual([t.tsa === 'ets' ? 2 : 0, t.bwPercent, tofinoWeight(t.bwPercent), t.quantumBytes]);
     }
-    // ECN on TC 3: kmin 5120 B / 256 = 20 cells, kmax 204800 B / 256 = 800, pmax 1 %, Qeq 26000 B -> 102 cells (ceil 101.6), w 2
-    expect(of('DcbEgress.ecn_mark').map((r: Json) => [r.match, r.params])).toEqual([[[3], [20, 800, 1, 102, 2]]]);
+    // ECN on TC 3 (the parser's defaults): kmin 5000 B -> 20 cells of 256 (ceil 19.5), kmax 200000 B -> 782 (ceil 781.25), pmax 1 %, Qeq 26000 B -> 102 cells (ceil 101.6), w 2
+    expect(of('DcbEgress.ecn_mark').map((r: Json) => [r.match, r.params])).toEqual([[[3], [20, 782, 1, 102, 2]]]);
     // PFC: xoff 4 x 9216 = 36864 B = 144 cells, xon 2 x 9216 = 72 cells; PG 3 = priority 3 (mask 0x08), PG 4 (0x10)
     expect(of('DcbEgress.pfc_threshold').map((r: Json) => [r.match, r.params])).toEqual([
       [[0, 3], [144, 72, 0x08, 65535]], [[0, 4], [144, 72, 0x10, 65535]],
@@ -167,12 +167,11 @@ describe('p4 target', () => {
   });
 
   test('a threshold too large for its parameter is a problem', () => {
-    // With 1-byte cells every default threshold still fits bit<19> (< 524288): kmax 204800, xoff 36864.
+    // With 1-byte cells every default threshold still fits bit<19> (< 524288): kmax 200000, xoff 36864.
     const big = buildIr(losslessConfig(), parseDevice({ cell_bytes: 1, buffer_bytes: 2 ** 30 }), { headroom: testHeadroom });
     expect(p4Target.check(big)).toEqual([]);
-    const c = losslessConfig();
-    c.qcn!.cp!.kmax = 600000;
-    expect(p4Target.check(buildIr(c, parseDevice({ cell_bytes: 1, buffer_bytes: 2 ** 30 }), { headroom: testHeadroom }))).toEqual([
+    const c = { ...losslessInput(), qcn: { cp: { priorities: [3], kmax: 600000 } } };
+    expect(p4Target.check(buildIr(parsed(c), parseDevice({ cell_bytes: 1, buffer_bytes: 2 ** 30 }), { headroom: testHeadroom }))).toEqual([
       { path: 'p4: DcbEgress.set_ecn.kmax', rule: 'value 600000 does not fit bit<19>' },
     ]);
   });

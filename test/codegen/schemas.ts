@@ -1,11 +1,17 @@
-// Locates the third-party schema folder (../shared/schemas relative to the repository root; a git
-// worktree one level deeper finds it at ../../shared/schemas). DCBKIT_SCHEMAS overrides.
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// The third-party schema folder for the suites that validate generated artefacts against it
+// (lookup order in schemas-lookup.ts). Resolved when a suite imports this module: without the
+// schemas, each such suite fails to load with one line saying how to get them, not a stack trace.
 import { packageRoot } from '../../host/loader.js';
+import { findSchemas } from './schemas-lookup.js';
+
+const found = findSchemas(packageRoot(), process.env.DCBKIT_SCHEMAS);
+if ('missing' in found) {
+  const e = new Error(found.missing);
+  e.stack = `Error: ${found.missing}`; // one line: where it was thrown says nothing the message does not
+  throw e;
+}
+const SCHEMAS_DIR = found.dir;
 
 export function schemasDir(): string {
-  const candidates = [process.env.DCBKIT_SCHEMAS, join(packageRoot(), '..', 'shared', 'schemas'), join(packageRoot(), '..', '..', 'shared', 'schemas')];
-  for (const c of candidates) if (c && existsSync(join(c, 'README.md'))) return resolve(c);
-  throw new Error('cannot find ../shared/schemas (set DCBKIT_SCHEMAS to its path)');
+  return SCHEMAS_DIR;
 }

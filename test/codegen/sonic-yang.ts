@@ -16,6 +16,8 @@ interface TableRule {
   inner?: { key: string; value: string };
   /** Leaves typed as 8/16/32-bit integers (JSON numbers under RFC 7951). */
   numeric?: string[];
+  /** Leaf-lists config_db stores as one comma-separated string. */
+  lists?: string[];
   container?: boolean;
 }
 
@@ -34,6 +36,12 @@ const RULES: Record<string, TableRule> = {
   BUFFER_PG: { module: 'sonic-buffer-pg', keys: ['port', 'pg_num'] },
   WRED_PROFILE: { module: 'sonic-wred-profile', keys: ['name'] },
   PFC_WD: { module: 'sonic-pfcwd', keys: ['ifname'], numeric: ['detection_time', 'restoration_time', 'POLL_INTERVAL'] },
+  MAP_PFC_PRIORITY_TO_QUEUE: { module: 'sonic-pfc-priority-queue-map', keys: ['name'], inner: { key: 'pfc_priority', value: 'qindex' } },
+  PFC_PRIORITY_TO_PRIORITY_GROUP_MAP: { module: 'sonic-pfc-priority-priority-group-map', keys: ['name'], inner: { key: 'pfc_priority', value: 'pg' } },
+  CABLE_LENGTH: { module: 'sonic-cable-length', keys: ['name'], inner: { key: 'port', value: 'length' } },
+  BUFFER_QUEUE: { module: 'sonic-buffer-queue', keys: ['port', 'qindex'] },
+  BUFFER_PORT_INGRESS_PROFILE_LIST: { module: 'sonic-buffer-port-ingress-profile-list', keys: ['port'], lists: ['profile_list'] },
+  BUFFER_PORT_EGRESS_PROFILE_LIST: { module: 'sonic-buffer-port-egress-profile-list', keys: ['port'], lists: ['profile_list'] },
 };
 /** Inner-list leaves typed uint8 (tc_type) in the map modules. */
 const NUMERIC_INNER = new Set(['DSCP_TO_TC_MAP.tc', 'DOT1P_TO_TC_MAP.tc', 'TC_TO_QUEUE_MAP.tc', 'TC_TO_PRIORITY_GROUP_MAP.tc']);
@@ -68,7 +76,7 @@ export function configDbToYang(db: Record<string, Record<string, unknown>>): Rec
           [rule.inner!.value]: NUMERIC_INNER.has(`${table}.${rule.inner!.value}`) ? Number(iv) : iv,
         }));
       } else {
-        for (const [f, v] of Object.entries(fields as Record<string, string>)) entry[f] = typed(table, f, v, rule.numeric);
+        for (const [f, v] of Object.entries(fields as Record<string, string>)) entry[f] = rule.lists?.includes(f) ? v.split(',') : typed(table, f, v, rule.numeric);
       }
       return entry;
     });
@@ -79,8 +87,21 @@ export function configDbToYang(db: Record<string, Record<string, unknown>>): Rec
 
 export const SONIC_YANG_DIR = join(schemasDir(), 'sonic-yang');
 
-/** Runs yanglint on the converted config; returns exit status and messages. */
-export function yanglint(db: Record<string, Record<string, unknown>>): { status: number; output: string } {
+/**
+ * The switch's own tables the generated file leaves out on purpose (DEVICE_METADATA, PORT), as a
+ * running switch has them: one PORT per port the QoS tables name (4 lanes each), for the leafrefs.
+ */
+export function switchTables(db: Record<string, Record<string, unknown>>, speedMbps = 100000): Record<string, Record<string, Record<string, string>>> {
+  const names = Object.keys((db.PORT_QOS_MAP ?? {}) as Record<string, unknown>).filter((n) => n !== 'global');
+  return {
+    DEVICE_METADATA: { localhost: { hostname: 'switch1', hwsku: 'generic', platform: 'x86_64-generic-r0', mac: '02:00:00:00:00:aa', type: 'LeafRouter' } },
+    PORT: Object.fromEntries(names.map((n, i) => [n, { lanes: [0, 1, 2, 3].map((k) => 4 * i + k).join(','), speed: String(speedMbps), admin_status: 'up' }])),
+  };
+}
+
+/** Runs yanglint on the converted config (plus the switch's own tables when it has none); returns exit status and messages. */
+export function yanglint(generated: Record<string, Record<string, unknown>>): { status: number; output: string } {
+  const db = generated.PORT ? generated : { ...switchTables(generated), ...generated };
   const dir = mkdtempSync(join(tmpdir(), 'dcbkit-yang-'));
   try {
     const file = join(dir, 'qos.json');

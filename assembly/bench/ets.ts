@@ -1,8 +1,8 @@
-// Batched micro-benchmark drivers for `dcbkit bench` (bench/kernels.ts): each runs one kernel's
+// Batched micro-benchmark driver of ETS selection for `dcbkit bench` (bench/kernels.ts): it runs the kernel's
 // per-packet function n times over static state, so one JS->Wasm call covers a whole sample and
 // the loop body is exactly the inlined kernel plus the driver's own stimulus arithmetic.
-import { etsConfigure, etsEmptied, etsSelect } from './ets';
-import { ETS_BW, ETS_BYTES, ETS_PRIO_TC, ETS_TSA, TSA_ETS } from './layout';
+import { etsConfigure, etsEmptied, etsSelect } from '../ets';
+import { ETS_BW, ETS_BYTES, ETS_PRIO_TC, ETS_TSA, TSA_ETS } from '../layout';
 
 const BENCH_ETS: usize = memory.data(ETS_BYTES, 16);
 const BENCH_HEAD: usize = memory.data(32, 16);

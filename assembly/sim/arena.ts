@@ -1,0 +1,100 @@
+// The simulator's state: where the arena tables are (read from the header the host wrote, DESIGN.md
+// §3), the packet pool's free list, the clock, the engine's event and packet codes, and one-line
+// accessors for the records of assembly/layout.ts (SH_, SN_, SP_, SK_, SF_, SC_).
+//
+// engine.ts (simInit, the event loop) writes these globals; every other module only reads them.
+// Invariants: every packet record is either on the free list or referenced once (a queue, the wire,
+// a sink list, an ARRIVE event); nothing allocates after simInit and memory never grows.
+import {
+  CREDIT_SIZE, QCN_CP_SIZE, QCN_RP_ACTIVE, QCN_RP_ALPHA_DEADLINE, QCN_RP_CR, QCN_RP_DEADLINE,
+  SC_POOL_EXHAUSTED, SF_RP, SF_SIZE, SK_NEXT, SK_SIZE, SN_SIZE, SP_CP, SP_CREDIT, SP_CREDIT_MASK, SP_MODES,
+  SP_SIZE,
+} from '../layout';
+
+// Event types.
+export const EV_TX_DONE: u32 = 1;
+export const EV_ARRIVE: u32 = 2;
+export const EV_FLOW: u32 = 3;
+export const EV_WAKE: u32 = 4;
+export const EV_REFRESH: u32 = 5;
+export const EV_RP_TIMER: u32 = 6;
+export const EV_STORM: u32 = 7;
+export const EV_WATCHDOG: u32 = 8;
+export const EV_CREDIT_REFRESH: u32 = 9;
+export const INDEX_MASK: u32 = 0x0fffffff;
+
+// Packet kinds (PKT_*), flow-control modes (FC_*) and watchdog actions (WD_*) are layout codes.
+/** Kind bit of a data frame marked Congestion Experienced by a dcqcn CP. */
+export const CE_BIT: i32 = 1 << 16;
+// Buffer account of a queued packet (kind bits 8..15).
+export const A_NONE: i32 = 0;
+export const A_LOSSY: i32 = 1;
+export const A_LOSSLESS: i32 = 2;
+export const A_CREDIT: i32 = 4;
+export const CONTROL_FRAME: i32 = 64;
+export const CREDIT_K: i32 = 16;
+export const CREDIT_HALF: i32 = 1 << (CREDIT_K - 1);
+export const CREDIT_MASK: i32 = (1 << CREDIT_K) - 1;
+export const FOREVER: i64 = 0x7fffffffffffffff;
+
+export let hdr: usize = 0;
+export let ports: usize = 0;
+export let nodes: usize = 0;
+export let flows: usize = 0;
+export let pool: usize = 0;
+export let route: usize = 0;
+export let nh: usize = 0;
+export let mix: usize = 0;
+export let ctr: usize = 0;
+export let wdlog: usize = 0;
+export let storms: usize = 0;
+export let nPorts: i32 = 0;
+export let nFlows: i32 = 0;
+export let routeColumns: i32 = 0;
+export let nStorms: i32 = 0;
+export let wdCap: i32 = 0;
+export let freeList: i32 = -1;
+export let now: i64 = 0;
+export let qcnMask: i32 = 0;
+export let creditUnit: i32 = 64;
+export let creditAging: i64 = 0;
+export let hostQueue: i32 = 0;
+/** Credit priorities of any port (credit re-grant events run only when some port has one). */
+export let anyCredit: i32 = 0;
+export let wdPolls: usize = 0;
+export let dcqcn: bool = false;
+/** Eight u16 PFC time fields handed to pfcReceivePfc (static, 16 bytes). */
+export const PFC_TIMES: usize = memory.data(16, 8);
+
+@inline export function portAt(p: i32): usize { return ports + <usize>p * SP_SIZE; }
+@inline export function nodeAt(n: i32): usize { return nodes + <usize>n * SN_SIZE; }
+@inline export function flowAt(f: i32): usize { return flows + <usize>f * SF_SIZE; }
+@inline export function pktAt(k: i32): usize { return pool + <usize>k * SK_SIZE; }
+@inline export function cpRec(pa: usize, tc: i32): usize { return pa + SP_CP + <usize>(tc * QCN_CP_SIZE); }
+/** QCN reaction point of flow record fa: current rate limit (0 while idle) and timer deadline. */
+@inline export function rpRate(fa: usize): i64 { return load<i32>(fa + SF_RP + QCN_RP_ACTIVE) != 0 ? load<i64>(fa + SF_RP + QCN_RP_CR) : 0; }
+@inline export function rpDeadline(fa: usize): i64 {
+  const d = load<i64>(fa + SF_RP + QCN_RP_DEADLINE);
+  if (!dcqcn) return d;
+  const a = load<i64>(fa + SF_RP + QCN_RP_ALPHA_DEADLINE);
+  return a < d ? a : d;
+}
+@inline export function creditRec(pa: usize, pr: i32): usize { return pa + SP_CREDIT + <usize>(pr * CREDIT_SIZE); }
+/** Flow-control mode of priority prio on the port at pa (its node's config). */
+@inline export function modeAt(pa: usize, prio: i32): i32 { return (load<i32>(pa + SP_MODES) >> (prio << 2)) & 15; }
+@inline export function creditMaskAt(pa: usize): i32 { return load<i32>(pa + SP_CREDIT_MASK); }
+@inline export function count(field: i32, by: i64): void { store<i64>(ctr + field, load<i64>(ctr + field) + by); }
+
+@inline
+export function allocPacket(): i32 {
+  const k = freeList;
+  if (k >= 0) freeList = load<i32>(pktAt(k) + SK_NEXT);
+  else count(SC_POOL_EXHAUSTED, 1);
+  return k;
+}
+
+@inline
+export function freePacket(k: i32): void {
+  store<i32>(pktAt(k) + SK_NEXT, freeList);
+  freeList = k;
+}

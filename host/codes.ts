@@ -1,0 +1,28 @@
+// The codes of assembly/layout.ts ("Shared codes") for host code that runs without a core instance:
+// config parsing, DCBX, codegen, the simulator's table writer. One TypeScript copy, checked against
+// the core's exports by test/codes.test.ts, so the host never drifts from the core.
+
+/** 802.1Qaz TSA names and codes (ETS TLVs, the core's ETS record: TSA_STRICT, TSA_CBS, TSA_ETS, TSA_VENDOR). */
+export const TSA_NAMES = ['strict', 'cbs', 'ets', 'vendor'] as const;
+export type TsaName = (typeof TSA_NAMES)[number];
+export const TSA_CODE: Record<TsaName, number> = { strict: 0, cbs: 1, ets: 2, vendor: 255 };
+/** The TSA name of a code, or undefined for a code 802.1Qaz reserves. */
+export function tsaNameOf(code: number): TsaName | undefined {
+  return TSA_NAMES.find((n) => TSA_CODE[n] === code);
+}
+
+/** Preamble + SFD (8) + minimum inter-frame gap (12): wire bytes beyond a frame (WIRE_OVERHEAD). */
+export const WIRE_OVERHEAD = 20;
+
+/** Flow-control mode of a priority at a simulator port (FC_LOSSY, FC_PFC, FC_PAUSE, FC_CREDIT). */
+export const FC_CODE = { lossy: 0, pfc: 1, pause: 2, credit: 3 } as const;
+/** PFC watchdog action (WD_DROP, WD_FORWARD, WD_ALERT). */
+export const WD_ACTION_CODE = { drop: 0, forward: 1, alert: 2 } as const;
+
+/** Every code above by the name of its core export (for the consistency test). */
+export const CORE_CODES: Record<string, number> = {
+  TSA_STRICT: TSA_CODE.strict, TSA_CBS: TSA_CODE.cbs, TSA_ETS: TSA_CODE.ets, TSA_VENDOR: TSA_CODE.vendor,
+  WIRE_OVERHEAD,
+  FC_LOSSY: FC_CODE.lossy, FC_PFC: FC_CODE.pfc, FC_PAUSE: FC_CODE.pause, FC_CREDIT: FC_CODE.credit,
+  WD_DROP: WD_ACTION_CODE.drop, WD_FORWARD: WD_ACTION_CODE.forward, WD_ALERT: WD_ACTION_CODE.alert,
+};

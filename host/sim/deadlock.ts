@@ -1,0 +1,192 @@
+// Lossless deadlock analysis: cyclic buffer dependencies (CBD) of the routes a scenario's flows use.
+//
+// Model (docs/deadlock.md). PFC makes a priority lossless hop by hop: switch b holds the frames it
+// received from a on egress port a>b in its ingress buffer and, when that buffer passes XOFF, pauses
+// a>b. A frame held at b waits for b's egress toward its next node c, b>c, which c may pause in turn.
+// So for every flow of priority p whose frames go a -> b -> c (b a switch), egress port a>b depends
+// on b>c. When both hops are lossless for p (b and c run PFC, PAUSE or credit for p), the edge
+// a>b -> b>c is in the dependency graph of p. A cycle in that graph is a set of ports that can pause
+// each other forever: a deadlock that needs only enough load to fill the buffers. An acyclic graph
+// cannot deadlock (every chain of pauses ends at a port that drains).
+//
+// Paths are those the engine forwards on (host/sim/routes.ts): the pinned path of a flow that has
+// one, else every ECMP alternative, so the graph covers every route a frame might hash onto.
+//
+// Output: per priority, every elementary cycle (Johnson's algorithm, within each strongly connected
+// component), each with the flows that create its edges; when a priority's cycles exceed
+// MAX_CYCLES, its strongly connected components instead (each contains at least one cycle).
+// Cycles start at their lowest port id and are sorted, so the report is deterministic.
+import type { Scenario } from './scenario.js';
+import { computeRoutes, flowHopPairs, nodeOrdinals } from './routes.js';
+
+export const MAX_CYCLES = 1000;
+
+export interface DeadlockEdge { from: string; to: string; flows: number[] }
+export interface DeadlockCycle { priority: number; ports: string[]; flows: number[]; edges: DeadlockEdge[] }
+export interface DeadlockComponent { priority: number; ports: string[]; flows: number[] }
+export interface DeadlockReport {
+  deadlock_free: boolean;
+  cycles: DeadlockCycle[];
+  /** Strongly connected components of the priorities whose cycles were too many to list (else empty). */
+  components: DeadlockComponent[];
+  /** Lossless priorities analysed (those some flow uses with a lossless hop). */
+  priorities: number[];
+}
+
+/** Dependency graph of one priority: edges[e1] maps e2 to the flows creating e1 -> e2. */
+export type DependencyGraph = Map<number, Map<number, Set<number>>>;
+
+/** The buffer dependency graph of every lossless priority, keyed by priority. */
+export function dependencyGraphs(scn: Scenario): Map<number, DependencyGraph> {
+  const { hostOrd, swOrd } = nodeOrdinals(scn);
+  const routes = computeRoutes(scn, hostOrd, swOrd);
+  const lossless = (node: number, p: number) => scn.nodes[node].modes[p] !== 'lossy';
+  const graphs = new Map<number, DependencyGraph>();
+  for (const f of scn.flows) {
+    const p = f.priority;
+    for (const [e1, e2] of flowHopPairs(scn, routes, swOrd, f.id)) {
+      const b = scn.ports[e1].peerNode;
+      const c = scn.ports[e2].peerNode;
+      if (scn.nodes[c].isHost || !lossless(b, p) || !lossless(c, p)) continue; // a host always drains
+      let g = graphs.get(p);
+      if (!g) graphs.set(p, (g = new Map()));
+      let out = g.get(e1);
+      if (!out) g.set(e1, (out = new Map()));
+      let flows = out.get(e2);
+      if (!flows) out.set(e2, (flows = new Set()));
+      flows.add(f.id);
+    }
+  }
+  return graphs;
+}
+
+export function analyzeDeadlock(scn: Scenario, maxCycles = MAX_CYCLES): DeadlockReport {
+  const graphs = dependencyGraphs(scn);
+  const name = (e: number) => scn.ports[e].name;
+  const cycles: DeadlockCycle[] = [];
+  const components: DeadlockComponent[] = [];
+  const priorities = [...graphs.keys()].sort((a, b) => a - b);
+  for (const p of priorities) {
+    const g = graphs.get(p)!;
+    const sccs = stronglyConnected(g).filter((c) => c.length > 1);
+    const found: number[][] = [];
+    let truncated = false;
+    for (const scc of sccs) {
+      if (!elementaryCycles(g, scc, maxCycles - found.length, (c) => found.push(c))) { truncated = true; break; }
+    }
+    if (truncated) {
+      for (const scc of sccs) {
+        const flows = new Set<number>();
+        for (const e1 of scc) for (const [e2, fs] of g.get(e1) ?? []) if (scc.includes(e2)) fs.forEach((f) => flows.add(f));
+        components.push({ priority: p, ports: [...scc].sort((a, b) => a - b).map(name), flows: [...flows].sort((a, b) => a - b) });
+      }
+      continue;
+    }
+    const own: DeadlockCycle[] = found.map((c) => {
+      const edges = c.map((e1, i) => {
+        const e2 = c[(i + 1) % c.length];
+        return { from: name(e1), to: name(e2), flows: [...g.get(e1)!.get(e2)!].sort((a, b) => a - b) };
+      });
+      const flows = [...new Set(edges.flatMap((e) => e.flows))].sort((a, b) => a - b);
+      return { priority: p, ports: c.map(name), flows, edges, key: c };
+    }).sort((x, y) => compareIds(x.key, y.key)).map(({ key: _key, ...rest }) => rest);
+    cycles.push(...own);
+  }
+  return { deadlock_free: cycles.length === 0 && components.length === 0, cycles, components, priorities };
+}
+
+function compareIds(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+/** Tarjan's strongly connected components over the graph's vertices (iterative; vertices sorted). */
+export function stronglyConnected(g: DependencyGraph): number[][] {
+  const vertices = new Set<number>();
+  for (const [a, out] of g) { vertices.add(a); for (const b of out.keys()) vertices.add(b); }
+  const order = [...vertices].sort((a, b) => a - b);
+  const index = new Map<number, number>();
+  const low = new Map<number, number>();
+  const onStack = new Set<number>();
+  const stack: number[] = [];
+  const result: number[][] = [];
+  let counter = 0;
+  const succ = (v: number) => [...(g.get(v)?.keys() ?? [])].sort((a, b) => a - b);
+  for (const root of order) {
+    if (index.has(root)) continue;
+    const work: { v: number; next: number[]; i: number }[] = [];
+    const visit = (v: number) => {
+      index.set(v, counter); low.set(v, counter); counter++;
+      stack.push(v); onStack.add(v);
+      work.push({ v, next: succ(v), i: 0 });
+    };
+    visit(root);
+    while (work.length) {
+      const top = work[work.length - 1];
+      if (top.i < top.next.length) {
+        const w = top.next[top.i++];
+        if (!index.has(w)) visit(w);
+        else if (onStack.has(w)) low.set(top.v, Math.min(low.get(top.v)!, index.get(w)!));
+        continue;
+      }
+      work.pop();
+      if (work.length) { const up = work[work.length - 1].v; low.set(up, Math.min(low.get(up)!, low.get(top.v)!)); }
+      if (low.get(top.v) === index.get(top.v)) {
+        const comp: number[] = [];
+        let w: number;
+        do { w = stack.pop()!; onStack.delete(w); comp.push(w); } while (w !== top.v);
+        result.push(comp.sort((a, b) => a - b));
+      }
+    }
+  }
+  return result;
+}
+
+/**
+ * Johnson's algorithm restricted to one strongly connected component: every elementary cycle, each
+ * reported once, starting at its lowest vertex. Stops and returns false after `limit` cycles.
+ */
+export function elementaryCycles(g: DependencyGraph, scc: number[], limit: number, emit: (cycle: number[]) => void): boolean {
+  if (limit <= 0) return false;
+  const members = [...scc].sort((a, b) => a - b);
+  let count = 0;
+  for (let s = 0; s < members.length; s++) {
+    const start = members[s];
+    const allowed = new Set(members.slice(s)); // cycles through lower vertices were found already
+    const succ = (v: number) => [...(g.get(v)?.keys() ?? [])].filter((w) => allowed.has(w)).sort((a, b) => a - b);
+    const blocked = new Set<number>();
+    const blockMap = new Map<number, Set<number>>();
+    const path: number[] = [];
+    const unblock = (u: number) => {
+      const todo = [u];
+      while (todo.length) {
+        const x = todo.pop()!;
+        if (!blocked.delete(x)) continue;
+        const waiting = blockMap.get(x);
+        if (waiting) { blockMap.delete(x); for (const y of waiting) todo.push(y); }
+      }
+    };
+    // Iterative circuit search (recursion depth would follow the cycle length).
+    const frames: { v: number; next: number[]; i: number; found: boolean }[] = [];
+    const enter = (v: number) => { path.push(v); blocked.add(v); frames.push({ v, next: succ(v), i: 0, found: false }); };
+    enter(start);
+    while (frames.length) {
+      const fr = frames[frames.length - 1];
+      if (fr.i < fr.next.length) {
+        const w = fr.next[fr.i++];
+        if (w === start) {
+          emit([...path]);
+          fr.found = true;
+          if (++count >= limit) return false;
+        } else if (!blocked.has(w)) enter(w);
+        continue;
+      }
+      frames.pop();
+      path.pop();
+      if (fr.found) unblock(fr.v);
+      else for (const w of fr.next) { let m = blockMap.get(w); if (!m) blockMap.set(w, (m = new Set())); m.add(fr.v); }
+      if (frames.length && fr.found) frames[frames.length - 1].found = true;
+    }
+  }
+  return true;
+}

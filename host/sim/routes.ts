@@ -1,0 +1,141 @@
+// Forwarding tables of the fabric engine: shortest-path ECMP next-hop sets per (switch, destination
+// host), plus one column per flow whose route is pinned (`traffic.flows[i].path`).
+//
+// Layout read by assembly/sim/engine.ts (nextHop): route[swOrd * columns + column] is the word offset
+// of [count, port, port, ...] in nhWords. Columns 0..nHosts-1 are the destination hosts (shortest
+// paths, every port one hop closer is an equal-cost choice); column nHosts + j is the j-th pinned flow:
+// on the switches of its path the set is the link(s) to the next node of the path, elsewhere the
+// shortest-path set toward its destination (never used by its frames; it keeps every entry
+// non-empty). A flow's record holds its column in SF_DST_ORD; control frames toward a source (CNMs)
+// use the source host's column, i.e. the shortest path back.
+//
+// Invariants: every entry reached by a frame has count >= 1; equal sets are stored once (hashed on
+// their ports), which keeps a fat tree's table small. The engine's row stride (SH_NHOSTS) is
+// `columns`, which equals nHosts when no flow is pinned, so such scenarios keep their exact layout.
+import type { Scenario } from './scenario.js';
+
+export interface Routes {
+  route: Int32Array;
+  nhWords: Int32Array;
+  /** Row stride of `route`: destination hosts, then pinned flows. */
+  columns: number;
+  /** Route column of each flow (its destination host's, or its own when pinned). */
+  flowColumn: Int32Array;
+}
+
+/** Ordinals: hosts 0..nHosts-1 and switches 0..nSw-1, in node order. */
+export function nodeOrdinals(scn: Scenario): { hostOrd: Map<number, number>; swOrd: Map<number, number> } {
+  const hostOrd = new Map<number, number>();
+  const swOrd = new Map<number, number>();
+  for (const n of scn.nodes) (n.isHost ? hostOrd : swOrd).set(n.id, n.isHost ? hostOrd.size : swOrd.size);
+  return { hostOrd, swOrd };
+}
+
+export function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd: Map<number, number>): Routes {
+  const nHosts = hostOrd.size;
+  const pinned = scn.flows.filter((f) => f.path !== undefined);
+  const columns = nHosts + pinned.length;
+  const route = new Int32Array(swOrd.size * columns);
+  const table = new NextHopTable();
+  const dist = new Int32Array(scn.nodes.length);
+  const queue = new Int32Array(scn.nodes.length);
+  const cand: number[] = [];
+  const peer = Int32Array.from(scn.ports.map((p) => p.peerNode));
+  const isHost = Uint8Array.from(scn.nodes.map((n) => (n.isHost ? 1 : 0)));
+  const nodePorts = scn.nodes.map((n) => Int32Array.from(n.ports));
+  const switches = [...swOrd.entries()];
+  for (const [host, ho] of hostOrd) {
+    dist.fill(-1);
+    dist[host] = 0;
+    let qh = 0, qt = 0;
+    queue[qt++] = host;
+    while (qh < qt) {
+      const n = queue[qh++];
+      if (n !== host && isHost[n]) continue;
+      const ps = nodePorts[n];
+      for (let i = 0; i < ps.length; i++) {
+        const m = peer[ps[i]];
+        if (dist[m] < 0) { dist[m] = dist[n] + 1; queue[qt++] = m; }
+      }
+    }
+    for (const [sw, so] of switches) {
+      const d = dist[sw];
+      const ps = nodePorts[sw];
+      cand.length = 0;
+      if (d > 0) for (let i = 0; i < ps.length; i++) if (dist[peer[ps[i]]] === d - 1) cand.push(ps[i]);
+      route[so * columns + ho] = table.offsetOf(cand);
+    }
+  }
+  const flowColumn = Int32Array.from(scn.flows.map((f) => hostOrd.get(f.dst)!));
+  pinned.forEach((f, j) => {
+    const col = nHosts + j;
+    flowColumn[f.id] = col;
+    const hops = new Map<number, number>(); // switch on the path -> next node
+    for (let i = 1; i + 1 < f.path!.length; i++) hops.set(f.path![i], f.path![i + 1]);
+    for (const [sw, so] of switches) {
+      const next = hops.get(sw);
+      route[so * columns + col] = next === undefined
+        ? route[so * columns + hostOrd.get(f.dst)!]
+        : table.offsetOf([...nodePorts[sw]].filter((p) => peer[p] === next));
+    }
+  });
+  return { route, nhWords: table.words(), columns, flowColumn };
+}
+
+/** The next-hop sets, each stored once as [count, ports...] in one word array. */
+class NextHopTable {
+  private buf = new Int32Array(1024);
+  private used = 1;
+  private readonly buckets = new Map<number, number[]>();
+
+  offsetOf(ports: readonly number[]): number {
+    let h = 0x811c9dc5;
+    for (const p of ports) h = Math.imul(h ^ p, 0x01000193);
+    h = Math.imul(h ^ ports.length, 0x01000193);
+    const list = this.buckets.get(h);
+    for (const o of list ?? []) {
+      if (this.buf[o] === ports.length && ports.every((p, i) => this.buf[o + 1 + i] === p)) return o;
+    }
+    if (this.used + ports.length + 1 > this.buf.length) {
+      const w = new Int32Array(this.buf.length * 2 + ports.length + 1);
+      w.set(this.buf);
+      this.buf = w;
+    }
+    const at = this.used;
+    this.buf[this.used++] = ports.length;
+    for (const p of ports) this.buf[this.used++] = p;
+    if (list) list.push(at); else this.buckets.set(h, [at]);
+    return at;
+  }
+
+  words(): Int32Array {
+    return this.buf.subarray(0, this.used);
+  }
+}
+
+/**
+ * The egress ports a flow's frames may use, hop by hop, as the engine forwards them: from the
+ * source host's port through every ECMP alternative (or the pinned path) to the destination.
+ * Returns the set of (egress port, next egress port) dependencies the flow creates.
+ */
+export function flowHopPairs(scn: Scenario, routes: Routes, swOrd: Map<number, number>, flowId: number): [number, number][] {
+  const f = scn.flows[flowId];
+  const col = routes.flowColumn[flowId];
+  const out: [number, number][] = [];
+  const seen = new Set<number>();
+  const stack = [scn.nodes[f.src].ports[0]];
+  seen.add(stack[0]);
+  while (stack.length) {
+    const e = stack.pop()!;
+    const at = scn.ports[e].peerNode;
+    if (scn.nodes[at].isHost) continue;
+    const off = routes.route[swOrd.get(at)! * routes.columns + col];
+    const n = routes.nhWords[off];
+    for (let i = 0; i < n; i++) {
+      const next = routes.nhWords[off + 1 + i];
+      out.push([e, next]);
+      if (!seen.has(next)) { seen.add(next); stack.push(next); }
+    }
+  }
+  return out;
+}
