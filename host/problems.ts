@@ -139,7 +139,8 @@ export function zodProblems(error: z.ZodError, prefix = ''): Problem[] {
   for (const issue of error.issues) {
     const p = formatPath(issue.path as PropertyKey[]);
     for (const problem of problemsOf(issue, prefix ? (p ? `${prefix}.${p}` : prefix) : p)) {
-      problems.push(problem);
+      // a problem with the document as a whole (a list where a mapping belongs) still names a place
+      problems.push(problem.path ? problem : { path: 'document', rule: problem.rule });
       issues.push(issue);
     }
   }

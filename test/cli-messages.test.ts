@@ -46,6 +46,7 @@ const CASES: [string, string[], string | undefined, string[]][] = [
     [`${join(dir, 'deep-sweep.yaml')}: nested more than 64 levels deep`]],
   ['an alias bomb', ['run', file('bomb.yaml', 'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n')], undefined,
     [`${join(dir, 'bomb.yaml')}: not valid YAML: its aliases expand too much (more than 100 copies)`]],
+  ['a document that is no mapping names the document', ['vectors', 'ets', '--stimulus', file('list.json', '[]')], undefined, ['document: must be object, got array']],
   ['no pcap: wrong_type', ['dcbx', 'decode', 'examples/sim-tiny/scenario.yaml'], undefined,
     ['pcap: byte 0: magic 0x23205477 is neither a classic pcap nor a pcapng file']],
 ];
