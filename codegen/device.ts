@@ -4,9 +4,9 @@
 // silicon can hold, so a config the device cannot express is rejected per target (docs/codegen.md).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { InputError } from '../host/errors.js';
+import { InputError, fsReason } from '../host/errors.js';
 import { parseOrThrow } from '../host/problems.js';
-import YAML from 'yaml';
+import { parseDocumentText } from '../host/config/load.js';
 import { cable, speed } from '../host/config/fields.js';
 
 const portName = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,14}$/, 'an interface name: a letter, then up to 14 of A-Z a-z 0-9 _ . -');
@@ -72,13 +72,7 @@ export function loadDevice(file: string): Device {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new InputError({ path: 'device', rule: `cannot read ${file}: ${(e as Error).message}` });
+    throw new InputError({ path: 'device', rule: `cannot read ${file}: ${fsReason(e)}` });
   }
-  let value: unknown;
-  try {
-    value = YAML.parse(text);
-  } catch (e) {
-    throw new InputError({ path: 'device', rule: `not valid YAML/JSON: ${(e as Error).message}` });
-  }
-  return parseDevice(value);
+  return parseDevice(parseDocumentText(text, 'device'));
 }

@@ -89,6 +89,7 @@ function requiredSubcommand(ctx: UsageContext): Problem {
 }
 
 const UNKNOWN_SUBCOMMAND = 'unknown ';
+const UNKNOWN_OPTION = 'unknown option for ';
 
 function unknownWord(ctx: UsageContext, word: string, suggestion?: string): Problem {
   if (ctx.subcommands.length > 0) {
@@ -118,12 +119,12 @@ export function usageProblems(msg: string, ctx: UsageContext): Problem[] {
     for (const raw of m[1].split(', ')) {
       const word = raw === '""' ? '' : raw;
       if (typedAsOption(ctx.argv, word)) {
-        const flag = optionFlag(kebab(word));
+        const flag = word.length === 1 ? `-${word}` : optionFlag(kebab(word)); // -V stays -V, not ---v
         if (seen.has(flag)) continue;
         seen.add(flag);
         const options = ownOptions(ctx);
         const known = options.length ? `its options are ${options.join(', ')}` : ctx.commands.length ? 'it takes none' : 'options go after a command; see dcbkit --help';
-        out.push({ path: flag, rule: `unknown option for ${commandLabel(ctx)}; ${known}` });
+        out.push({ path: flag, rule: `${UNKNOWN_OPTION}${commandLabel(ctx)}; ${known}` });
       } else out.push(unknownWord(ctx, word));
     }
     return out;
@@ -157,7 +158,8 @@ export function usageProblems(msg: string, ctx: UsageContext): Problem[] {
  * Merges the problems of every failed check into the list to print: exact repeats go (a missing
  * positional is reported both as too few arguments and as a missing required one), a word that
  * got a "did you mean" keeps only that, and an unknown subcommand word stands for the missing
- * subcommand yargs also reports.
+ * subcommand yargs also reports and for the options it seems not to take (`frames pfcc --pause 3:1`:
+ * --pause belongs to the subcommand meant, which was never reached).
  */
 export function mergeProblems(all: readonly Problem[]): Problem[] {
   const suggested = new Set(all.filter((p) => p.rule.includes('did you mean')).map((p) => p.path));
@@ -167,7 +169,7 @@ export function mergeProblems(all: readonly Problem[]): Problem[] {
   const out: Problem[] = [];
   for (const p of all) {
     if (suggested.has(p.path) && !p.rule.includes('did you mean')) continue;
-    if (unknownSubcommand && p.rule.startsWith(REQUIRED_SUBCOMMAND)) continue;
+    if (unknownSubcommand && (p.rule.startsWith(REQUIRED_SUBCOMMAND) || p.rule.startsWith(UNKNOWN_OPTION))) continue;
     const key = `${p.path}\u0000${p.rule}`;
     if (seen.has(key)) continue;
     seen.add(key);

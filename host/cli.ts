@@ -4,6 +4,10 @@
 // InputError -> one `path: rule` line per problem on stderr, exit 2; OutputError -> the same lines,
 // exit 1; anything else -> exit 1 with the stack (a bug). Usage errors (missing or unknown options,
 // bad choices) are input errors too: host/cli-usage.ts words them as `path: rule` problems.
+// With --json anywhere on the line, the problems also go to stdout as one JSON document
+// `{"problems": [{"path", "rule"}, ...]}` so that scripts read them (DESIGN.md §5, second round).
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { loadCommands } from './commands/index.js';
@@ -23,8 +27,20 @@ interface ParserInternals {
   getOptions(): { boolean: string[] };
 }
 
+/** True when the user asked for machine-readable output (an option, not a value after `--`). */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--json' || a === '--json=true');
+}
+
+/** `dcbkit help CMD ...` is `dcbkit CMD ... --help` (yargs would read `help` as a misspelt command). */
+function helpWords(argv: readonly string[]): string[] {
+  return argv[0] === 'help' ? [...argv.slice(1), '--help'] : [...argv];
+}
+
+/** Runs the CLI on `rawArgv` (the words after `dcbkit`) and returns the exit status. */
 export async function main(rawArgv: string[]): Promise<number> {
-  const { argv, joined } = joinNegativeValues(rawArgv);
+  const { argv, joined } = joinNegativeValues(helpWords(rawArgv));
   // Every failed check of the parse, collected so that all are reported at once (yargs goes on
   // checking when the fail handler returns) and thrown before any command runs.
   const usage: Problem[] = [];
@@ -37,6 +53,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     .detectLocale(false) // host/cli-usage.ts reads yargs' English messages
     .strict()
     .demandCommand(1, GIVE_A_COMMAND)
+    .alias('version', 'V')
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .middleware(stopOnUsageProblems, false)
@@ -57,6 +74,8 @@ export async function main(rawArgv: string[]): Promise<number> {
       );
     });
   for (const c of await loadCommands(argv)) parser.command(c);
+  // `dcbkit completion >> ~/.bashrc` (or ~/.zshrc): yargs' script asks `dcbkit --get-yargs-completions`.
+  parser.completion('completion', 'print a bash/zsh completion script for dcbkit (add it to ~/.bashrc or ~/.zshrc)');
   let exitCode = 0;
   try {
     await parser.parseAsync();
@@ -64,6 +83,7 @@ export async function main(rawArgv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof ProblemsError) {
       for (const p of e.problems) process.stderr.write(formatProblem(p) + '\n');
+      if (wantsJson(rawArgv)) process.stdout.write(JSON.stringify({ problems: e.problems.map(({ path, rule }) => ({ path, rule })) }) + '\n');
       exitCode = e instanceof InputError ? 2 : 1;
     } else {
       process.stderr.write(`dcbkit: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
@@ -73,6 +93,17 @@ export async function main(rawArgv: string[]): Promise<number> {
   return exitCode;
 }
 
-main(hideBin(process.argv)).then((code) => {
-  process.exitCode = code || process.exitCode;
-});
+/** True when this file is the program being run (not imported, e.g. by the in-process CLI tests). */
+function isEntryPoint(): boolean {
+  try {
+    return process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main(hideBin(process.argv)).then((code) => {
+    process.exitCode = code || process.exitCode;
+  });
+}

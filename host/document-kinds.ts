@@ -1,10 +1,12 @@
 // The document kinds `dcbkit validate` dispatches to, tried in order: the first whose detector accepts
 // the top-level keys wins, and the DCB config (last) is the fallback. Add a kind by importing it and
 // listing it before configKind.
-import { configKind, type DocumentKind } from './documents.js';
+import { configKind, gbps, type DocumentKind } from './documents.js';
+import { z } from 'zod';
 import { InputError, type Problem } from './errors.js';
 import { parseConfig } from './config/schema.js';
-import { checkScenario } from './sim/scenario.js';
+import { checkScenario, renameDeprecatedKeys } from './sim/scenario.js';
+import { deviceSchema, parseDevice } from '../codegen/device.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -56,7 +58,7 @@ export const scenarioKind: DocumentKind = {
     // checkScenario parses every embedded config with the same rules and reports their problems
     // together with the structural ones; the configs' warnings are collected once it has passed.
     const s = checkScenario(doc);
-    const warnings = checkEmbeddedConfigs(doc);
+    const warnings = [...renameDeprecatedKeys(doc).warnings, ...checkEmbeddedConfigs(doc)];
     const hosts = s.nodes.filter((n) => n.isHost).length;
     return {
       value: s,
@@ -69,8 +71,43 @@ export const scenarioKind: DocumentKind = {
   },
 };
 
+/** Keys only a device description has; its `ports` is a list (a config's `port` is one mapping, and `ports:` a typo of it). */
+const DEVICE_KEYS = ['buffer_bytes', 'cell_bytes', 'queues_per_port', 'pgs_per_port', 'headroom_profile', 'hwsku', 'platform', 'dynamic_th'];
+
+/** Device descriptions for `codegen --device` (codegen/device.ts, docs/codegen.md): ports, buffer, queues. */
+export const deviceKind: DocumentKind = {
+  name: 'device',
+  describe: 'device description for codegen --device (ports, buffer, cells, queues, PGs)',
+  detect: (d) => !('hosts' in d) && !configKind.detect(d) && (Array.isArray(d.ports) || DEVICE_KEYS.some((k) => k in d)),
+  validate: (doc) => {
+    let d;
+    try {
+      d = parseDevice(doc);
+    } catch (e) {
+      // codegen names a device's problems `device.<key>`; in the device file itself they are `<key>`.
+      if (!(e instanceof InputError)) throw e;
+      throw new InputError(e.problems.map((p) => ({ path: p.path.replace(/^device\.?/, '') || 'device', rule: p.rule })));
+    }
+    const ports = d.ports.length ? `${d.ports.length} port${d.ports.length > 1 ? 's' : ''} (${d.ports.map((p) => `${p.name} ${gbps(p.speed)}`).join(', ')})` : 'the config\'s own port at index 0';
+    return {
+      value: d,
+      warnings: [],
+      summary: [
+        `device ${d.name} (${d.hwsku}, ${d.platform}): ${ports}`,
+        `buffer ${d.buffer_bytes} B in ${d.cell_bytes}-B cells, ${d.queues_per_port} queues and ${d.pgs_per_port} PGs per port, headroom ${d.headroom_profile}, dcbx ${d.dcbx}`,
+      ],
+    };
+  },
+};
+
+/** JSON Schema (draft 2020-12, input side) of a device description. */
+export function deviceJsonSchema(): unknown {
+  return z.toJSONSchema(deviceSchema, { io: 'input', unrepresentable: 'any' });
+}
+
 export const documentKinds: DocumentKind[] = [
   scenarioKind,
+  deviceKind,
   configKind,
 ];
 

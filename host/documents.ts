@@ -36,7 +36,8 @@ function percentList(c: DcbConfig): string {
   return parts.join(', ');
 }
 
-function gbps(bps: number): string {
+/** A speed in bit/s as people write it: 100G, 2500M. */
+export function gbps(bps: number): string {
   return bps % 1e9 === 0 ? `${bps / 1e9}G` : `${bps / 1e6}M`;
 }
 

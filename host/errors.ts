@@ -33,3 +33,28 @@ export class OutputError extends ProblemsError {
 export function formatProblem(p: Problem): string {
   return p.path ? `${p.path}: ${p.rule}` : p.rule;
 }
+
+/** What Node's file-system error codes mean, in words (the codes themselves mean nothing to most users). */
+const FS_REASONS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory, not a file',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EEXIST: 'already exists',
+  ENAMETOOLONG: 'the name is too long',
+  ELOOP: 'too many symbolic links',
+  EMFILE: 'too many open files',
+  EINVAL: 'not a valid path',
+};
+
+/** The reason a file operation failed, in words: `no such file or directory` rather than `ENOENT`. */
+export function fsReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code && FS_REASONS[code]) return FS_REASONS[code];
+  const msg = e instanceof Error ? e.message : String(e);
+  // Node's messages read `ECODE: words, syscall 'path'`: keep the words.
+  return /^[A-Z]+: ([^,]+)/.exec(msg)?.[1] ?? msg;
+}

@@ -17,7 +17,7 @@ import {
   renameSync, rmdirSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InputError, OutputError } from './errors.js';
+import { InputError, OutputError, fsReason } from './errors.js';
 
 /** What identifies a directory as an earlier output of one command. */
 export interface OutputKind {
@@ -37,7 +37,7 @@ function uniqueSuffix(): string {
 }
 
 function errText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return fsReason(e);
 }
 
 /** stat that returns undefined for a path that does not exist (ENOENT, or a file on the way: ENOTDIR). */
@@ -70,7 +70,7 @@ function creatableProblem(dir: string): string | undefined {
     accessSync(d, constants.W_OK | constants.X_OK);
     rmdirSync(mkdtempSync(join(d, '.dcbkit-probe-')));
   } catch (e) {
-    return `cannot create entries in "${d}" (${(e as NodeJS.ErrnoException).code ?? errText(e)})`;
+    return `cannot create entries in "${d}" (${fsReason(e)})`;
   }
   return undefined;
 }
@@ -91,10 +91,11 @@ function isOwnOutput(dir: string, kind: OutputKind): boolean {
  * replaced as a whole). Throws InputError with one `label: rule` problem otherwise.
  */
 export function checkOutDir(outDir: string, kind: OutputKind, label = '--out'): void {
-  const root = resolve(outDir);
   const fail = (rule: string): never => {
     throw new InputError({ path: label, rule });
   };
+  if (outDir === '') fail('must name a directory, got an empty string'); // resolve('') would be the working directory
+  const root = resolve(outDir);
   let st;
   try {
     st = statOrMissing(root);
@@ -129,6 +130,7 @@ export function checkOutDir(outDir: string, kind: OutputKind, label = '--out'): 
  * be created. Throws InputError with one `label: rule` problem otherwise.
  */
 export function checkOutFile(path: string, label: string): void {
+  if (path === '') throw new InputError({ path: label, rule: 'must name a file, got an empty string' });
   const abs = resolve(path);
   let st;
   try {

@@ -59,6 +59,22 @@ describe('normalisation', () => {
     ]);
   });
 
+  it('app selectors: tcp/sctp are stream (2), udp/dccp dgram (3), port any (4), normalised to one name (802.1Qaz Table D-9)', () => {
+    const given = ['tcp', 'sctp', 'stream', 2, 'udp', 'dccp', 'dgram', 3, 'port', 'any', 4];
+    const { config } = parseConfig({ app: given.map((selector, i) => ({ selector, protocol: 1000 + i, priority: 1 })) });
+    expect(config.app.map((e) => [e.selector, e.selector_name])).toEqual([
+      [2, 'stream'], [2, 'stream'], [2, 'stream'], [2, 'stream'], [3, 'dgram'], [3, 'dgram'], [3, 'dgram'], [3, 'dgram'],
+      [4, 'any'], [4, 'any'], [4, 'any'],
+    ]);
+    // an alias given next to the canonical selector_name is the same selector
+    expect(parseConfig({ app: [{ selector: 'udp', selector_name: 'dgram', protocol: 4791, priority: 3 }] }).config.app[0].selector).toBe(3);
+    // the same entry written with an alias and with its name is a repeat
+    expect(() => parseConfig({ app: [{ selector: 'tcp', protocol: 3260, priority: 4 }, { selector: 'stream', protocol: 3260, priority: 4 }] }))
+      .toThrow('app[1]: repeats app[0] (stream 3260 -> priority 4)');
+    const schema = configJsonSchema() as { properties: { app: { items: { properties: { selector: { anyOf: { enum?: string[] }[] } } } } } };
+    expect(schema.properties.app.items.properties.selector.anyOf[0].enum).toEqual(['ethertype', 'stream', 'dgram', 'any', 'dscp', 'tcp', 'sctp', 'udp', 'dccp', 'port']);
+  });
+
   it('pfc.xoff/xon default from the MTU and qcn line rate from the port', () => {
     const { config } = parseConfig({ port: { mtu: 1500, speed: 25e9 }, qcn: { rp: { profile: 'dcqcn' } } });
     expect([config.pfc.xoff, config.pfc.xon]).toEqual([6000, 3000]);

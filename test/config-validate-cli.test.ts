@@ -84,8 +84,9 @@ const RULES: [string, unknown, string][] = [
   ['qcn rp line rate above the port', { port: { speed: '25G' }, qcn: { rp: { profile: 'qau-pc', line_bps: 100e9 } } }, 'qcn.rp.line_bps: must not exceed port.speed (25000000000 bit/s), got 100000000000'],
   ['qcn rp min rate above the line rate', { port: { speed: '10G' }, qcn: { rp: { profile: 'dcqcn', min_bps: 20e9 } } }, 'qcn.rp.min_bps: must not exceed qcn.rp.line_bps (10000000000 bit/s), got 20000000000'],
   // app
-  ['app selector unknown', { app: [{ selector: 'tcp', protocol: 80, priority: 0 }] }, 'app[0].selector: must be one of ethertype, stream, dgram, any, dscp (or 1..5), got "tcp"'],
-  ['app selector number out of 1..5', { app: [{ selector: 6, protocol: 80, priority: 0 }] }, 'app[0].selector: must be one of ethertype, stream, dgram, any, dscp (or 1..5), got 6'],
+  ['app selector unknown', { app: [{ selector: 'http', protocol: 80, priority: 0 }] }, 'app[0].selector: must be one of ethertype, stream (or tcp, sctp), dgram (or udp, dccp), any (or port), dscp (or 1..5), got "http"'],
+  ['app selector number out of 1..5', { app: [{ selector: 6, protocol: 80, priority: 0 }] }, 'app[0].selector: must be one of ethertype, stream (or tcp, sctp), dgram (or udp, dccp), any (or port), dscp (or 1..5), got 6'],
+  ['app selector: no object property is a name', { app: [{ selector: 'constructor', protocol: 80, priority: 0 }] }, 'app[0].selector: must be one of ethertype, stream (or tcp, sctp), dgram (or udp, dccp), any (or port), dscp (or 1..5), got "constructor"'],
   // 1500 = 0x05DC is an 802.3 length, not an ethertype
   ['app ethertype below 0x0600', { app: [{ selector: 'ethertype', protocol: 1500, priority: 0 }] }, 'app[0].protocol: an ethertype must be 0 (default priority) or 0x0600..0xFFFF, got 0x05DC'],
   ['app DSCP above 63', { app: [{ selector: 'dscp', protocol: 64, priority: 3 }] }, 'app[0].protocol: a DSCP must be 0..63, got 64'],
@@ -145,7 +146,7 @@ describe('dcbkit validate: one failing input per rule', () => {
 
   it('reports a missing file as bad input', () => {
     const r = runCli(['validate', 'examples/configs/no-such-file.yaml']);
-    expect(r.stderr).toBe('examples/configs/no-such-file.yaml: cannot read: ENOENT\n');
+    expect(r.stderr).toBe('examples/configs/no-such-file.yaml: cannot read: no such file or directory\n');
     expect(r.status).toBe(2);
   });
 });
@@ -250,12 +251,36 @@ describe('dcbkit validate: document kinds', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('checks a device file (codegen --device) on its own: summary, problems at the file\'s own paths, --json', () => {
+    const ok = runCli(['validate', 'examples/codegen/device-2port.yaml']);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe('ok: examples/codegen/device-2port.yaml is a valid device\n' +
+      '  device example-2port (dcbkit-example, x86_64-dcbkit_example-r0): 2 ports (Ethernet0 100G, Ethernet8 400G)\n' +
+      '  buffer 33554432 B in 256-B cells, 8 queues and 8 PGs per port, headroom ieee, dcbx auto\n');
+    const j = JSON.parse(runCli(['validate', 'examples/codegen/device-4q.yaml', '--json']).stdout);
+    expect([j.kind, j.document.queues_per_port, j.document.buffer_bytes]).toEqual(['device', 4, 33554432]);
+    const dir = mkdtempSync(join(tmpdir(), 'dcbkit-device-'));
+    try {
+      const bad = join(dir, 'bad.yaml');
+      writeFileSync(bad, 'ports:\n  - {name: e0, index: 0, speed: 100G, cable: 3m}\n  - {name: e0, index: 0, speed: 100G, cable: 3m}\ncell_bytes: 0\n');
+      const r = runCli(['validate', bad]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe('cell_bytes: must be at least 1\n');
+      writeFileSync(bad, 'ports:\n  - {name: e0, index: 0, speed: 100G, cable: 3m}\n  - {name: e0, index: 0, speed: 100G, cable: 3m}\n');
+      const dup = runCli(['validate', bad]);
+      expect(dup.stderr).toBe('ports[1].name: duplicate port name e0\nports[1].index: duplicate port index 0\n');
+      expect(dup.status).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('--kind forces a kind; an unknown kind is bad input', () => {
     const r = runCli(['validate', 'examples/configs/roce.yaml', '--kind', 'scenario']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('duration: ');
-    const u = runCli(['validate', 'examples/configs/roce.yaml', '--kind', 'device']);
-    expect(u.stderr).toBe('--kind: unknown document kind "device"; one of scenario, config\n');
+    const u = runCli(['validate', 'examples/configs/roce.yaml', '--kind', 'devices']);
+    expect(u.stderr).toBe('--kind: unknown document kind "devices"; one of scenario, device, config\n');
     expect(u.status).toBe(2);
   });
 });
@@ -292,10 +317,22 @@ describe('dcbkit schema config', () => {
     }
   });
 
+  it('schema device: the device file format, closed to unknown keys, with its defaults and limits', () => {
+    const r = runCli(['schema', 'device']);
+    expect(r.status).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(s.additionalProperties).toBe(false);
+    expect(Object.keys(s.properties)).toEqual(['name', 'hwsku', 'platform', 'ports', 'buffer_bytes', 'cell_bytes', 'queues_per_port', 'pgs_per_port', 'headroom_profile', 'dcbx', 'dynamic_th']);
+    expect(s.properties.queues_per_port).toMatchObject({ type: 'integer', minimum: 1, maximum: 16, default: 8 });
+    expect(s.properties.ports.items.required).toEqual(['name', 'index', 'speed', 'cable']);
+    expect(s.properties.ports.items.additionalProperties).toBe(false);
+  });
+
   it('rejects an unknown schema kind with exit 2', () => {
     const r = runCli(['schema', 'scenery']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('<kind>: unknown schema "scenery"; one of config, scenario\n');
+    expect(r.stderr).toBe('<kind>: unknown schema "scenery"; one of config, scenario, device\n');
     expect(r.stdout).toBe('');
   });
 });

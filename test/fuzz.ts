@@ -10,7 +10,8 @@ export interface FuzzStats {
   errors: Map<string, number>;
 }
 
-function xorshift32(seed: number): () => number {
+/** A seeded 32-bit xorshift generator: the same seed gives the same sequence. */
+export function xorshift32(seed: number): () => number {
   let s = seed >>> 0 || 0x6d2b79f5;
   return () => {
     s ^= s << 13;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DecodeError } from '../host/frames/bytes.js';
 import { InputError } from '../host/errors.js';
 import { packageRoot } from '../host/loader.js';
+import { commandLoaders } from '../host/commands/index.js';
 
 export interface CliResult {
   status: number;
@@ -57,3 +58,6 @@ export const errorOf = (f: () => unknown): DecodeError => thrown(f, DecodeError)
 
 /** The InputError (bad config, scenario or stimulus) that `f` throws. */
 export const inputErrorOf = (f: () => unknown): InputError => thrown(f, InputError);
+
+/** The commands as usage messages list them: the registry's order, then yargs' completion command. */
+export const COMMANDS = [...Object.keys(commandLoaders), 'completion'].join(', ');

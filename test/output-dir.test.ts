@@ -95,7 +95,7 @@ describe('dcbkit run/sweep/codegen --out DIR', () => {
       [['codegen', 'examples/configs/roce.yaml', '--target', 'sonic', '--out', afile], `--out: "${afile}" exists and is not a directory`],
       [['run', 'examples/sim-tiny/scenario.yaml', '--out', join(afile, 'x')], `--out: cannot create "${join(afile, 'x')}": "${afile}" is not a directory`],
       // /proc refuses new entries even to root, which file permissions would not show.
-      [['run', 'examples/sim-tiny/scenario.yaml', '--out', '/proc/x'], '--out: cannot create "/proc/x": cannot create entries in "/proc" (ENOENT)'],
+      [['run', 'examples/sim-tiny/scenario.yaml', '--out', '/proc/x'], '--out: cannot create "/proc/x": cannot create entries in "/proc" (no such file or directory)'],
       [['frames', 'pause', '--time', '3', '--pcap', tmp], `--pcap: "${tmp}" is a directory, not a file`],
     ];
     for (const [args, line] of cases) {

@@ -202,8 +202,9 @@ describe('pcapng input', () => {
     expect(errorOf(() => readCapture(new Uint8Array(24)))).toMatchObject({ code: 'wrong_type', offset: 0, message: 'magic 0x0 is neither a classic pcap nor a pcapng file' });
     const r = runCli(['dcbx', 'decode', file('bad.pcapng', set32(good, 4, 30)), '--json']);
     expect(r.status).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('pcap: bad_length at byte 4: pcapng block length 30 is not a multiple of 4 of at least 12\n');
+    // the message says what is wrong at which byte (the code bad_length is for programs); --json puts it on stdout too
+    expect(r.stderr).toBe('pcap: byte 4: pcapng block length 30 is not a multiple of 4 of at least 12\n');
+    expect(JSON.parse(r.stdout)).toEqual({ problems: [{ path: 'pcap', rule: 'byte 4: pcapng block length 30 is not a multiple of 4 of at least 12' }] });
   });
 
   it('survives 10^5 fuzzed inputs: only DecodeErrors, and it returns', () => {

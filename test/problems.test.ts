@@ -15,9 +15,9 @@ const schema = z.strictObject({
   ])).default([]),
 });
 
-function lines(doc: unknown): string[] {
+function lines(doc: unknown, against: z.ZodType = schema): string[] {
   try {
-    parseOrThrow(schema, doc);
+    parseOrThrow(against, doc);
   } catch (e) {
     if (e instanceof InputError) return e.problems.map((p) => `${p.path}: ${p.rule}`);
     throw e;
@@ -45,5 +45,27 @@ describe('zod issues as path: rule', () => {
 
   it("keeps the schema's own messages", () => {
     expect(lines({ ets: { prio_tc: [] }, events: [{ type: 'arrive', bytes: 10 }] })).toEqual(['events[0].bytes: a frame is at least 64 B']);
+  });
+});
+
+describe('zod bounds, unions and misspellings in words', () => {
+  const s = z.strictObject({
+    seed: z.number().int().min(0).max(0xffffffff).optional(),
+    list: z.array(z.number()).max(2).optional(),
+    duration: z.union([z.number(), z.string()]),
+  });
+  const rules = (doc: unknown) => lines(doc, s);
+
+  it('says the tightest broken bound once, without zod wording', () => {
+    expect(rules({ seed: 1e300, duration: 1 })).toEqual(['seed: must be at most 4294967295']);
+    expect(rules({ seed: -1, duration: 1 })).toEqual(['seed: must be at least 0']);
+    expect(rules({ list: [1, 2, 3], duration: 1 })).toEqual(['list: must have at most 2 entries']);
+  });
+
+  it('a union left out is required; a key misspelt next to it is said once, with the key meant', () => {
+    expect(rules({})).toEqual(['duration: required (number or string)']);
+    expect(rules({ duraton: 5 })).toEqual(['duraton: unknown key; did you mean duration? (check its spelling in the documentation of this document kind)']);
+    // far from any missing key: no guess
+    expect(rules({ colour: 5 })).toEqual(['duration: required (number or string)', 'colour: unknown key (check its spelling in the documentation of this document kind)']);
   });
 });

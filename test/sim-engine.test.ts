@@ -258,7 +258,7 @@ describe('traffic generators', () => {
     // 1,270 wire bytes every 1,016 ns at 10 Gb/s -> 5 frames per on period (0, 1.016, ..., 4.064 us).
     const s = run({
       duration: '99us', hosts: [{ name: 'a' }, { name: 'b' }], links: [{ a: 'a', b: 'b', speed: '100G', delay: 0 }],
-      traffic: { on_off: [{ src: 'a', dst: 'b', priority: 0, rate: '10G', on: '5us', off: '15us', frames: 1250 }] },
+      traffic: { on_off: [{ src: 'a', dst: 'b', priority: 0, rate: '10G', on_time: '5us', off_time: '15us', frames: 1250 }] },
     });
     expect(s.flows[0].bytes_sent).toBe(5 * 5 * 1250);
   });

@@ -6,7 +6,7 @@
 //     until `--duration`; prints each side's operational ETS/PFC/APP, transitions and LLDPDUs.
 import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { InputError } from '../errors.js';
+import { InputError, fsReason } from '../errors.js';
 import { parseHex, parseMac, toHex } from '../frames/bytes.js';
 import { writeFileAtomic } from '../io.js';
 import { writePcap } from '../pcap.js';
@@ -45,7 +45,7 @@ function readInput(path: string): Uint8Array {
   try {
     return readFileSync(path);
   } catch (e) {
-    throw new InputError({ path, rule: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+    throw new InputError({ path, rule: `cannot read: ${fsReason(e)}` });
   }
 }
 
@@ -63,7 +63,9 @@ const decodeCmd: CommandModule<object, A> = {
       .option('fcs', { type: 'boolean', default: false, describe: 'frames end with their FCS (checked and removed)' })
       .option('cet-oui', { type: 'string', default: '0A-DC-B0', describe: 'OUI of the CET credit capability TLV' }),
   handler: (a) => {
-    if ((a.pcap === undefined) === (a.hex === undefined)) throw new InputError({ path: 'pcap|--hex', rule: 'give a pcap file or --hex, not both' });
+    if ((a.pcap === undefined) === (a.hex === undefined)) {
+      throw new InputError({ path: 'pcap|--hex', rule: a.pcap === undefined ? 'required: give a pcap file or --hex HEX' : 'give a pcap file or --hex, not both' });
+    }
     const opts = { fcs: a.fcs as boolean, cetOui: parseCetOui(String(a.cetOui), '--cet-oui'), warn: (w: Problem) => process.stderr.write(`warning: ${formatProblem(w)}\n`) };
     const frames = a.hex !== undefined ? [decodeHexFrame(parseHex(String(a.hex), '--hex'), opts)] : decodeCapture(readInput(a.pcap), opts);
     process.stdout.write(a.json ? frames.map((f) => JSON.stringify(f) + '\n').join('') : describeFrames(frames));
@@ -114,11 +116,11 @@ const encodeCmd: CommandModule<object, A> = {
     const mode = modeOf(a, cfg);
     let bytes = encodeConfigLldpdu(cfg, mode, a.src);
     if (a.fcs) bytes = appendFcs(bytes);
-    if (a.pcap) writeFileAtomic(a.pcap, writePcap([{ t_ps: 0n, data: bytes }]), '--pcap');
+    if (a.pcap !== undefined) writeFileAtomic(a.pcap, writePcap([{ t_ps: 0n, data: bytes }]), '--pcap');
     if (a.json) {
       const [frame] = decodeCapture(writePcap([{ t_ps: 0n, data: bytes }]), { fcs: a.fcs });
       process.stdout.write(JSON.stringify({ mode, lldpdu: frame, hex: toHex(bytes) }) + '\n');
-    } else if (a.hex || !a.pcap) process.stdout.write(toHex(bytes) + '\n');
+    } else if (a.hex || a.pcap === undefined) process.stdout.write(toHex(bytes) + '\n');
   },
 };
 
@@ -168,7 +170,7 @@ const negotiateCmd: CommandModule<object, A> = {
     withLabel('a', () => checkAdvertisable(ca, mode));
     withLabel('b', () => checkAdvertisable(cb, mode));
     const r = simulate([{ name: 'a', cfg: ca }, { name: 'b', cfg: cb }], { mode, duration_ps: Math.round(a.duration * 1e12) });
-    if (a.pcap) writeFileAtomic(a.pcap, writePcap(r.lldpdus.map((p) => ({ t_ps: BigInt(p.t_ps), data: p.bytes }))), '--pcap');
+    if (a.pcap !== undefined) writeFileAtomic(a.pcap, writePcap(r.lldpdus.map((p) => ({ t_ps: BigInt(p.t_ps), data: p.bytes }))), '--pcap');
     process.stdout.write(a.json ? JSON.stringify(negotiationJson(r)) + '\n' : describeNegotiation(r));
   },
 };

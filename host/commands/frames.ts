@@ -55,9 +55,9 @@ export function buildFrameBytes(frame: ControlFrame, fcs = false): Uint8Array {
 
 function emit(frame: ControlFrame, args: OutArgs | A): void {
   const bytes = buildFrameBytes(frame, args.fcs);
-  if (args.pcap) writeFileAtomic(args.pcap, writePcap([{ t_ps: 0n, data: bytes }]), '--pcap');
+  if (args.pcap !== undefined) writeFileAtomic(args.pcap, writePcap([{ t_ps: 0n, data: bytes }]), '--pcap');
   if (args.json) process.stdout.write(JSON.stringify({ frame, hex: toHex(bytes) }) + '\n');
-  else if (args.hex || !args.pcap) process.stdout.write(toHex(bytes) + '\n');
+  else if (args.hex || args.pcap === undefined) process.stdout.write(toHex(bytes) + '\n');
 }
 
 function common<T>(y: Argv<T>): Argv<T> {

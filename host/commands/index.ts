@@ -21,11 +21,13 @@ export const commandLoaders: Record<string, () => Promise<AnyCommand>> = {
   codegen: async () => (await import('./codegen.js')).codegenCommand,
   analyze: async () => (await import('./analyze.js')).analyzeCommand,
   gen: async () => (await import('./gen.js')).genCommand,
+  examples: async () => (await import('./examples.js')).examplesCommand,
 };
 
-/** The modules needed for `argv`: just the named command, or all of them (help, typos). */
+/** The modules needed for `argv`: just the named command, or all of them (help, typos, shell completion). */
 export async function loadCommands(argv: string[]): Promise<AnyCommand[]> {
-  const first = argv.find((a) => !a.startsWith('-'));
+  const completing = argv.includes('--get-yargs-completions');
+  const first = completing ? undefined : argv.find((a) => !a.startsWith('-'));
   const names = first !== undefined && first in commandLoaders ? [first] : Object.keys(commandLoaders);
   return Promise.all(names.map((n) => commandLoaders[n]()));
 }

@@ -20,12 +20,12 @@ export function validateFile(path: string, kindName?: string): ValidatedDocument
 
 export const validateCommand: CommandModule<object, { file: string; json?: boolean; kind?: string }> = {
   command: 'validate <file>',
-  describe: 'check a DCB config or a scenario (YAML or JSON; - for stdin): errors name the path and the rule',
+  describe: 'check a DCB config, a scenario or a device file (YAML or JSON; - for stdin): errors name the path and the rule',
   builder: (y) =>
     y
-      .positional('file', { type: 'string', demandOption: true, describe: 'config or scenario file (.yaml, .yml, .json) or -' })
+      .positional('file', { type: 'string', demandOption: true, describe: 'config, scenario or device file (.yaml, .yml, .json) or -' })
       .option('json', { type: 'boolean', describe: 'print {ok, kind, warnings, config} as one JSON document' })
-      .option('kind', { type: 'string', describe: 'document kind instead of detecting it from the top-level keys' }) as never,
+      .option('kind', { type: 'string', describe: `document kind instead of detecting it from the top-level keys: ${documentKinds.map((k) => k.name).join(' | ')}` }) as never,
   handler: (args) => {
     // yargs reads a lone `-` positional as `true`; it means stdin.
     const file = typeof args.file === 'string' && args.file !== '' ? args.file : '-';

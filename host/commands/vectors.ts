@@ -3,7 +3,7 @@
 // anything is printed, so invalid input gives exit 2 and no partial output.
 import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { InputError } from '../errors.js';
+import { InputError, fsReason } from '../errors.js';
 import { parseOrThrow } from '../problems.js';
 import { vectorKernels } from '../vectors/index.js';
 
@@ -12,12 +12,12 @@ export function readStimulus(source: string): unknown {
   try {
     text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
   } catch (e) {
-    throw new InputError({ path: '--stimulus', rule: `cannot read ${source}: ${(e as Error).message}` });
+    throw new InputError({ path: '--stimulus', rule: `cannot read ${source}: ${fsReason(e)}` });
   }
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new InputError({ path: '--stimulus', rule: `not valid JSON: ${(e as Error).message}` });
+    throw new InputError({ path: '--stimulus', rule: `not valid JSON: ${/call stack/i.test((e as Error).message) ? 'nested too deeply' : (e as Error).message}` });
   }
 }
 

@@ -8,11 +8,13 @@ import { CABLE_RULE, parseLength, parseRate, PORT_SPEED_NAMES, sourceMacCheck } 
 export function show(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (v === undefined) return 'nothing';
+  if (typeof v === 'number' && !Number.isFinite(v)) return v > 0 ? 'a number too large to represent (infinity)' : String(v); // JSON would say null
   try {
     const s = JSON.stringify(v);
     return s === undefined ? String(v) : s.length > 40 ? s.slice(0, 37) + '...' : s;
   } catch {
-    return String(v);
+    // too deeply nested for JSON.stringify (String() of it would overflow the stack too)
+    return Array.isArray(v) ? 'a deeply nested list' : typeof v === 'object' ? 'a deeply nested mapping' : typeof v;
   }
 }
 

@@ -4,7 +4,7 @@
 // spelled out here, and every key gets a description with its unit and default (docs/config.md).
 // Cross-field rules (bandwidth sums, ets/pg agreement, ...) cannot be expressed: `dcbkit validate`.
 import { z } from 'zod';
-import { configShapeSchema, rpDcqcnSchema, rpQauPcSchema } from './schema.js';
+import { APP_SELECTORS, APP_SELECTOR_ALIASES, configShapeSchema, rpDcqcnSchema, rpQauPcSchema } from './schema.js';
 
 type Json = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ const FORMS: Record<string, Json> = {
   'ets.recommendation.tsa.[]': { anyOf: [{ enum: ['strict', 'ets', 'cbs', 'vendor'] }, { enum: [0, 1, 2, 255] }] },
   'pg.prio_pgid.[]': { enum: [0, 1, 2, 3, 4, 5, 6, 7, 15] },
   'pfc.headroom': { anyOf: [{ const: 'auto' }, int(0, 0x7fffffff)] },
-  'app.[].selector': { anyOf: [{ enum: ['ethertype', 'stream', 'dgram', 'any', 'dscp'] }, int(1, 5)] },
+  'app.[].selector': { anyOf: [{ enum: [...Object.keys(APP_SELECTORS), ...Object.keys(APP_SELECTOR_ALIASES)] }, int(1, 5)] },
   'app.[].protocol': { anyOf: [int(0, 65535), { type: 'string', pattern: '^(0[xX][0-9A-Fa-f]{1,4}|[0-9]+)$' }] },
   'credit.oui': { type: 'string', pattern: '^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}\\1[0-9A-Fa-f]{2}$' },
 };
@@ -62,7 +62,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'pause.enable': 'Default false.',
   'pause.pause_time': 'Quanta per PAUSE frame. Default 65535.',
   app: 'Application priority table (APP TLV), at most 168 entries.',
-  'app.[].selector': 'ethertype (1), stream = TCP/SCTP port (2), dgram = UDP/DCCP port (3), any port (4), dscp (5).',
+  'app.[].selector': 'ethertype (1), stream = tcp or sctp port (2), dgram = udp or dccp port (3), any = port (4), dscp (5).',
   'app.[].selector_name': 'Optional; must match selector (the normalised output always has it).',
   'app.[].protocol': 'Ethertype 0 or >= 0x0600, port 0..65535 or DSCP 0..63; a number or "0x8906".',
   'app.[].priority': 'Priority 0..7.',

@@ -3,8 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
-import { InputError } from '../errors.js';
+import { InputError, fsReason } from '../errors.js';
 import { parseConfig, type ParsedConfig } from './schema.js';
+
+/** A parser's message, with the engine's stack overflow said in the user's terms. */
+function parserMessage(message: string): string {
+  const first = message.split('\n')[0];
+  return /call stack/i.test(first) ? 'nested too deeply' : first;
+}
 
 function lineOf(text: string, offset: number): number {
   let line = 1;
@@ -12,15 +18,38 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
+/**
+ * How deep a document may nest. The deepest real document (a scenario's link-end DCB config, its
+ * qcn.rp parameters) is under 10 levels; far deeper input only serves to overflow the stack of
+ * whatever walks it later (structuredClone in sweep, error formatting), so it is refused here.
+ */
+export const MAX_DOCUMENT_DEPTH = 64;
+
+/** Throws InputError when `value` nests deeper than MAX_DOCUMENT_DEPTH (checked without recursion). */
+function checkDepth(value: unknown, source: string): unknown {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_DOCUMENT_DEPTH) throw new InputError({ path: source, rule: `nested more than ${MAX_DOCUMENT_DEPTH} levels deep` });
+    for (const c of Object.values(v)) stack.push([c, depth + 1]);
+  }
+  return value;
+}
+
 /** Parses YAML or JSON text (JSON when `format` says so or the text starts with `{`/`[`). */
 export function parseDocumentText(text: string, source: string, format?: 'json' | 'yaml'): unknown {
+  return checkDepth(parseText(text, source, format), source);
+}
+
+function parseText(text: string, source: string, format?: 'json' | 'yaml'): unknown {
   const asJson = format === 'json' || (format === undefined && /^\s*[{[]/.test(text));
   if (asJson) {
     try {
       return JSON.parse(text);
     } catch (e) {
       // V8's message has no line; the YAML parser (JSON is YAML 1.2 flow syntax) locates it.
-      const msg = (e as Error).message.split('\n')[0];
+      const msg = parserMessage((e as Error).message);
       const pos = /position (\d+)/.exec(msg);
       const yamlErr = parseDocument(text).errors[0];
       const line = pos ? lineOf(text, Number(pos[1])) : yamlErr?.linePos?.[0]?.line;
@@ -33,11 +62,16 @@ export function parseDocumentText(text: string, source: string, format?: 'json' 
     throw new InputError(
       doc.errors.map((err) => ({
         path: source,
-        rule: `line ${err.linePos?.[0]?.line ?? lineOf(text, err.pos[0])}: not valid YAML: ${err.message.split('\n')[0]}`,
+        rule: `line ${err.linePos?.[0]?.line ?? lineOf(text, err.pos[0])}: not valid YAML: ${parserMessage(err.message)}`,
       })),
     );
   }
-  return doc.toJS({ maxAliasCount: 100 });
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // the yaml library refuses alias bombs ("billion laughs") while building the value
+    throw new InputError({ path: source, rule: `not valid YAML: ${/alias/i.test((e as Error).message) ? 'its aliases expand too much (more than 100 copies)' : parserMessage((e as Error).message)}` });
+  }
 }
 
 /** Reads a document from `path` (`-` = stdin); the format follows the extension (.json, else YAML). */
@@ -46,7 +80,7 @@ export function readDocument(path: string): unknown {
   try {
     text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
   } catch (e) {
-    throw new InputError({ path, rule: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+    throw new InputError({ path, rule: `cannot read: ${fsReason(e)}` });
   }
   const ext = extname(path).toLowerCase();
   return parseDocumentText(text, path, ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined);

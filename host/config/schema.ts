@@ -200,6 +200,21 @@ const PS_PER_US = 1_000_000;
 
 export const APP_SELECTORS: Record<AppSelectorName, 1 | 2 | 3 | 4 | 5> = { ethertype: 1, stream: 2, dgram: 3, any: 4, dscp: 5 };
 export const APP_SELECTOR_NAMES: Record<number, AppSelectorName> = { 1: 'ethertype', 2: 'stream', 3: 'dgram', 4: 'any', 5: 'dscp' };
+/**
+ * Other names users write for selectors 2..4, after the protocols 802.1Qaz Table D-9 lists for them:
+ * 2 = a TCP or SCTP well-known port, 3 = UDP or DCCP, 4 = TCP, SCTP, UDP or DCCP (any port). The
+ * normalised config keeps the canonical name (stream, dgram, any) in selector_name.
+ */
+export const APP_SELECTOR_ALIASES: Record<string, 2 | 3 | 4> = { tcp: 2, sctp: 2, udp: 3, dccp: 3, port: 4 };
+const SELECTOR_WORDS = 'ethertype, stream (or tcp, sctp), dgram (or udp, dccp), any (or port), dscp (or 1..5)';
+
+/** The selector code (1..5) a name, an alias or a number stands for; undefined when none. */
+export function appSelectorCode(v: string | number): 1 | 2 | 3 | 4 | 5 | undefined {
+  const code = typeof v === 'number' ? v
+    : Object.hasOwn(APP_SELECTORS, v) ? APP_SELECTORS[v as AppSelectorName]
+      : Object.hasOwn(APP_SELECTOR_ALIASES, v) ? APP_SELECTOR_ALIASES[v] : undefined;
+  return code !== undefined && Number.isInteger(code) && code >= 1 && code <= 5 ? (code as 1 | 2 | 3 | 4 | 5) : undefined;
+}
 const TSA_CODES: Record<number, TsaName> = { 0: 'strict', 1: 'cbs', 2: 'ets', 255: 'vendor' };
 /** An APP TLV is 5 + 3n octets and its length field has 9 bits: n <= (511 - 5) / 3. */
 export const MAX_APP_ENTRIES = 168;
@@ -288,14 +303,14 @@ const pauseSchema = strictObject({
 
 const appEntrySchema = strictObject({
   selector: z
-    .union([z.string(), z.number()], { error: mustBe('one of ethertype, stream, dgram, any, dscp (or 1..5)') })
+    .union([z.string(), z.number()], { error: mustBe(`one of ${SELECTOR_WORDS}`) })
     .transform((v, ctx) => {
-      const code = typeof v === 'number' ? v : APP_SELECTORS[v as AppSelectorName];
-      if (!(Number.isInteger(code) && code >= 1 && code <= 5)) {
-        ctx.addIssue({ code: 'custom', message: `must be one of ethertype, stream, dgram, any, dscp (or 1..5), got ${show(v)}` });
+      const code = appSelectorCode(v);
+      if (code === undefined) {
+        ctx.addIssue({ code: 'custom', message: `must be one of ${SELECTOR_WORDS}, got ${show(v)}` });
         return z.NEVER;
       }
-      return code as 1 | 2 | 3 | 4 | 5;
+      return code;
     }),
   selector_name: oneOf(['ethertype', 'stream', 'dgram', 'any', 'dscp']).optional(),
   protocol: protocolId(),
@@ -637,7 +652,8 @@ export function configProblems(error: z.ZodError): Problem[] {
       out.push({ path: base, rule: iss.message });
     }
   }
-  return out;
+  // intIn words every broken bound the same way: say each problem once.
+  return [...new Map(out.map((p) => [`${p.path}\u0000${p.rule}`, p])).values()];
 }
 
 export interface ParsedConfig {

@@ -22,7 +22,7 @@ export function decodeAny(bytes: Uint8Array, opts: LldpOptions & { fcs?: boolean
 }
 
 function problem(where: string, e: DecodeError): InputError {
-  return new InputError({ path: where, rule: `${e.code} at byte ${e.offset}: ${e.message}` });
+  return new InputError({ path: where, rule: `byte ${e.offset}: ${e.message}` }); // e.message says what is wrong; e.code is for programs
 }
 
 /** Decodes every frame of a pcap or pcapng file; `warn` hears of packets left out (non-Ethernet interfaces). */

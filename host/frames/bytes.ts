@@ -149,6 +149,8 @@ export function parseMac(s: string, path: string): Uint8Array {
 /** Parses hex text (whitespace, colons and a 0x prefix allowed); InputError names `path`. */
 export function parseHex(s: string, path: string): Uint8Array {
   const clean = s.trim().replace(/^0x/i, '').replace(/[\s:]/g, '');
-  if (!/^([0-9a-fA-F]{2})*$/.test(clean)) throw new InputError({ path, rule: 'must be an even number of hex digits' });
+  const bad = /[^0-9a-fA-F]/.exec(clean);
+  if (bad) throw new InputError({ path, rule: `must be hex digits 0-9 a-f (spaces and colons allowed), got ${JSON.stringify(bad[0])}` });
+  if (clean.length % 2) throw new InputError({ path, rule: `must be an even number of hex digits (whole bytes), got ${clean.length}` });
   return Uint8Array.from(clean.match(/../g) ?? [], (h) => parseInt(h, 16));
 }

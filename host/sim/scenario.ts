@@ -7,9 +7,9 @@
 // that does not fit the buffer, priorities without a TC) and returns a normalised scenario with
 // every quantity in integer base units (ps, bytes, bit/s) and every generator expanded into flows.
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseDocumentText } from '../config/load.js';
 import { z } from 'zod';
-import { InputError, type Problem } from '../errors.js';
+import { InputError, formatProblem, fsReason, type Problem } from '../errors.js';
 import { parseOrThrow } from '../problems.js';
 import { metres, psPerByte, sizeBytes, speedBps, timePs } from './units.js';
 import { parseDcb, type DcbView } from './dcb.js';
@@ -142,8 +142,9 @@ export const scenarioSchema = z.strictObject({
       })).default([]),
       incast: z.array(z.strictObject({ senders: z.array(name).min(1), dst: name, ...flowCommon })).default([]),
       all_to_all: z.array(z.strictObject({ hosts: z.array(name).min(2), ...flowCommon })).default([]),
+      /** Bursts: send for `on_time`, pause for `off_time`, repeat (old names `on`/`off`: renameDeprecatedKeys). */
       on_off: z
-        .array(z.strictObject({ src: name, dst: name, on: timePs, off: timePs, ...flowCommon }))
+        .array(z.strictObject({ src: name, dst: name, on_time: timePs, off_time: timePs, ...flowCommon }))
         .default([]),
       /** A misbehaving NIC that sends XOFF for `priority` every `interval` (default pause_time / 2). */
       pfc_storm: z
@@ -199,28 +200,59 @@ export interface Scenario {
   seriesPorts: number[]; seriesFlows: number[];
 }
 
-/** Reads a scenario file (YAML or JSON) into plain data; syntax errors are InputErrors. */
-export function readScenarioFile(path: string): unknown {
+/**
+ * Reads a scenario file (YAML or JSON) into plain data; syntax errors are InputErrors. Deprecated
+ * keys come back renamed, each reported through `warn` (default: a `warning:` line on stderr).
+ */
+export function readScenarioFile(path: string, warn = (w: Problem) => void process.stderr.write(`warning: ${formatProblem(w)}\n`)): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new InputError({ path, rule: `cannot read the scenario: ${(e as Error).message}` });
+    throw new InputError({ path, rule: `cannot read the scenario: ${fsReason(e)}` });
   }
-  try {
-    return parseYaml(text); // YAML is a superset of JSON
-  } catch (e) {
-    throw new InputError({ path, rule: `not valid YAML/JSON: ${(e as Error).message.split('\n')[0]}` });
-  }
+  const doc = parseDocumentText(text, path); // YAML or JSON, errors with their line; alias bombs and deep nesting refused
+  const renamed = renameDeprecatedKeys(doc);
+  renamed.warnings.forEach(warn);
+  return renamed.doc;
 }
 
 export function loadScenario(path: string): Scenario {
   return checkScenario(readScenarioFile(path));
 }
 
+/**
+ * Keys renamed because YAML 1.1 parsers (PyYAML, so most Python tools) read a bare `on`/`off` as
+ * the booleans true/false: `traffic.on_off[i].on` is now `on_time`, `off` is `off_time`.
+ */
+const RENAMED_ON_OFF: Record<string, string> = { on: 'on_time', off: 'off_time' };
+
+/**
+ * The document with deprecated keys under their new names (a copy where anything changed), and one
+ * warning per renamed key. Both names in one entry stay as they are for the schema to refuse.
+ */
+export function renameDeprecatedKeys(doc: unknown): { doc: unknown; warnings: Problem[] } {
+  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const traffic = isObj(doc) ? doc.traffic : undefined;
+  if (!isObj(doc) || !isObj(traffic) || !Array.isArray(traffic.on_off)) return { doc, warnings: [] };
+  const warnings: Problem[] = [];
+  const onOff = traffic.on_off.map((g: unknown, i) => {
+    if (!isObj(g)) return g;
+    const out: Record<string, unknown> = { ...g };
+    for (const [old, now] of Object.entries(RENAMED_ON_OFF)) {
+      if (!(old in g) || now in g) continue;
+      out[now] = g[old];
+      delete out[old];
+      warnings.push({ path: `traffic.on_off[${i}].${old}`, rule: `deprecated: write ${now} (YAML 1.1 parsers such as PyYAML read ${old} as a boolean)` });
+    }
+    return out;
+  });
+  return warnings.length ? { doc: { ...doc, traffic: { ...traffic, on_off: onOff } }, warnings } : { doc, warnings };
+}
+
 /** Parses and checks a scenario document, returning it normalised, or throws one InputError listing every problem. */
 export function checkScenario(doc: unknown): Scenario {
-  const s = parseOrThrow(scenarioSchema, doc);
+  const s = parseOrThrow(scenarioSchema, renameDeprecatedKeys(doc).doc);
   const problems: Problem[] = [];
   const bad = (path: string, rule: string) => problems.push({ path, rule });
 
@@ -305,6 +337,9 @@ export function checkScenario(doc: unknown): Scenario {
   // Links: two ports each.
   const ports: NormPort[] = [];
   const dl = s.defaults.link ?? {};
+  // Nodes of a link left out for its own problem: what follows from the missing link (a host
+  // without a link, a flow without a TC or a path) is not reported on top of it.
+  const unlinked = new Set<number>();
   s.links.forEach((l, i) => {
     const a = nodeIdx.get(l.a);
     const b = nodeIdx.get(l.b);
@@ -312,13 +347,14 @@ export function checkScenario(doc: unknown): Scenario {
     if (b === undefined) bad(`links[${i}].b`, `unknown node "${l.b}" (not in hosts or switches)`);
     if (a === undefined || b === undefined) return;
     if (a === b) bad(`links[${i}]`, 'a link joins two different nodes');
+    const skip = (path: string, rule: string) => { bad(path, rule); unlinked.add(a).add(b); };
     const bps = l.speed ?? dl.speed;
-    if (bps === undefined) { bad(`links[${i}].speed`, 'give a speed here or in defaults.link'); return; }
+    if (bps === undefined) { skip(`links[${i}].speed`, 'give a speed here or in defaults.link'); return; }
     const ppb = psPerByte(bps);
-    if (ppb === 0) { bad(`links[${i}].speed`, 'the speed must give a whole number of ps per byte (e.g. 10G, 25G, 40G, 100G, 400G)'); return; }
+    if (ppb === 0) { skip(l.speed !== undefined ? `links[${i}].speed` : 'defaults.link.speed', 'the speed must give a whole number of ps per byte (e.g. 10G, 25G, 40G, 100G, 400G)'); return; }
     const cable = l.cable ?? (l.delay === undefined ? dl.cable : undefined);
     const delay = l.delay ?? (cable !== undefined ? Math.round(cable * 5000) : dl.delay);
-    if (delay === undefined) { bad(`links[${i}]`, 'give a cable length or a delay here or in defaults.link'); return; }
+    if (delay === undefined) { skip(`links[${i}]`, 'give a cable length or a delay here or in defaults.link'); return; }
     const pa = ports.length;
     const mk = (node: number, peerNode: number, id: number, peer: number, key: 'a_dcb' | 'b_dcb'): NormPort => {
       const own = l[key] === undefined ? undefined : portDcb(l[key], nodes[node], `links[${i}].${key}`);
@@ -340,7 +376,7 @@ export function checkScenario(doc: unknown): Scenario {
     p.name = k === 0 ? base : `${base}#${k}`;
   }
   nodes.forEach((n, i) => {
-    if (n.isHost && n.ports.length !== 1) {
+    if (n.isHost && n.ports.length !== 1 && !unlinked.has(i)) {
       bad(`hosts[${i}]`, `host "${n.name}" must have exactly one link (it has ${n.ports.length})`);
     }
   });
@@ -420,7 +456,7 @@ export function checkScenario(doc: unknown): Scenario {
     }));
   });
   s.traffic.on_off.forEach((g, i) =>
-    addFlow(host(g.src, `traffic.on_off[${i}].src`), host(g.dst, `traffic.on_off[${i}].dst`), g, `traffic.on_off[${i}]`, { on: g.on, off: g.off }));
+    addFlow(host(g.src, `traffic.on_off[${i}].src`), host(g.dst, `traffic.on_off[${i}].dst`), g, `traffic.on_off[${i}]`, { on: g.on_time, off: g.off_time }));
   const storms = s.traffic.pfc_storm.map((g, i) => {
     const h = host(g.host, `traffic.pfc_storm[${i}].host`);
     const pt = nodes[h]?.dcb.pauseTime ?? 65535;
@@ -432,6 +468,7 @@ export function checkScenario(doc: unknown): Scenario {
   // Every flow's priority maps to a TC at both ends, and the hosts are connected.
   const comp = components(nodes, ports);
   flows.forEach((f) => {
+    if (unlinked.has(f.src) || unlinked.has(f.dst)) return;
     for (const n of [f.src, f.dst]) {
       const tc = ports[nodes[n].ports[0]]?.dcb.prioTc[f.priority]; // a host's one port
       if (tc === undefined || tc < 0 || tc > 7) bad(flowAt[f.id], `priority ${f.priority} of flow ${nodes[f.src].name}->${nodes[f.dst].name} is mapped to no TC in ets.prio_tc of ${nodes[n].name}`);
