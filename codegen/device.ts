@@ -6,13 +6,12 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError } from '../host/errors.js';
 import { parseOrThrow } from '../host/problems.js';
+import { interfaceName } from '../host/config/fields.js';
 import YAML from 'yaml';
 import { cableToMetres, speedToBps } from './ir.js';
 
-const portName = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,14}$/, 'an interface name: a letter, then up to 14 of A-Z a-z 0-9 _ . -');
-
 export const devicePortSchema = z.strictObject({
-  name: portName,
+  name: interfaceName(),
   /** Data-plane port number used by P4 tables (egress_port) and the register image. */
   index: z.number().int().min(0).max(511),
   speed: z.union([z.string(), z.number().int().positive()]),

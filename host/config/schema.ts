@@ -24,6 +24,7 @@ import { z } from 'zod';
 import {
   bool, cable, intIn, mac, mustBe, oneOf, oui, priority, prioritySet, protocolId, show, speed, strictObject, table8,
 } from './fields.js';
+import { interfaceName } from './fields.js';
 import { InputError, type Problem } from '../errors.js';
 import { formatPath } from '../problems.js';
 import { configWarnings } from './warnings.js';
@@ -228,7 +229,7 @@ const etsTablesShape = {
 };
 
 const portSchema = strictObject({
-  name: z.string({ error: mustBe('a port name') }).min(1, 'must not be empty').default(DEFAULT_PORT.name),
+  name: interfaceName().default(DEFAULT_PORT.name),
   speed: speed().default(DEFAULT_PORT.speed),
   mtu: intIn(64, 16384, 'a frame size in bytes').default(DEFAULT_PORT.mtu),
   cable: cable().default(DEFAULT_PORT.cable),

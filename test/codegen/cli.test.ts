@@ -17,7 +17,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const ALL_FILES = [
   'c-header/dcb_regs.bin', 'c-header/dcb_regs.h',
-  'linux/dcb.sh', 'linux/lldptool.sh', 'linux/tc.batch',
+  'linux/classify.sh', 'linux/dcb.sh', 'linux/lldptool.sh', 'linux/tc.batch',
   'lldp/lldpdu.hex', 'lldp/lldpdu.pcap',
   'manifest.json',
   'p4/bmv2_cli.txt', 'p4/dcb.p4', 'p4/p4info.json', 'p4/p4info.txtpb', 'p4/write_request.json', 'p4/write_request.txtpb',
