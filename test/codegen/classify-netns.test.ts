@@ -8,9 +8,6 @@
 // the missing classifier or action, as tc.ts does for sch_ets). Set DCBKIT_REQUIRE_TC_FLOWER=1 (CI
 // does) to make a missing module a failure instead.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildIr } from '../../codegen/ir.js';
 import { defaultDevice } from '../../codegen/device.js';
@@ -18,6 +15,7 @@ import { linuxTarget } from '../../codegen/linux.js';
 import { parseConfig } from '../../host/config/index.js';
 import { requireTool } from '../helpers.js';
 import { losslessConfig, testHeadroom } from './fixtures.js';
+import { addNetns, withTempFile } from './tc.js';
 
 const NS = `dcbkit-test-${process.pid}`;
 const DEV = "dk;v'$0";
@@ -76,8 +74,7 @@ describe('linux/classify.sh in a network namespace', () => {
   beforeAll(() => {
     requireTool('tc');
     requireTool('ip');
-    const add = run(['ip', 'netns', 'add', NS]);
-    if (add.status !== 0) throw new Error(`ip netns add ${NS} is not permitted here (${add.stderr.trim()}): the classify test needs CAP_NET_ADMIN`);
+    addNetns(NS);
     expect(run(['ip', '-n', NS, 'link', 'add', DEV, 'type', 'veth', 'peer', 'name', 'peer0']).status).toBe(0);
     // Probe on the peer, so DEV starts clean.
     expect(run(['tc', '-n', NS, 'qdisc', 'add', 'dev', 'peer0', 'clsact']).status).toBe(0);
@@ -90,10 +87,7 @@ describe('linux/classify.sh in a network namespace', () => {
   });
 
   test('the script runs in the namespace; the kernel holds clsact and, with flower, exactly the APP table', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dcbkit-classify-'));
-    try {
-      const file = join(dir, 'classify.sh');
-      writeFileSync(file, script);
+    withTempFile('classify.sh', script, (file) => {
       const r = run(['ip', 'netns', 'exec', NS, 'sh', file]);
       const qdiscs = JSON.parse(run(['tc', '-n', NS, '-j', 'qdisc', 'show', 'dev', DEV]).stdout) as { kind: string }[];
       expect(qdiscs.map((q) => q.kind)).toContain('clsact');
@@ -108,9 +102,7 @@ describe('linux/classify.sh in a network namespace', () => {
         expect(r.status).not.toBe(0);
         expect(r.stderr.split('\n')[0]).toMatch(KERNEL_LACKS);
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   test('tc parses every filter line, and each carries the APP entry of its pref', () => {

@@ -16,7 +16,7 @@ import { interfaceNameRule } from '../../host/config/fields.js';
 import { parseConfig } from '../../host/config/index.js';
 import { tcBatchWord } from '../../codegen/shell.js';
 import { arbConfig, losslessConfig, testHeadroom } from './fixtures.js';
-import { KERNEL_LACKS_ETS, tcAccepts, tcLine } from './tc.js';
+import { addNetns, KERNEL_LACKS_ETS, tcAccepts, tcLine, withTempFile } from './tc.js';
 
 const NS = `dcbkit-cg-${process.pid}`;
 const sh = (cmd: string[]) => spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8' });
@@ -53,7 +53,7 @@ describe('linux target', () => {
   beforeAll(() => {
     requireTool('tc');
     requireTool('ip');
-    expect(sh(['ip', 'netns', 'add', NS]).status).toBe(0);
+    addNetns(NS);
     for (const p of ir.ports) expect(sh(['ip', '-n', NS, 'link', 'add', p.name, 'type', 'veth', 'peer', 'name', `peer${p.index}`]).status).toBe(0);
   });
   afterAll(() => {
@@ -61,10 +61,7 @@ describe('linux target', () => {
   });
 
   test('tc accepts every line of tc.batch (kernel refuses only the missing ets kind)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dcbkit-tc-'));
-    try {
-      const file = join(dir, 'tc.batch');
-      writeFileSync(file, files['tc.batch']);
+    withTempFile('tc.batch', files['tc.batch'], (file) => {
       const batch = sh(['tc', '-n', NS, '-force', '-batch', file]);
       const lines = files['tc.batch'].trim().split('\n');
       const errors = batch.stderr.split('\n').filter((l) => l && !l.startsWith('Command failed'));
@@ -72,9 +69,7 @@ describe('linux target', () => {
       expect([0, lines.length]).toContain(errors.length);
       for (const e of errors) expect(e).toBe(KERNEL_LACKS_ETS);
       for (const line of lines) expect(tcAccepts(NS, line), line).toBe(true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   test('the tc parser rejects broken lines with exit 1 (so the check above is a real check)', () => {
