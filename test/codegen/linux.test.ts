@@ -5,6 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
+import YAML from 'yaml';
+import { checkScenario } from '../../host/sim/scenario.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -154,6 +156,10 @@ describe('interface names (kernel dev_valid_name)', () => {
     expect(inputErrorOf(() => parsedWithName('x'.repeat(16))).message).toMatch(/^port\.name: must be an interface name: .*16 bytes/m);
     expect(inputErrorOf(() => parseDevice({ ports: [{ name: 'a/b', index: 0, speed: '100G', cable: '1m' }] })).message).toMatch(/^device\.ports\[0\]\.name: must be an interface name: .*0x2f/m);
     expect(parsedWithName("e'$(x);`y`").port.name).toBe("e'$(x);`y`");
+    // a scenario's per-node DCB config goes through the same schema
+    const scenario = YAML.parse(readFileSync('examples/sim-tiny/scenario.yaml', 'utf8'));
+    scenario.hosts[0].dcb = { port: { name: 'e;touch P' } };
+    expect(inputErrorOf(() => checkScenario(scenario)).message).toMatch(/^hosts\[0\]\.dcb\.port\.name: must be an interface name: .*0x20 at 7/m);
   });
   test('a name tc -batch cannot spell is a linux target problem, not a silently cut line', () => {
     const ir = buildIr(parsedWithName('eth#0'), defaultDevice, { headroom: testHeadroom });
