@@ -5,7 +5,8 @@
 // A kernel without cls_flower / act_skbedit (CONFIG_NET_CLS_FLOWER, CONFIG_NET_ACT_SKBEDIT; the
 // build machine's has neither) cannot hold the filters. Then the test checks what that kernel can:
 // the clsact qdisc is installed, and tc's parser accepts every filter line (the kernel refuses only
-// the missing classifier or action, as tc.ts does for sch_ets). Set DCBKIT_REQUIRE_TC_FLOWER=1 (CI
+// the missing classifier or action, as tc.ts does for sch_ets); without 8021q, ip's parser must
+// accept the egress-qos-map (the kernel refuses it on a veth). Set DCBKIT_REQUIRE_TC_FLOWER=1 (CI
 // does) to make a missing module a failure instead.
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -123,5 +124,24 @@ describe('linux/classify.sh in a network namespace', () => {
     // The parser really checks: a broken line is tc's own exit 1, before the kernel is asked.
     const broken = run(['tc', '-n', NS, 'filter', 'replace', 'dev', DEV, 'egress', 'pref', '1', 'protocol', 'ip', 'flower', 'ip_proto', 'tcp', 'dst_port', '70000', 'action', 'skbedit', 'priority', '4']);
     expect(broken.status).toBe(1);
+  });
+
+  test('VLAN sub-interfaces get the identity egress-qos-map (priority p -> PCP p)', () => {
+    const line = script.split('\n').find((l) => l.trim().startsWith('ip link set'))!.trim();
+    const map = line.slice(line.indexOf('egress-qos-map') + 'egress-qos-map '.length).split(' ');
+    expect(map).toEqual(['0:0', '1:1', '2:2', '3:3', '4:4', '5:5', '6:6', '7:7']);
+    const setOn = (dev: string, words: string[]) => run(['ip', '-n', NS, 'link', 'set', 'dev', dev, 'type', 'vlan', 'egress-qos-map', ...words]);
+    // ip's parser accepts the map (a veth is no VLAN: the kernel alone refuses) and rejects a broken one.
+    const onVeth = setOn('peer0', map);
+    expect([onVeth.status, onVeth.stderr.trim()]).toEqual([2, 'RTNETLINK answers: Operation not supported']);
+    expect(setOn('peer0', ['0:x']).status).toBe(255);
+    // With 8021q in the kernel, a real VLAN device reads the map back.
+    if (run(['ip', '-n', NS, 'link', 'add', 'link', 'peer0', 'name', 'peer0.10', 'type', 'vlan', 'id', '10']).status === 0) {
+      expect(setOn('peer0.10', map).status).toBe(0);
+      const [link] = JSON.parse(run(['ip', '-n', NS, '-d', '-j', 'link', 'show', 'dev', 'peer0.10']).stdout);
+      const qos = (link.linkinfo.info_data.egress_qos as { from: number; to: number }[]).map((m) => `${m.from}:${m.to}`);
+      // the kernel may keep 0 -> 0 implicitly (it is the default), so compare the non-zero entries
+      expect(qos.filter((m) => !m.endsWith(':0'))).toEqual(map.filter((m) => m !== '0:0'));
+    } else if (process.env.DCBKIT_REQUIRE_TC_FLOWER === '1') throw new Error('this kernel lacks 8021q (VLAN devices)');
   });
 });
