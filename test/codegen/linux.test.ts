@@ -49,7 +49,7 @@ function mapAfter(line: string, key: string): Map<string, string> {
 
 describe('linux target', () => {
   const device = parseDevice({ ports: [{ name: 'Ethernet0', index: 0, speed: '100G', cable: '300m' }, { name: 'Ethernet4', index: 1, speed: '100G', cable: '5m' }] });
-  const ir: Ir = buildIr(losslessConfig(), device, { headroom: testHeadroom });
+  const ir: Ir = buildIr(parseConfig(losslessConfig()).config, device, { headroom: testHeadroom });
   const files = linuxTarget.emit(ir).files as Record<string, string>;
 
   beforeAll(() => {
@@ -121,7 +121,7 @@ describe('linux target', () => {
   test('a 0 % ETS TC becomes quantum 1 and is reported', () => {
     const c = losslessConfig();
     c.ets!.bw = [0, 30, 30, 40, 0, 0, 0, 0];
-    const q = linuxTarget.emit(buildIr(c, defaultDevice, { headroom: testHeadroom })).quantisation;
+    const q = linuxTarget.emit(buildIr(parseConfig(c).config, defaultDevice, { headroom: testHeadroom })).quantisation;
     // unit = ceil(9236 / 30) = 308 B; band order TC 3,2,1,0 -> quanta 12320 9240 9240 1 (sum 30801).
     // Cumulative rounding: floor(12320*100/30801) = 39; floor(21560*100/30801) = 69 -> 30;
     // floor(30800*100/30801) = 99 -> 30; 100 -> 1. So TC 3 gets 39 % (wanted 40) and TC 0 1 % (wanted 0).
