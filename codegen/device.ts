@@ -7,12 +7,10 @@ import { z } from 'zod';
 import { InputError, fsReason } from '../host/errors.js';
 import { parseOrThrow } from '../host/problems.js';
 import { parseDocumentText } from '../host/config/load.js';
-import { cable, speed } from '../host/config/fields.js';
-
-const portName = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,14}$/, 'an interface name: a letter, then up to 14 of A-Z a-z 0-9 _ . -');
+import { cable, interfaceName, speed } from '../host/config/fields.js';
 
 export const devicePortSchema = z.strictObject({
-  name: portName,
+  name: interfaceName(),
   /** Data-plane port number used by P4 tables (egress_port) and the register image. */
   index: z.number().int().min(0).max(511),
   /** Parsed like the config's port.speed / port.cable: bit/s and metres. */

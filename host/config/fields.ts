@@ -149,3 +149,31 @@ export const protocolId = () =>
       }
       return n;
     });
+
+/** IFNAMSIZ (include/uapi/linux/if.h) counts the terminating NUL, so a name holds 15 bytes. */
+export const IFNAME_MAX_BYTES = 15;
+
+/**
+ * The Linux kernel's rule for a network interface name: dev_valid_name() in net/core/dev.c
+ * (torvalds/linux e869e6223d29115d2d8351e5e3f514ddc1099f29). 1..15 bytes of UTF-8, not "." or
+ * "..", no '/', ':', NUL or byte the kernel's isspace() accepts (lib/ctype.c: \t \n \v \f \r,
+ * space and 0xA0, which also occurs inside UTF-8 sequences such as "à"). Returns the message
+ * (`must ...`) for a broken rule, or undefined for a valid name. Shell metacharacters are valid names: scripts quote them.
+ */
+export function interfaceNameRule(name: string): string | undefined {
+  const bytes = Buffer.from(name, 'utf8');
+  const rule = `must be an interface name: 1..${IFNAME_MAX_BYTES} bytes, not "." or "..", without '/', ':', NUL or whitespace`;
+  if (bytes.length === 0) return 'must not be empty';
+  if (bytes.length > IFNAME_MAX_BYTES) return `${rule}; got ${bytes.length} bytes in ${show(name)}`;
+  if (name === '.' || name === '..') return `${rule}; got ${show(name)}`;
+  const bad = bytes.findIndex((b) => b === 0 || b === 0x2f || b === 0x3a || b === 0x20 || (b >= 0x09 && b <= 0x0d) || b === 0xa0);
+  if (bad >= 0) return `${rule}; got byte 0x${bytes[bad].toString(16).padStart(2, '0')} at ${bad} in ${show(name)}`;
+  return undefined;
+}
+
+/** A string that is a valid Linux interface name (interfaceNameRule). */
+export const interfaceName = () =>
+  z.string({ error: mustBe('an interface name') }).superRefine((s, ctx) => {
+    const broken = interfaceNameRule(s);
+    if (broken) ctx.addIssue({ code: 'custom', message: broken });
+  });

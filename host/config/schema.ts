@@ -25,6 +25,7 @@ import {
   bool, cable, intIn, mac, mustBe, oneOf, oui, priority, prioritySet, protocolId, show, speed, strictObject, table8,
 } from './fields.js';
 import { MTU_MAX, MTU_MIN } from '../units.js';
+import { interfaceName } from './fields.js';
 import { InputError, type Problem } from '../errors.js';
 import { formatPath } from '../problems.js';
 import { configWarnings } from './warnings.js';
@@ -244,7 +245,7 @@ const etsTablesShape = {
 };
 
 const portSchema = strictObject({
-  name: z.string({ error: mustBe('a port name') }).min(1, 'must not be empty').default(DEFAULT_PORT.name),
+  name: interfaceName().default(DEFAULT_PORT.name),
   speed: speed().default(DEFAULT_PORT.speed),
   mtu: intIn(MTU_MIN, MTU_MAX, 'a frame size in bytes').default(DEFAULT_PORT.mtu),
   cable: cable().default(DEFAULT_PORT.cable),
