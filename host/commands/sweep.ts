@@ -10,6 +10,7 @@ import { canonicalJson } from '../sim/report.js';
 import { checkOutDir, SWEEP_OUTPUT } from '../io.js';
 import { parseXUnit, sweepJson, writeSweep, type XUnit } from '../sim/sweep-report.js';
 import { defaultJobs, expandGrid, METRIC_NAMES, parseParams, runSweep, type PointMetrics, type SweepOutcome, type SweepParam } from '../sim/sweep.js';
+import { maxOf } from '../extent.js';
 
 export interface SweepOptions { params: string[]; jobs?: number; json?: boolean; workerFile?: string; xUnit?: XUnit }
 
@@ -44,7 +45,7 @@ function humanTable(params: SweepParam[], outcome: SweepOutcome): string {
     const v = r.metrics[c];
     return v === null ? '-' : c === 'throughput_bps' ? `${(v / 1e9).toFixed(3)}G` : String(Number(v.toFixed(3)));
   })]);
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const w = head.map((h, i) => maxOf(rows.map((r) => r[i].length), h.length));
   return [head, ...rows].map((r) => r.map((c, i) => c.padStart(w[i])).join('  ')).join('\n') + '\n';
 }
 

@@ -10,6 +10,7 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { SimResult, SimSeries } from './result.js';
+import { maxOf } from '../extent.js';
 
 export const MAX_POINTS = 2000;
 const WIDTH = 720;
@@ -95,7 +96,8 @@ export function lineSpec(series: SimSeries[], kind: SimSeries['kind'], durationP
   const units = [...new Set(series.map((s) => s.unit))];
   const panels = units.map((unit) => {
     const inUnit = series.filter((s) => s.unit === unit);
-    const maxAbs = Math.max(0, ...inUnit.flatMap((s) => s.values.map(Math.abs)));
+    let maxAbs = 0;
+    for (const s of inUnit) maxAbs = maxOf(s.values.map(Math.abs), maxAbs);
     const sc = displayScale(unit, maxAbs);
     const rows: { t: number; v: number; s: string }[] = [];
     for (const s of inUnit) {
@@ -200,7 +202,7 @@ export function etsSpec(perTc: SimResult['summary']['ets']['per_tc']): TopLevelS
 }
 
 export function flowsSpec(flows: SimResult['summary']['flows']): TopLevelSpec {
-  const maxBps = Math.max(0, ...flows.map((f) => f.throughput_bps));
+  const maxBps = maxOf(flows.map((f) => f.throughput_bps), 0);
   const sc = displayScale('bit/s', maxBps);
   const rows = flows.map((f) => ({
     flow: `#${f.id} ${f.src}->${f.dst} p${f.priority}`,

@@ -5,6 +5,7 @@
 import { Core } from '../loader.js';
 import { losslessPgs, type NormNode, type Scenario } from './scenario.js';
 import type { SimFlowResult, SimResult, SimSeries, SimSummary } from './result.js';
+import { maxOf } from '../extent.js';
 
 const MODE_CODE = { lossy: 0, pfc: 1, pause: 2, credit: 3 } as const;
 const WD_ACTION = { drop: 0, forward: 1, alert: 2 } as const;
@@ -231,7 +232,7 @@ function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd: Map<n
   const dist = new Int32Array(scn.nodes.length);
   const queue = new Int32Array(scn.nodes.length);
   const buckets = new Map<number, number[]>();
-  const cand = new Int32Array(Math.max(1, ...scn.nodes.map((n) => n.ports.length)));
+  const cand = new Int32Array(maxOf(scn.nodes.map((n) => n.ports.length), 1));
   const peer = Int32Array.from(scn.ports.map((p) => p.peerNode));
   const isHost = Uint8Array.from(scn.nodes.map((n) => (n.isHost ? 1 : 0)));
   const nodePorts = scn.nodes.map((n) => Int32Array.from(n.ports));

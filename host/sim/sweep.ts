@@ -16,6 +16,7 @@ import { InputError, type Problem } from '../errors.js';
 import { packageRoot } from '../loader.js';
 import { progress } from './progress.js';
 import type { SimSummary } from './result.js';
+import { minOf } from '../extent.js';
 
 export type ParamValue = number | boolean | string;
 export interface SweepParam { path: string; segments: (string | number)[]; values: ParamValue[] }
@@ -145,7 +146,7 @@ export function pointMetrics(s: SimSummary): PointMetrics {
   const victims = s.flows.filter((f) => f.victim);
   return {
     throughput_bps: tput.reduce((a, b) => a + b, 0),
-    min_flow_bps: tput.length ? Math.min(...tput) : null,
+    min_flow_bps: tput.length ? minOf(tput) : null,
     victim_bps: victims.length ? victims.reduce((a, f) => a + f.throughput_bps, 0) : null,
     delivered_bytes: s.flows.reduce((a, f) => a + f.bytes_delivered, 0),
     drops_lossless: s.drops.lossless,
