@@ -168,6 +168,8 @@ export interface SweepOutcome {
   summaries: SimSummary[];
   wall_s: number;
   jobs: number;
+  /** Why fewer workers ran than --jobs asked for (absent when none were cut). */
+  jobs_capped?: JobsCap;
 }
 
 /** The task a sweep worker receives; the worker's default export maps it to a SimSummary. */
@@ -181,6 +183,21 @@ export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
 }
 
+export interface JobsCap { requested: number; used: number; reason: string }
+
+/**
+ * Worker threads for a sweep: never more than the points (an idle worker only costs start-up) nor
+ * than the threads the machine runs at once (each worker holds a Wasm instance; Node aborted with
+ * `FATAL ERROR: v8::Module::IsGraphAsync` at --jobs 100). `cap` says why a request was cut.
+ */
+export function workerCount(requested: number | undefined, points: number, cores = defaultJobs()): { jobs: number; cap?: JobsCap } {
+  const want = Math.max(1, Math.floor(requested ?? cores));
+  const jobs = Math.max(1, Math.min(want, points, cores));
+  if (requested === undefined || jobs === want) return { jobs };
+  const reason = jobs === points && points < cores ? `the sweep has ${points} point${points === 1 ? '' : 's'}` : `the machine runs ${cores} thread${cores === 1 ? '' : 's'} at once (os.availableParallelism())`;
+  return { jobs, cap: { requested: want, used: jobs, reason } };
+}
+
 /**
  * Runs every point on `jobs` worker threads and returns rows in grid order. `workerFile` is a
  * compiled ES module whose default export takes a SweepTask and returns (a promise of) the point's
@@ -190,7 +207,7 @@ export async function runSweep(
   points: readonly SweepPoint[],
   opts: { jobs?: number; workerFile?: string; json?: boolean } = {},
 ): Promise<SweepOutcome> {
-  const jobs = Math.max(1, Math.floor(opts.jobs ?? defaultJobs()));
+  const { jobs, cap } = workerCount(opts.jobs, points.length);
   const pool = new Piscina({
     filename: pathToFileURL(opts.workerFile ?? defaultWorkerFile()).href,
     minThreads: jobs,
@@ -217,5 +234,5 @@ export async function runSweep(
   }
   const wall_s = (performance.now() - started) / 1000;
   const rows = points.map((p) => ({ index: p.index, params: p.params, metrics: pointMetrics(summaries[p.index]) }));
-  return { rows, summaries, wall_s, jobs };
+  return cap ? { rows, summaries, wall_s, jobs, jobs_capped: cap } : { rows, summaries, wall_s, jobs };
 }
