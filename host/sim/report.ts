@@ -203,8 +203,13 @@ export async function reportFiles(result: SimResult): Promise<Map<string, string
 }
 
 /** Writes the report under outDir, all files or none; returns the relative paths written. */
-export async function writeReport(result: SimResult, outDir: string, extra: Map<string, string> = new Map()): Promise<string[]> {
+/**
+ * Renders and writes the report. `interrupted`, checked after rendering, makes it return null and
+ * write nothing (Ctrl-C during `run --out`); the write itself is atomic and not interruptible.
+ */
+export async function writeReport(result: SimResult, outDir: string, extra: Map<string, string> = new Map(), interrupted = () => false): Promise<string[] | null> {
   const files = await reportFiles(result);
+  if (interrupted()) return null;
   for (const [k, v] of extra) files.set(k, v);
   writeTreeAtomic(outDir, files, RUN_OUTPUT);
   return [...files.keys()].sort();
