@@ -369,9 +369,26 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const etsLast = etsPorts.map(() => new Array<number>(8).fill(0));
   const etsAcc = etsPorts.map(() => new Array<number>(8).fill(0));
 
+  // Each flow's measurement window ends at its stop (or the run's end): the bytes delivered by
+  // then are what its throughput counts, not the queue draining afterwards (docs/reports.md).
+  // An end inside a sampling interval gets a runUntil of its own; the engine only processes
+  // events up to the time given, so the extra boundary changes nothing else.
+  const windowEnd = scn.flows.map((f) => Math.min(scn.duration_ps, f.stop_ps));
+  const deliveredAtEnd: (number | undefined)[] = scn.flows.map(() => undefined);
+  const endsDue = scn.flows.map((f) => f.id).filter((f) => windowEnd[f] < scn.duration_ps).sort((x, y) => windowEnd[x] - windowEnd[y] || x - y);
+  let nextEnd = 0;
+  const snapshotEnds = (upTo: number) => {
+    while (nextEnd < endsDue.length && windowEnd[endsDue[nextEnd]] <= upTo) {
+      const f = endsDue[nextEnd++];
+      if (windowEnd[f] > t) fab.runUntil(windowEnd[f]);
+      deliveredAtEnd[f] = r64(flowAt(f) + L.SF_DELIV);
+    }
+  };
+
   let t = 0;
   const step = () => {
     const next = Math.min(scn.duration_ps, t + scn.sample_ps);
+    snapshotEnds(next);
     fab.runUntil(next);
     const dt = next - t;
     t = next;
@@ -460,15 +477,31 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
       const delivered = r64(fa + L.SF_DELIV);
       const done = f.size > 0 && delivered >= f.size;
       const fct = done ? r64(fa + L.SF_LAST_DELIV) - f.start_ps : null;
-      const active = fct ?? Math.max(1, Math.min(scn.duration_ps, f.stop_ps) - f.start_ps);
+      // Window: start to completion for a finished sized flow, else start to stop (or the run's end).
+      const window = fct ?? Math.max(1, windowEnd[f.id] - f.start_ps);
+      const inWindow = fct === null ? deliveredAtEnd[f.id] ?? delivered : delivered;
       const out: SimFlowResult = {
         id: f.id, src: scn.nodes[f.src].name, dst: scn.nodes[f.dst].name, priority: f.priority,
         bytes_sent: r64(fa + L.SF_SENT), bytes_delivered: delivered, start_ps: f.start_ps, fct_ps: fct,
-        throughput_bps: active > 0 ? Math.round((delivered * 8 * 1e12) / active) : 0,
+        throughput_bps: window > 0 ? Math.round((inWindow * 8 * 1e12) / window) : 0,
+        window_ps: window,
       };
       if (f.victim) out.victim = true;
       return out;
     });
+    // Links carrying traffic: wire bytes of data frames each port sent over what its rate carries in the run.
+    const links: NonNullable<SimSummary['throughput']>['links'] = [];
+    for (const p of scn.ports) {
+      let bytes = 0;
+      for (let tc = 0; tc < 8; tc++) bytes += r64(portAt(p.id) + L.SP_TX_BYTES_TC + 8 * tc);
+      // A frame is counted when it starts; the part still on the wire at the end is not yet sent.
+      bytes -= (Math.max(0, r64(portAt(p.id) + L.SP_BUSY_UNTIL) - scn.duration_ps) * p.bps) / 8e12;
+      if (bytes === 0) continue;
+      const bps = Math.round((bytes * 8 * 1e12) / scn.duration_ps);
+      links.push({ port: p.name, rate_bps: p.bps, sent_bps: bps, utilisation_pct: round3((100 * bps) / p.bps) });
+    }
+    const totalBytes = flows.reduce((a, f) => a + f.bytes_delivered, 0);
+    const throughput = { total_bps: Math.round((totalBytes * 8 * 1e12) / scn.duration_ps), links };
     const fairFlows = flows.filter((f) => !f.victim);
     const sum = fairFlows.reduce((s, f) => s + f.throughput_bps, 0);
     const sq = fairFlows.reduce((s, f) => s + f.throughput_bps ** 2, 0);
@@ -495,6 +528,7 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
       credit: { grants: c(L.SC_GRANTS) },
       ets: { max_share_error_pp: maxErr === null ? null : round3(maxErr), per_tc: perTc },
       fairness: { jain },
+      throughput,
       flows,
       watchdog,
     };
