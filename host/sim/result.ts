@@ -12,6 +12,8 @@ export interface SimSeries {
   entity: string;
   /** The priority of a per-(port, priority) series (pause series); absent otherwise. */
   priority?: number;
+  /** The traffic class of a per-(port, TC) queue series; absent on a port's total. */
+  tc?: number;
   t_ps: number[];
   values: number[];
 }

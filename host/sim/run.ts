@@ -335,6 +335,15 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
     return s;
   };
   const qSeries = scn.seriesPorts.map((p) => mk(`queue ${scn.ports[p].name}`, 'queue', 'bytes', scn.ports[p].name));
+  // Per (port, TC) occupancy for the TCs the scenario's flows map to at that port: queue.svg
+  // draws these (a lossless TC held by PFC next to a lossy one that tail-drops); the total stays
+  // in the CSV for tools that read it.
+  const flowPrios = [...new Set(scn.flows.map((f) => f.priority))];
+  const tcSeries = scn.seriesPorts.flatMap((p) => [...new Set(flowPrios.map((pr) => scn.ports[p].dcb.prioTc[pr]))].sort((x, y) => x - y).map((tc) => {
+    const s = mk(`queue ${scn.ports[p].name} TC${tc}`, 'queue', 'bytes', scn.ports[p].name);
+    s.tc = tc;
+    return { at: portAt(p) + L.SP_QBYTES + 4 * tc, s };
+  }));
   // Paused share of each sampling interval per (port, priority): the priorities the port's
   // transmitter obeys pause for (its node's PFC priorities; all eight on a PAUSE port).
   const pauseMode = scn.ports.map((p) => scn.nodes[p.node].modes.includes('pause'));
@@ -396,6 +405,10 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
       qSeries[i].t_ps.push(t);
       qSeries[i].values.push(r32(portAt(p) + L.SP_QTOTAL));
     });
+    for (const q of tcSeries) {
+      q.s.t_ps.push(t);
+      q.s.values.push(r32(q.at));
+    }
     for (const ps of pSeries) {
       const tot = pausedPs(ps.p, t, ps.pr);
       ps.s.t_ps.push(t);
