@@ -177,7 +177,7 @@ export function rateSpec(series: SimSeries[], durationPs: number, names: Map<str
         x: { field: 't', type: 'quantitative', title: `time (${tu.label})`, scale: { domain: [0, durationPs / tu.ps] } },
         y: { field: 'v', type: 'quantitative', title: sc.label },
         color: { field: 'which', type: 'nominal', title: null, sort: ['current rate', 'target rate'] },
-        strokeDash: { field: 'which', type: 'nominal', sort: ['current rate', 'target rate'], legend: null },
+        strokeDash: { field: 'which', type: 'nominal', title: null, sort: ['current rate', 'target rate'] },
       },
     },
   } as TopLevelSpec;
