@@ -243,7 +243,7 @@ export function pauseSpec(series: SimSeries[], durationPs: number, samplePs: num
       x2: { field: 't1' },
       y: { field: 's', type: 'nominal', title: null, sort: labels, scale: { domain: labels }, axis: { labelLimit: 360 } },
       color: { field: 'p', type: 'nominal', title: null, sort: domain, scale: { domain, range } },
-      opacity: { field: 'pct', type: 'quantitative', title: 'paused (% of the interval)', scale: { domain: [0, 100], range: [0.08, 1] } },
+      opacity: { field: 'pct', type: 'quantitative', title: 'paused %', scale: { domain: [0, 100], range: [0.08, 1] } },
     },
   } as TopLevelSpec;
 }
