@@ -16,7 +16,7 @@ import { parseDcb, type DcbView } from './dcb.js';
 import { configJsonSchema } from '../config/json-schema.js';
 import type { QcnRpConfig } from '../config/index.js';
 import { computeHeadroom } from '../headroom.js';
-import { maxOf, minOf } from '../extent.js';
+import { appendAll, maxOf, minOf } from '../extent.js';
 
 export const FLOW_CONTROL_MODES = ['lossy', 'pfc', 'pause', 'credit'] as const;
 export type FlowControlMode = (typeof FLOW_CONTROL_MODES)[number];
@@ -238,7 +238,7 @@ export function checkScenario(doc: unknown): Scenario {
     const known = parsedDcb.get(p);
     if (known) return known;
     const { view, problems: found } = parseDcb(cfg, p);
-    problems.push(...found);
+    appendAll(problems, found);
     const entry = { view, valid: found.length === 0 };
     parsedDcb.set(p, entry);
     return entry;
