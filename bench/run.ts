@@ -17,6 +17,7 @@ import { median, summarize, type Summary } from './stats.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { maxOf, minOf } from '../host/extent.js';
 
 export interface BenchOptions {
   quick?: boolean;
@@ -201,7 +202,7 @@ export function formatBench(r: BenchReport): string {
   if (r.across_runs) {
     const span = (xs: (number | null)[]) => {
       const v = xs.filter((x): x is number => x !== null);
-      return v.length ? `${Math.min(...v)}..${Math.max(...v)}` : 'n/a';
+      return v.length ? `${minOf(v)}..${maxOf(v)}` : 'n/a';
     };
     const a = r.across_runs;
     lines.push(`across ${a.pipeline_ns.length} runs (min..max): pipeline ${span(a.pipeline_ns)} ns, C ${span(a.c_ns)} ns, Wasm/C ${span(a.ratio_wasm_c)}, ` +

@@ -7,6 +7,7 @@ import { InputError, type Problem } from './errors.js';
 import { parseConfig } from './config/schema.js';
 import { checkScenario, renameDeprecatedKeys } from './sim/scenario.js';
 import { deviceSchema, parseDevice } from '../codegen/device.js';
+import { appendAll } from './extent.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -39,10 +40,10 @@ function checkEmbeddedConfigs(doc: unknown): Problem[] {
   const at = (prefix: string, p: Problem): Problem => ({ path: p.path === 'config' ? prefix : `${prefix}.${p.path}`, rule: p.rule });
   for (const [prefix, cfg] of embeddedConfigs(doc)) {
     try {
-      warnings.push(...parseConfig(cfg).warnings.map((w) => at(prefix, w)));
+      appendAll(warnings, parseConfig(cfg).warnings.map((w) => at(prefix, w)));
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      problems.push(...e.problems.map((p) => at(prefix, p)));
+      appendAll(problems, e.problems.map((p) => at(prefix, p)));
     }
   }
   if (problems.length) throw new InputError(problems);

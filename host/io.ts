@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError, OutputError, fsReason } from './errors.js';
+import { appendAll } from './extent.js';
 
 /** What identifies a directory as an earlier output of one command. */
 export interface OutputKind {
@@ -252,7 +253,7 @@ export function listFilesRecursive(dir: string, prefix = ''): string[] {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
     const rel = prefix ? `${prefix}/${name}` : name;
-    if (statSync(p).isDirectory()) out.push(...listFilesRecursive(p, rel));
+    if (statSync(p).isDirectory()) appendAll(out, listFilesRecursive(p, rel));
     else out.push(rel);
   }
   return out;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pauseIntervals, thinIndices, timeUnitFor, displayScale } from '../host/sim/plots.js';
+import { flowNames, pauseBars, thinIndices, timeUnitFor, displayScale } from '../host/sim/plots.js';
 import { canonicalJson, csvField, seriesCsv, writeReport, SERIES_CSV_HEADER } from '../host/sim/report.js';
 import type { SimSeries } from '../host/sim/result.js';
 import { syntheticResult } from './fixtures/synthetic-result.js';
@@ -191,12 +191,30 @@ describe('plot helpers', () => {
     );
   });
 
-  it('pause intervals: sample i covers (t[i-1], t[i]], consecutive paused samples merge', () => {
-    const s: SimSeries = { name: 'p', kind: 'pause', unit: '', entity: 'x', t_ps: [100, 200, 300, 400, 500], values: [0, 1, 1, 0, 0.5] };
-    // Samples 1-2 cover (100, 300]; sample 4 covers (400, 500].
-    expect(pauseIntervals(s, 100)).toEqual([[100, 300], [400, 500]]);
-    // The first sample reaches back one sample interval.
-    expect(pauseIntervals({ ...s, values: [1, 0, 0, 0, 0] }, 100)).toEqual([[0, 100]]);
+  it('pause bars: sample i covers (t[i-1], t[i]] with its paused share; equal neighbours merge', () => {
+    const s: SimSeries = { name: 'p', kind: 'pause', unit: '%', entity: 'x', t_ps: [100, 200, 300, 400, 500], values: [0, 100, 100, 0, 60] };
+    // Samples 1-2 cover (100, 300] fully paused; sample 4 covers (400, 500] paused 60 % of the time.
+    expect(pauseBars(s, 100)).toEqual([{ t0: 100, t1: 300, pct: 100 }, { t0: 400, t1: 500, pct: 60 }]);
+    // The first sample reaches back one sample interval; different shares stay separate bars.
+    expect(pauseBars({ ...s, values: [30, 40, 0, 0, 0] }, 100)).toEqual([{ t0: 0, t1: 100, pct: 30 }, { t0: 100, t1: 200, pct: 40 }]);
+  });
+
+  it('pause bars past the budget: equal buckets keep the paused time (mean share, time-weighted)', () => {
+    const n = 10_000;
+    const t_ps = Array.from({ length: n }, (_, i) => (i + 1) * 10);
+    const values = Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 100 : 20)); // mean 60 %
+    const bars = pauseBars({ name: 'p', kind: 'pause', unit: '%', entity: 'x', t_ps, values }, 10, 100);
+    expect(bars).toHaveLength(100);
+    for (const b of bars) expect(b.pct).toBeCloseTo(60, 6);
+    const pausedPs = bars.reduce((a, b) => a + ((b.t1 - b.t0) * b.pct) / 100, 0);
+    expect(pausedPs).toBeCloseTo(0.6 * n * 10, 3);
+  });
+
+  it('flow names: `src -> dst`, with the priority and then the id only where needed', () => {
+    const f = (id: number, src: string, dst: string, priority: number) => ({ id, src, dst, priority, bytes_sent: 0, bytes_delivered: 0, start_ps: 0, fct_ps: null, throughput_bps: 0 });
+    expect([...flowNames([f(0, 'lan', 'h3', 0), f(1, 'san', 'h3', 1), f(2, 'h0', 'h1', 3), f(3, 'h0', 'h1', 4), f(4, 'h0', 'h1', 4)]).values()]).toEqual([
+      'lan -> h3', 'san -> h3', 'h0 -> h1 p3', 'h0 -> h1 p4 #3', 'h0 -> h1 p4 #4',
+    ]);
   });
 
   it('time and value units follow the magnitudes', () => {

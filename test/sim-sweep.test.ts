@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../host/errors.js';
 import { parseXUnit, sweepCsv, sweepPlotSpec, writeSweep } from '../host/sim/sweep-report.js';
-import { expandGrid, parseParams, parseValue, pointMetrics, runSweep, withValue } from '../host/sim/sweep.js';
+import { expandGrid, parseParams, parseValue, pointMetrics, runSweep, withValue, workerCount } from '../host/sim/sweep.js';
 import { syntheticResult } from './fixtures/synthetic-result.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-sweep-'));
@@ -172,5 +172,20 @@ describe('sweep plots', () => {
     expect(spec.encoding.x.title).toBe('links.0.buffer (BDP, 1 BDP = 25000)');
     for (const bad of ['BDP', '=25000', 'BDP=0', 'BDP=-1', 'BDP=x']) expect(() => parseXUnit(bad), bad).toThrow(/^--x-unit: .* LABEL=SIZE/);
     expect(() => sweepPlotSpec(parseParams(['mode=pfc,credit']), [], 'min_flow_bps', unit)).toThrow(/x-unit: .*not numbers/);
+  });
+});
+
+describe('worker count', () => {
+  it('never exceeds the points nor the cores, and says why a request was cut', () => {
+    expect(workerCount(undefined, 10, 4)).toEqual({ jobs: 4 });
+    expect(workerCount(undefined, 3, 4)).toEqual({ jobs: 3 });
+    expect(workerCount(2, 10, 4)).toEqual({ jobs: 2 });
+    expect(workerCount(100, 10, 4)).toEqual({ jobs: 4, cap: { requested: 100, used: 4, reason: 'the machine runs 4 threads at once (os.availableParallelism())' } });
+    expect(workerCount(100, 3, 4)).toEqual({ jobs: 3, cap: { requested: 100, used: 3, reason: 'the sweep has 3 points' } });
+    expect(workerCount(8, 1, 1).cap?.used).toBe(1);
+    for (let req = 1; req <= 40; req += 3) for (let pts = 1; pts <= 12; pts++) {
+      const { jobs } = workerCount(req, pts, 6);
+      expect(jobs).toBe(Math.min(req, pts, 6));
+    }
   });
 });

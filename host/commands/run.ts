@@ -1,23 +1,60 @@
-// `dcbkit run <scenario> [--out DIR] [--json]`: simulate a DCB fabric (docs/sim.md).
+// `dcbkit run <scenario> [--out DIR] [--json] [--max-memory SIZE]`: simulate a DCB fabric (docs/sim.md).
 // --json prints the SimSummary as one JSON document; --out writes the report (host/sim/report.ts:
 // summary, series CSV, plots, HTML) atomically. A progress bar shows on a terminal only.
+// A run that would not fit --max-memory is refused before it starts (host/sim/budget.ts); Ctrl-C
+// stops a run between sampling intervals with one line on stderr, exit 130 and nothing written.
 import type { CommandModule } from 'yargs';
+import { InputError } from '../errors.js';
 import { loadScenario } from '../sim/scenario.js';
-import { runScenario } from '../sim/run.js';
+import { startRun } from '../sim/run.js';
 import type { SimResult } from '../sim/result.js';
 import { writeReport } from '../sim/report.js';
 import { progress } from '../sim/progress.js';
+import { DEFAULT_MAX_MEMORY, formatBytes } from '../sim/budget.js';
+import { timeUnitFor } from '../sim/plots.js';
+import { sizeBytes } from '../sim/units.js';
 import { checkOutDir, RUN_OUTPUT } from '../io.js';
 
-export interface RunArgs { scenario: string; out?: string; json?: boolean }
+export interface RunArgs { scenario: string; out?: string; json?: boolean; 'max-memory'?: string }
 
-/** Library form of `dcbkit run`: loads, checks and simulates; throws InputError on a bad scenario. */
-export function runCommand(args: RunArgs): SimResult {
+/** Thrown when the run was told to stop (SIGINT) before it finished. */
+export class RunInterrupted extends Error {}
+
+/** How often a run yields to the event loop so that a signal can be seen, ms of wall time. */
+const YIELD_MS = 50;
+
+export function parseMaxMemory(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_MEMORY;
+  const r = sizeBytes.safeParse(text);
+  if (!r.success || r.data <= 0) throw new InputError({ path: '--max-memory', rule: `a size such as 2GiB or 512MB (got "${text}")` });
+  return r.data;
+}
+
+/**
+ * Library form of `dcbkit run`: loads, checks and simulates; throws InputError on a bad scenario
+ * or one over the memory budget, RunInterrupted when `stop()` turns true between intervals.
+ */
+export async function runCommand(args: RunArgs, stop: () => boolean = () => false): Promise<SimResult> {
   const scn = loadScenario(args.scenario);
+  const run = startRun(scn, { maxMemoryBytes: parseMaxMemory(args['max-memory']), withReport: args.out !== undefined });
   const steps = Math.ceil(scn.duration_ps / scn.sample_ps);
   const bar = progress(steps, { json: args.json, label: 'simulating', unit: 'samples' });
   try {
-    return runScenario(scn, { onProgress: (f) => bar.update(Math.round(f * steps)) });
+    let done = 0;
+    let lastYield = Date.now();
+    while (!run.done()) {
+      run.step();
+      bar.update(++done);
+      if (Date.now() - lastYield >= YIELD_MS) {
+        await new Promise((r) => setImmediate(r));
+        lastYield = Date.now();
+        if (stop()) {
+          const tu = timeUnitFor(scn.duration_ps);
+          throw new RunInterrupted(`interrupted at ${(run.now() / tu.ps).toFixed(3)} of ${scn.duration_ps / tu.ps} ${tu.label} simulated`);
+        }
+      }
+    }
+    return run.finish();
   } finally {
     bar.stop();
   }
@@ -30,12 +67,27 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
     y
       .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (YAML or JSON)' })
       .option('out', { type: 'string', describe: 'directory for the report (summary, series, plots, HTML)' })
-      .option('json', { type: 'boolean', describe: 'print the summary as one JSON document' }) as never,
+      .option('json', { type: 'boolean', describe: 'print the summary as one JSON document' })
+      .option('max-memory', { type: 'string', describe: `refuse runs whose series and arena need more (default ${formatBytes(DEFAULT_MAX_MEMORY)})` }) as never,
   handler: async (args) => {
     // A bad --out is reported before the simulation, not after it.
     if (args.out !== undefined) checkOutDir(args.out, RUN_OUTPUT);
-    const result = runCommand(args);
-    if (args.out) await writeReport(result, args.out);
+    let interrupted = false;
+    const onSigint = () => { interrupted = true; };
+    process.on('SIGINT', onSigint);
+    let result: SimResult;
+    try {
+      result = await runCommand(args, () => interrupted);
+      // Rendering the plots yields too; once the atomic write starts it runs to the end.
+      if (args.out && (await writeReport(result, args.out, undefined, () => interrupted)) === null) throw new RunInterrupted('interrupted while rendering the report');
+    } catch (e) {
+      if (!(e instanceof RunInterrupted)) throw e;
+      process.stderr.write(`dcbkit: ${e.message}; nothing written\n`);
+      process.exitCode = 130;
+      return;
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
     if (args.json) process.stdout.write(JSON.stringify(result.summary) + '\n');
     else {
       const s = result.summary;

@@ -11,6 +11,7 @@ import { checkOutDir, SWEEP_OUTPUT } from '../io.js';
 import { parseXUnit, sweepJson, type XUnit } from '../sim/sweep-report.js';
 import { defaultJobs, expandGrid, METRIC_NAMES, parseParams, runSweep, type PointMetrics, type SweepOutcome, type SweepParam, type SweepPoint } from '../sim/sweep.js';
 import { CLUSTER_OPTIONS, clusterSweep, isClusterSweep, writeFullSweep, type ClusterArgs } from './sweep-merge.js';
+import { maxOf } from '../extent.js';
 
 export interface SweepOptions { params: string[]; jobs?: number; json?: boolean; workerFile?: string; xUnit?: XUnit }
 
@@ -44,14 +45,16 @@ export function prepareSweep(path: string, opts: Pick<SweepOptions, 'params' | '
   return { doc, params, points };
 }
 
-function humanTable(params: SweepParam[], outcome: SweepOutcome): string {
-  const cols = ['throughput_bps', 'drops_lossless', 'xoff_sent', 'cnms', 'ets_max_share_error_pp'] as const;
+/** The printed table: the usual columns plus every --metric chosen that is not among them. */
+function humanTable(params: SweepParam[], outcome: SweepOutcome, metrics: readonly (keyof PointMetrics)[]): string {
+  const usual: (keyof PointMetrics)[] = ['throughput_bps', 'drops_lossless', 'xoff_sent', 'cnms', 'ets_max_share_error_pp'];
+  const cols = [...usual, ...metrics.filter((m) => !usual.includes(m))];
   const head = ['#', ...params.map((p) => p.path), ...cols];
   const rows = outcome.rows.map((r) => [String(r.index), ...params.map((p) => String(r.params[p.path])), ...cols.map((c) => {
     const v = r.metrics[c];
-    return v === null ? '-' : c === 'throughput_bps' ? `${(v / 1e9).toFixed(3)}G` : String(Number(v.toFixed(3)));
+    return v === null ? '-' : c.endsWith('_bps') ? `${(v / 1e9).toFixed(3)}G` : String(Number(v.toFixed(3)));
   })]);
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const w = head.map((h, i) => maxOf(rows.map((r) => r[i].length), h.length));
   return [head, ...rows].map((r) => r.map((c, i) => c.padStart(w[i])).join('  ')).join('\n') + '\n';
 }
 
@@ -78,12 +81,15 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
     if (args.out !== undefined) checkOutDir(args.out, SWEEP_OUTPUT);
     const { doc, params, points } = prepareSweep(args.scenario, { params: args.param, xUnit });
     const outcome = await runSweep(points, { jobs: args.jobs, json: args.json });
+    const cap = outcome.jobs_capped;
+    if (cap) process.stderr.write(`note: --jobs ${cap.requested} capped to ${cap.used}: ${cap.reason}\n`);
     if (args.out) await writeFullSweep(args.out, doc, params, outcome, metrics, xUnit);
     if (args.json) {
-      process.stdout.write(canonicalJson(sweepJson(params, outcome.rows)));
+      // The cap depends on the machine, so it joins stdout only; sweep.json stays machine-independent.
+      process.stdout.write(canonicalJson(cap ? { ...sweepJson(params, outcome.rows), jobs_capped: cap } : sweepJson(params, outcome.rows)));
       return;
     }
-    process.stdout.write(humanTable(params, outcome));
+    process.stdout.write(humanTable(params, outcome, metrics));
     const pointsWall = outcome.summaries.reduce((a, x) => a + x.sim.wall_s, 0);
     process.stdout.write(`${outcome.rows.length} points on ${outcome.jobs} jobs in ${outcome.wall_s.toFixed(2)} s (points' own time ${pointsWall.toFixed(2)} s: concurrency ${(pointsWall / outcome.wall_s).toFixed(2)})\n`);
     if (args.out) process.stdout.write(`aggregate: ${resolve(args.out, 'sweep.csv')}\n`);

@@ -78,7 +78,7 @@ function decodeId(r: Reader, tlvType: number, at: number, len: number): LldpId {
   const subtype = r.u8(at + 2, 'ID subtype');
   const b = r.slice(at + 3, len - 1, 'ID');
   if (isMacSubtype(tlvType, subtype)) return b.length === 6 ? { subtype, id: formatMac(b) } : { subtype, id_hex: toHex(b) };
-  if (b.every((c) => c >= 0x20 && c < 0x7f)) return { subtype, id: String.fromCharCode(...b) };
+  if (b.every((c) => c >= 0x20 && c < 0x7f)) return { subtype, id: Buffer.from(b).toString('latin1') };
   return { subtype, id_hex: toHex(b) };
 }
 

@@ -16,6 +16,7 @@ import { DecodeError, formatMac, parseMac } from '../frames/bytes.js';
 import { type DcbxMode, type DcbxPortConfig } from './advertise.js';
 import { DcbxAgent, DEFAULT_TIMERS, type AgentReport, type LldpTimers, type LogEntry } from './agent.js';
 import { decodeLldpdu, encodeLldpdu } from './lldpdu.js';
+import { minOf } from '../extent.js';
 
 export interface SimNode {
   name: string;
@@ -129,8 +130,8 @@ export function simulate(nodes: SimNode[], opts: SimOptions): SimResult {
     if (events > maxEvents) throw new Error(`DCBX agents did not settle: more than ${maxEvents} events`);
     const tScript = script.length ? script[0].t_ps : Infinity;
     const tRx = inFlight.length ? inFlight[0].t : Infinity;
-    const tExp = Math.min(...ports.map((p) => p.agent.peerExpires));
-    const tTx = Math.min(...ports.map((p) => p.agent.nextTx));
+    const tExp = minOf(ports.map((p) => p.agent.peerExpires));
+    const tTx = minOf(ports.map((p) => p.agent.nextTx));
     const now = Math.min(tScript, tRx, tExp, tTx);
     if (!(now <= opts.duration_ps)) break;
     if (tScript === now) {

@@ -2,14 +2,17 @@
 // with no renderer -> toSVG(). No browser and no canvas are involved, so the SVG text depends only
 // on the data and the library versions (byte-identical for the same result).
 //
-// Plots: one line chart per series kind (queue, rate, throughput, credit, other; one panel per
-// unit), a Gantt strip of paused intervals (pause series, a sample > 0 = paused during the
-// interval it ends, as in seed 000 Fig. 1), ETS measured vs configured share per (port, TC), and delivered throughput per flow.
+// Plots: one line chart per series kind (queue per (port, TC), throughput, credit, other; one panel
+// per unit), the rate limiters' current and target rate in one panel per flow, a strip of paused
+// fractions (pause series: each sampling interval is a bar as opaque as the share of it that the
+// priority was paused, as in seed 000 Fig. 1; no chart when nothing paused), ETS measured vs
+// configured share per (port, TC), and delivered throughput per flow. Flows are named `lan -> h3`.
 // Series longer than MAX_POINTS are thinned for the plot only (the CSV keeps every sample) by
 // keeping the minimum and the maximum of each bucket, so spikes and dips stay visible.
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { SimResult, SimSeries } from './result.js';
+import { maxOf } from '../extent.js';
 
 export const MAX_POINTS = 2000;
 const WIDTH = 720;
@@ -71,6 +74,30 @@ export function seriesLabel(s: SimSeries): string {
   return s.entity && !s.name.includes(s.entity) ? `${s.entity} ${s.name}` : s.name;
 }
 
+/**
+ * Display names of flow series entities (`flow 0` -> `lan -> h3`); the priority, then the id, are
+ * added only where two flows would otherwise share a name.
+ */
+export function flowNames(flows: SimResult['summary']['flows']): Map<string, string> {
+  const count = (key: (f: (typeof flows)[number]) => string) => {
+    const n = new Map<string, number>();
+    for (const f of flows) n.set(key(f), (n.get(key(f)) ?? 0) + 1);
+    return (f: (typeof flows)[number]) => n.get(key(f))!;
+  };
+  const pair = (f: (typeof flows)[number]) => `${f.src} -> ${f.dst}`;
+  const withPrio = (f: (typeof flows)[number]) => `${pair(f)} p${f.priority}`;
+  const pairs = count(pair);
+  const prios = count(withPrio);
+  return new Map(flows.map((f) => [`flow ${f.id}`, pairs(f) === 1 ? pair(f) : prios(f) === 1 ? withPrio(f) : `${withPrio(f)} #${f.id}`]));
+}
+
+/** A series' legend label with flow entities shown by name (throughput: the flow's name alone). */
+function labelWith(s: SimSeries, names: Map<string, string>): string {
+  const flow = names.get(s.entity);
+  if (flow === undefined) return seriesLabel(s);
+  return s.kind === 'throughput' ? flow : `${flow} ${s.name.replace(` ${s.entity}`, '')}`;
+}
+
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
   try {
@@ -90,16 +117,17 @@ const KIND_TITLES: Record<SimSeries['kind'], string> = {
 };
 
 /** Line chart of every series of one kind; one panel per unit, shared time axis [0, duration]. */
-export function lineSpec(series: SimSeries[], kind: SimSeries['kind'], durationPs: number): TopLevelSpec {
+export function lineSpec(series: SimSeries[], kind: SimSeries['kind'], durationPs: number, names: Map<string, string> = new Map()): TopLevelSpec {
   const tu = timeUnitFor(durationPs);
   const units = [...new Set(series.map((s) => s.unit))];
   const panels = units.map((unit) => {
     const inUnit = series.filter((s) => s.unit === unit);
-    const maxAbs = Math.max(0, ...inUnit.flatMap((s) => s.values.map(Math.abs)));
+    let maxAbs = 0;
+    for (const s of inUnit) maxAbs = maxOf(s.values.map(Math.abs), maxAbs);
     const sc = displayScale(unit, maxAbs);
     const rows: { t: number; v: number; s: string }[] = [];
     for (const s of inUnit) {
-      const label = seriesLabel(s);
+      const label = labelWith(s, names);
       for (const i of thinIndices(s.values)) rows.push({ t: s.t_ps[i] / tu.ps, v: s.values[i] / sc.div, s: label });
     }
     return {
@@ -122,25 +150,65 @@ export function lineSpec(series: SimSeries[], kind: SimSeries['kind'], durationP
 }
 
 /**
- * Paused intervals of a pause series, merged: sample i covers the interval ending at t_ps[i] and
- * starting at the previous sample (or t_ps[0] - samplePs), and counts as paused when its value > 0.
+ * Rate limiters: one panel per flow (facet rows), its current and its target rate as two lines,
+ * so fast recovery halving towards TR and TR climbing read per flow (seed 000 Figure 3).
  */
-export function pauseIntervals(s: SimSeries, samplePs: number): [number, number][] {
-  const out: [number, number][] = [];
-  let start = -1;
-  let end = -1;
+export function rateSpec(series: SimSeries[], durationPs: number, names: Map<string, string>): TopLevelSpec {
+  const tu = timeUnitFor(durationPs);
+  let maxAbs = 0;
+  for (const s of series) maxAbs = maxOf(s.values, maxAbs);
+  const sc = displayScale(series[0].unit, maxAbs);
+  const order = [...new Set(series.map((s) => names.get(s.entity) ?? s.entity))];
+  const rows: { t: number; v: number; flow: string; which: string }[] = [];
+  for (const s of series) {
+    const flow = names.get(s.entity) ?? s.entity;
+    const which = s.name.startsWith('target') ? 'target rate' : 'current rate';
+    for (const i of thinIndices(s.values)) rows.push({ t: s.t_ps[i] / tu.ps, v: s.values[i] / sc.div, flow, which });
+  }
+  return {
+    title: KIND_TITLES.rate,
+    data: { values: rows },
+    facet: { row: { field: 'flow', type: 'nominal', title: null, sort: order, header: { labelAngle: 0, labelAlign: 'left', labelLimit: 200 } } },
+    spec: {
+      width: WIDTH,
+      height: 90,
+      mark: { type: 'line', strokeWidth: 1.25 },
+      encoding: {
+        x: { field: 't', type: 'quantitative', title: `time (${tu.label})`, scale: { domain: [0, durationPs / tu.ps] } },
+        y: { field: 'v', type: 'quantitative', title: sc.label },
+        color: { field: 'which', type: 'nominal', title: null, sort: ['current rate', 'target rate'] },
+        strokeDash: { field: 'which', type: 'nominal', title: null, sort: ['current rate', 'target rate'] },
+      },
+    },
+  } as TopLevelSpec;
+}
+
+/**
+ * Paused share per sampling interval as bars [t0, t1] with the percentage: sample i covers the
+ * interval ending at t_ps[i]. Neighbours with the same share merge (a priority held for 5 ms is one
+ * bar); past MAX_POINTS bars, equal time buckets carry the time-weighted mean share instead.
+ */
+export function pauseBars(s: SimSeries, samplePs: number, maxBars = MAX_POINTS): { t0: number; t1: number; pct: number }[] {
+  const bars: { t0: number; t1: number; pct: number }[] = [];
   for (let i = 0; i < s.t_ps.length; i++) {
-    const from = i > 0 ? s.t_ps[i - 1] : Math.max(0, s.t_ps[0] - samplePs);
-    if (s.values[i] > 0) {
-      if (start < 0) start = from;
-      end = s.t_ps[i];
-    } else if (start >= 0) {
-      out.push([start, end]);
-      start = -1;
+    const t0 = i > 0 ? s.t_ps[i - 1] : Math.max(0, s.t_ps[0] - samplePs);
+    const last = bars[bars.length - 1];
+    if (s.values[i] <= 0) continue;
+    if (last && last.t1 === t0 && last.pct === s.values[i]) last.t1 = s.t_ps[i];
+    else bars.push({ t0, t1: s.t_ps[i], pct: s.values[i] });
+  }
+  if (bars.length <= maxBars) return bars;
+  const end = s.t_ps[s.t_ps.length - 1];
+  const width = end / maxBars;
+  const paused = new Array<number>(maxBars).fill(0);
+  for (const b of bars) {
+    // Spread each bar's paused time over the buckets it overlaps.
+    for (let k = Math.floor(b.t0 / width); k < maxBars && k * width < b.t1; k++) {
+      const overlap = Math.min(b.t1, (k + 1) * width) - Math.max(b.t0, k * width);
+      if (overlap > 0) paused[k] += (overlap * b.pct) / 100;
     }
   }
-  if (start >= 0) out.push([start, end]);
-  return out;
+  return paused.flatMap((p, k) => (p > 0 ? [{ t0: k * width, t1: (k + 1) * width, pct: Math.round((1e5 * p) / width) / 1e3 }] : []));
 }
 
 /** Row label of a pause series in the Gantt strip: `port p3` for a per-priority series. */
@@ -152,15 +220,15 @@ export function pauseLabel(s: SimSeries): string {
 const PRIORITY_COLOURS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#9c755f'];
 
 /**
- * Gantt strip: one row per (port, priority) pause series, a bar where that priority of that port
- * was paused during part of a sampling interval, coloured by priority.
+ * Pause strip: one row per (port, priority) pause series, a bar per sampling interval (merged
+ * while equal) coloured by priority and as opaque as the share of the interval it was paused.
  */
 export function pauseSpec(series: SimSeries[], durationPs: number, samplePs: number): TopLevelSpec {
   const tu = timeUnitFor(durationPs);
   const labels = series.map(pauseLabel);
   const prioName = (s: SimSeries) => (s.priority === undefined ? 'port' : `priority ${s.priority}`);
   const rows = series.flatMap((s) =>
-    pauseIntervals(s, samplePs).map(([a, b]) => ({ s: pauseLabel(s), p: prioName(s), t0: a / tu.ps, t1: b / tu.ps })),
+    pauseBars(s, samplePs).map((b) => ({ s: pauseLabel(s), p: prioName(s), t0: b.t0 / tu.ps, t1: b.t1 / tu.ps, pct: b.pct })),
   );
   const domain = [...new Set(series.map(prioName))];
   const range = domain.map((n) => (n === 'port' ? '#d62728' : PRIORITY_COLOURS[Number(n.slice(9))]));
@@ -175,6 +243,7 @@ export function pauseSpec(series: SimSeries[], durationPs: number, samplePs: num
       x2: { field: 't1' },
       y: { field: 's', type: 'nominal', title: null, sort: labels, scale: { domain: labels }, axis: { labelLimit: 360 } },
       color: { field: 'p', type: 'nominal', title: null, sort: domain, scale: { domain, range } },
+      opacity: { field: 'pct', type: 'quantitative', title: 'paused %', scale: { domain: [0, 100], range: [0.08, 1] } },
     },
   } as TopLevelSpec;
 }
@@ -200,10 +269,11 @@ export function etsSpec(perTc: SimResult['summary']['ets']['per_tc']): TopLevelS
 }
 
 export function flowsSpec(flows: SimResult['summary']['flows']): TopLevelSpec {
-  const maxBps = Math.max(0, ...flows.map((f) => f.throughput_bps));
+  const maxBps = maxOf(flows.map((f) => f.throughput_bps), 0);
   const sc = displayScale('bit/s', maxBps);
+  const names = flowNames(flows);
   const rows = flows.map((f) => ({
-    flow: `#${f.id} ${f.src}->${f.dst} p${f.priority}`,
+    flow: names.get(`flow ${f.id}`)!,
     v: f.throughput_bps / sc.div,
     role: f.victim ? 'victim' : 'flow',
   }));
@@ -227,10 +297,17 @@ export const SERIES_KINDS: SimSeries['kind'][] = ['queue', 'rate', 'pause', 'thr
 export async function renderPlots(result: SimResult): Promise<Map<string, string>> {
   const duration = result.summary.scenario.duration_ps;
   const out = new Map<string, string>();
+  const names = flowNames(result.summary.flows);
   for (const kind of SERIES_KINDS) {
-    const ss = result.series.filter((s) => s.kind === kind);
+    let ss = result.series.filter((s) => s.kind === kind);
+    // Queues: the per-(port, TC) series when the run has them (the port totals stay in the CSV).
+    if (kind === 'queue' && ss.some((s) => s.tc !== undefined)) ss = ss.filter((s) => s.tc !== undefined);
+    // A pause chart where nothing paused would be an empty frame: the report says so in words.
+    if (kind === 'pause' && !ss.some((s) => s.values.some((v) => v > 0))) continue;
     if (ss.length === 0) continue;
-    const spec = kind === 'pause' ? pauseSpec(ss, duration, result.summary.scenario.sample_ps) : lineSpec(ss, kind, duration);
+    const spec = kind === 'pause' ? pauseSpec(ss, duration, result.summary.scenario.sample_ps)
+      : kind === 'rate' ? rateSpec(ss, duration, names)
+        : lineSpec(ss, kind, duration, names);
     out.set(`${kind}.svg`, await renderSvg(spec));
   }
   if (result.summary.ets.per_tc.length > 0) out.set('ets.svg', await renderSvg(etsSpec(result.summary.ets.per_tc)));

@@ -103,6 +103,16 @@ export function formatBps(bps: number): string {
   return `${Number(bps.toPrecision(5))} bit/s`;
 }
 
+/** An integer with digit grouping (`12,345,678`), written out so no locale data is involved. */
+export function grouped(n: number): string {
+  return Number.isInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : String(n);
+}
+
+/** A count with its unit, grouped: `4,487 frames`, `1 frame`. */
+export function counted(n: number, unit: string): string {
+  return `${grouped(n)} ${unit}${n === 1 ? '' : 's'}`;
+}
+
 const fmtNullable = (v: number | null, digits = 3): string => (v === null ? 'n/a' : String(Number(v.toFixed(digits))));
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
@@ -115,6 +125,8 @@ figure{margin:1em 0}svg{max-width:100%;height:auto}.victim{color:#c00}`;
 export function reportHtml(result: SimResult, plots: Map<string, string>): string {
   const s = result.summary;
   const d = s.scenario.duration_ps;
+  const links = s.throughput?.links ?? [];
+  const busiest = links.reduce<(typeof links)[number] | undefined>((m, l) => (m === undefined || l.utilisation_pct > m.utilisation_pct ? l : m), undefined);
   const overview = table(
     ['quantity', 'value'],
     [
@@ -122,13 +134,15 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
       ['seed', s.scenario.seed],
       ['simulated time', formatTime(d, d)],
       ['sample interval', formatTime(s.scenario.sample_ps, d)],
-      ['packet hops', s.sim.packet_hops],
-      ['events', s.sim.events],
-      ['drops on lossless priorities', s.drops.lossless],
-      ['drops on lossy priorities', s.drops.lossy],
-      ['PFC XOFF sent / XON sent', `${s.pfc.xoff_sent} / ${s.pfc.xon_sent}`],
-      ['pause frames', s.pfc.pause_frames],
-      ['QCN CNMs', s.qcn.cnms],
+      ['total throughput (payload delivered per second of run)', s.throughput ? formatBps(s.throughput.total_bps) : 'n/a'],
+      ['busiest link', busiest ? `${busiest.port}: ${busiest.utilisation_pct} % of ${formatBps(busiest.rate_bps)}` : 'n/a'],
+      ['packet hops', grouped(s.sim.packet_hops)],
+      ['events', grouped(s.sim.events)],
+      ['drops on lossless priorities', counted(s.drops.lossless, 'frame')],
+      ['drops on lossy priorities', counted(s.drops.lossy, 'frame')],
+      ['PFC XOFF sent / XON sent', `${counted(s.pfc.xoff_sent, 'frame')} / ${counted(s.pfc.xon_sent, 'frame')}`],
+      ['pause frames', counted(s.pfc.pause_frames, 'frame')],
+      ['QCN CNMs', counted(s.qcn.cnms, 'frame')],
       ['ETS worst share error (pp)', fmtNullable(s.ets.max_share_error_pp)],
       ["Jain's fairness index", fmtNullable(s.fairness.jain, 4)],
     ],
@@ -137,7 +151,7 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
   const perPriority = table(
     ['priority', ...prios.map(String)],
     [
-      ['drops', ...prios.map((p) => s.drops.by_priority[p] ?? 0)],
+      ['drops (frames)', ...prios.map((p) => grouped(s.drops.by_priority[p] ?? 0))],
       ['paused time', ...prios.map((p) => formatTime(s.pfc.paused_ps_by_priority[p] ?? 0, d))],
     ],
   );
@@ -149,10 +163,14 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
   const flows = table(
     ['flow', 'src', 'dst', 'priority', 'sent (B)', 'delivered (B)', 'start', 'completion', 'throughput', 'victim'],
     s.flows.map((f) => [
-      f.id, f.src, f.dst, f.priority, f.bytes_sent, f.bytes_delivered,
+      f.id, f.src, f.dst, f.priority, grouped(f.bytes_sent), grouped(f.bytes_delivered),
       formatTime(f.start_ps, d), f.fct_ps === null ? 'not finished' : formatTime(f.fct_ps, d),
       formatBps(f.throughput_bps), f.victim ? 'yes' : '',
     ]),
+  );
+  const utilisation = table(
+    ['port (transmitter)', 'rate', 'sent (wire bytes incl. preamble and gap)', 'utilisation %'],
+    links.map((l) => [l.port, formatBps(l.rate_bps), formatBps(l.sent_bps), l.utilisation_pct]),
   );
   const ets = table(
     ['port', 'TC', 'configured %', 'measured %', 'error (pp)'],
@@ -163,6 +181,8 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
     s.watchdog.map((w) => [formatTime(w.t_ps, d), w.port, w.priority, w.event, w.action]),
   );
   const figures = [...plots.entries()].map(([name, svg]) => `<figure id="${esc(name)}">\n${svg}\n</figure>`).join('\n');
+  const pauseRecorded = result.series.some((x) => x.kind === 'pause');
+  const noPause = pauseRecorded && !plots.has('pause.svg') ? '\n<p class="none">No recorded port was paused during the run, so there is no pause chart.</p>' : '';
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>dcbkit run: ${esc(s.scenario.name)}</title>
 <style>${STYLE}</style></head>
@@ -170,6 +190,8 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
 <h1>dcbkit run: ${esc(s.scenario.name)}</h1>
 <h2>Overview</h2>
 ${overview}
+<h2>Link utilisation</h2>
+${utilisation}
 <h2>Per priority</h2>
 ${perPriority}
 <h2>Paused time per port and priority</h2>
@@ -181,7 +203,7 @@ ${ets}
 <h2>PFC watchdog</h2>
 ${watchdog}
 <h2>Plots</h2>
-${figures || '<p class="none">no series were recorded</p>'}
+${figures || '<p class="none">no series were recorded</p>'}${noPause}
 <p class="none">Wall-clock figures are in run.json; the time series are in series/*.csv.</p>
 </body></html>
 `;
@@ -203,8 +225,13 @@ export async function reportFiles(result: SimResult): Promise<Map<string, string
 }
 
 /** Writes the report under outDir, all files or none; returns the relative paths written. */
-export async function writeReport(result: SimResult, outDir: string, extra: Map<string, string> = new Map()): Promise<string[]> {
+/**
+ * Renders and writes the report. `interrupted`, checked after rendering, makes it return null and
+ * write nothing (Ctrl-C during `run --out`); the write itself is atomic and not interruptible.
+ */
+export async function writeReport(result: SimResult, outDir: string, extra: Map<string, string> = new Map(), interrupted = () => false): Promise<string[] | null> {
   const files = await reportFiles(result);
+  if (interrupted()) return null;
   for (const [k, v] of extra) files.set(k, v);
   writeTreeAtomic(outDir, files, RUN_OUTPUT);
   return [...files.keys()].sort();

@@ -12,6 +12,8 @@ export interface SimSeries {
   entity: string;
   /** The priority of a per-(port, priority) series (pause series); absent otherwise. */
   priority?: number;
+  /** The traffic class of a per-(port, TC) queue series; absent on a port's total. */
+  tc?: number;
   t_ps: number[];
   values: number[];
 }
@@ -26,7 +28,10 @@ export interface SimFlowResult {
   start_ps: number;
   /** Flow completion time (last byte delivered - start), null when the flow did not finish or has no size. */
   fct_ps: number | null;
+  /** Payload bytes delivered within the window, x 8 / window (docs/reports.md "Throughput"). */
   throughput_bps: number;
+  /** The measurement window: start to completion (finished sized flow) or to stop / the run's end, ps. */
+  window_ps?: number;
   /** Marked by the scenario as a victim flow (not itself part of the congestion). */
   victim?: boolean;
 }
@@ -46,6 +51,11 @@ export interface SimSummary {
     per_tc: { port: string; tc: number; configured_pct: number; measured_pct: number }[];
   };
   fairness: { jain: number | null };
+  /**
+   * Payload delivered by all flows per second of run (total_bps), and per port that sent data its
+   * wire bytes (frame + 20) per second of run against its rate: 100 % is a full link.
+   */
+  throughput?: { total_bps: number; links: { port: string; rate_bps: number; sent_bps: number; utilisation_pct: number }[] };
   flows: SimFlowResult[];
   watchdog: {
     t_ps: number;

@@ -9,6 +9,7 @@ import type { SimFlowResult, SimResult, SimSeries, SimSummary } from './result.j
 import { computeRoutes, nodeOrdinals, type Routes } from './routes.js';
 import { dependencyGraphs } from './deadlock.js';
 import { DeadlockMonitor, type PortProbe } from './deadlock-monitor.js';
+import { checkBudget, DEFAULT_MAX_MEMORY, runFootprint } from './budget.js';
 
 const MODE_CODE = { lossy: 0, pfc: 1, pause: 2, credit: 3 } as const;
 const WD_ACTION = { drop: 0, forward: 1, alert: 2 } as const;
@@ -222,10 +223,35 @@ function hostCreditBytes(p: { bps: number; delay_ps: number; psPerByte: number }
 export interface RunOptions {
   onProgress?: (fraction: number) => void;
   flavour?: 'release' | 'debug';
+  /** Memory budget of the run in bytes (default DEFAULT_MAX_MEMORY); see host/sim/budget.ts. */
+  maxMemoryBytes?: number;
+  /** The series will also be written as CSV (--out), which the budget counts too. */
+  withReport?: boolean;
+}
+
+/** A run advanced one sampling interval per step(), so a caller can yield between steps. */
+export interface RunStepper {
+  done(): boolean;
+  /** Simulates the next sampling interval and records its samples. */
+  step(): void;
+  /** Simulated time so far, ps. */
+  now(): number;
+  /** Reads the counters and returns the result (call once, when done()). */
+  finish(): SimResult;
 }
 
 /** Runs a scenario to its duration and returns metrics and sampled series. */
 export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
+  const run = startRun(scn, opts);
+  while (!run.done()) run.step();
+  return run.finish();
+}
+
+/**
+ * Builds the fabric, refuses a run whose series would not fit the memory budget (InputError naming
+ * `sample`), and returns a stepper over its sampling intervals.
+ */
+export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const t0 = process.hrtime.bigint();
   const fab = buildFabric(scn, opts.flavour);
   const { core, L } = fab;
@@ -243,6 +269,15 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
     return s;
   };
   const qSeries = scn.seriesPorts.map((p) => mk(`queue ${scn.ports[p].name}`, 'queue', 'bytes', scn.ports[p].name));
+  // Per (port, TC) occupancy for the TCs the scenario's flows map to at that port: queue.svg
+  // draws these (a lossless TC held by PFC next to a lossy one that tail-drops); the total stays
+  // in the CSV for tools that read it.
+  const flowPrios = [...new Set(scn.flows.map((f) => f.priority))];
+  const tcSeries = scn.seriesPorts.flatMap((p) => [...new Set(flowPrios.map((pr) => scn.ports[p].dcb.prioTc[pr]))].sort((x, y) => x - y).map((tc) => {
+    const s = mk(`queue ${scn.ports[p].name} TC${tc}`, 'queue', 'bytes', scn.ports[p].name);
+    s.tc = tc;
+    return { at: portAt(p) + L.SP_QBYTES + 4 * tc, s };
+  }));
   // Paused share of each sampling interval per (port, priority): the priorities the port's
   // transmitter obeys pause for (its node's PFC priorities; all eight on a PAUSE port).
   const pauseMode = scn.ports.map((p) => scn.nodes[p.node].modes.includes('pause'));
@@ -257,6 +292,9 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
   // The reaction point's target rate beside its current rate: with both, the rate plot shows
   // seed 000 Figure 3 (fast recovery halving toward TR, then TR climbing by AI and HAI steps).
   const trSeries = scn.qcn.enable ? scn.seriesFlows.map((f) => mk(`target rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`)) : [];
+  // Every series is known now: refuse before the first sample if they cannot be held.
+  const withReport = opts.withReport ?? false;
+  checkBudget(runFootprint(scn, series, fab.arenaBytes, withReport), opts.maxMemoryBytes ?? DEFAULT_MAX_MEMORY, withReport);
 
   // Paused time of priority pr at port p up to `now`: the PFC kernel's own pfcPausedPs (closed
   // intervals plus the running one); on a port in PAUSE mode the port unit pauses every priority.
@@ -277,9 +315,26 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
     queuedBytes: (p, tc) => r32(portAt(p) + L.SP_QBYTES + 4 * tc),
   };
 
+  // Each flow's measurement window ends at its stop (or the run's end): the bytes delivered by
+  // then are what its throughput counts, not the queue draining afterwards (docs/reports.md).
+  // An end inside a sampling interval gets a runUntil of its own; the engine only processes
+  // events up to the time given, so the extra boundary changes nothing else.
+  const windowEnd = scn.flows.map((f) => Math.min(scn.duration_ps, f.stop_ps));
+  const deliveredAtEnd: (number | undefined)[] = scn.flows.map(() => undefined);
+  const endsDue = scn.flows.map((f) => f.id).filter((f) => windowEnd[f] < scn.duration_ps).sort((x, y) => windowEnd[x] - windowEnd[y] || x - y);
+  let nextEnd = 0;
+  const snapshotEnds = (upTo: number) => {
+    while (nextEnd < endsDue.length && windowEnd[endsDue[nextEnd]] <= upTo) {
+      const f = endsDue[nextEnd++];
+      if (windowEnd[f] > t) fab.runUntil(windowEnd[f]);
+      deliveredAtEnd[f] = r64(flowAt(f) + L.SF_DELIV);
+    }
+  };
+
   let t = 0;
-  while (t < scn.duration_ps) {
+  const step = () => {
     const next = Math.min(scn.duration_ps, t + scn.sample_ps);
+    snapshotEnds(next);
     fab.runUntil(next);
     const dt = next - t;
     t = next;
@@ -287,6 +342,10 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
       qSeries[i].t_ps.push(t);
       qSeries[i].values.push(r32(portAt(p) + L.SP_QTOTAL));
     });
+    for (const q of tcSeries) {
+      q.s.t_ps.push(t);
+      q.s.values.push(r32(q.at));
+    }
     for (const ps of pSeries) {
       const tot = pausedPs(ps.p, t, ps.pr);
       ps.s.t_ps.push(t);
@@ -321,92 +380,113 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
     });
     deadlock.observe(t, dt, probe);
     opts.onProgress?.(t / scn.duration_ps);
-  }
-  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-
-  const c = (field: number) => r64(fab.addr.counters + field);
-  const hops = c(L.SC_HOPS);
-  const events = c(L.SC_EVENTS);
-  const byPrio = Array.from({ length: 8 }, (_, p) => c(L.SC_DROP_PRIO + 8 * p));
-  const pausedByPort: { port: string; paused_ps_by_priority: number[] }[] = [];
-  const pausedByPrio = new Array<number>(8).fill(0);
-  for (const p of scn.ports) {
-    const v = Array.from({ length: 8 }, (_, pr) => pausedPs(p.id, scn.duration_ps, pr));
-    v.forEach((x, pr) => { pausedByPrio[pr] += x; });
-    if (v.some((x) => x > 0)) pausedByPort.push({ port: p.name, paused_ps_by_priority: v });
-  }
-
-  // XOFF (incl. refreshes) and XON generated by the PFC kernel of every port, all units.
-  let xoffSent = 0;
-  let xonSent = 0;
-  for (const p of scn.ports) {
-    const rec = portAt(p.id) + L.SP_PFC;
-    for (let u = 0; u < 9; u++) {
-      xoffSent += r64(rec + L.PFC_XOFF_TX + 8 * u);
-      xonSent += r64(rec + L.PFC_XON_TX + 8 * u);
-    }
-  }
-  const perTc: SimSummary['ets']['per_tc'] = [];
-  let maxErr: number | null = null;
-  etsPorts.forEach((p, i) => {
-    const dcb = p.dcb;
-    const tcs = [0, 1, 2, 3, 4, 5, 6, 7].filter((tc) => dcb.tsa[tc] === 2 && dcb.bw[tc] > 0);
-    const tot = tcs.reduce((s, tc) => s + etsAcc[i][tc], 0);
-    if (tot === 0) return;
-    const bwTot = tcs.reduce((s, tc) => s + dcb.bw[tc], 0);
-    for (const tc of tcs) {
-      const configured = (100 * dcb.bw[tc]) / bwTot;
-      const measured = (100 * etsAcc[i][tc]) / tot;
-      perTc.push({ port: p.name, tc, configured_pct: round3(configured), measured_pct: round3(measured) });
-      maxErr = Math.max(maxErr ?? 0, Math.abs(measured - configured));
-    }
-  });
-
-  const flows: SimFlowResult[] = scn.flows.map((f) => {
-    const fa = flowAt(f.id);
-    const delivered = r64(fa + L.SF_DELIV);
-    const done = f.size > 0 && delivered >= f.size;
-    const fct = done ? r64(fa + L.SF_LAST_DELIV) - f.start_ps : null;
-    const active = fct ?? Math.max(1, Math.min(scn.duration_ps, f.stop_ps) - f.start_ps);
-    const out: SimFlowResult = {
-      id: f.id, src: scn.nodes[f.src].name, dst: scn.nodes[f.dst].name, priority: f.priority,
-      bytes_sent: r64(fa + L.SF_SENT), bytes_delivered: delivered, start_ps: f.start_ps, fct_ps: fct,
-      throughput_bps: active > 0 ? Math.round((delivered * 8 * 1e12) / active) : 0,
-    };
-    if (f.victim) out.victim = true;
-    return out;
-  });
-  const fairFlows = flows.filter((f) => !f.victim);
-  const sum = fairFlows.reduce((s, f) => s + f.throughput_bps, 0);
-  const sq = fairFlows.reduce((s, f) => s + f.throughput_bps ** 2, 0);
-  const jain = fairFlows.length > 0 && sq > 0 ? round3((sum * sum) / (fairFlows.length * sq)) : null;
-
-  const nWd = Math.min(c(L.SC_WD_EVENTS), WDLOG_CAP);
-  const watchdog: SimSummary['watchdog'] = [];
-  for (let i = 0; i < nWd; i++) {
-    const at = fab.addr.wdlog + i * L.SW_SIZE;
-    const word = r32(at + 12);
-    const port = scn.ports[r32(at + 8)];
-    watchdog.push({
-      t_ps: r64(at), port: port.name, priority: word & 0xff,
-      event: word >> 8 === 1 ? 'storm_detected' : 'storm_restored', action: scn.nodes[port.node].watchdog?.action ?? 'drop',
-    });
-  }
-
-  const summary: SimSummary & { drops: SimSummary['drops'] & { pool_exhausted: number }; credit: { grants: number } } = {
-    scenario: { name: scn.name, seed: scn.seed, duration_ps: scn.duration_ps, sample_ps: scn.sample_ps },
-    sim: { packet_hops: hops, events, wall_s: round3(wall), packet_hops_per_s: wall > 0 ? Math.round(hops / wall) : 0 },
-    drops: { lossless: c(L.SC_DROP_LOSSLESS), lossy: c(L.SC_DROP_LOSSY), by_priority: byPrio, pool_exhausted: c(L.SC_POOL_EXHAUSTED) },
-    pfc: { xoff_sent: xoffSent + c(L.SC_STORM_XOFF), xon_sent: xonSent, paused_ps_by_priority: pausedByPrio, pause_frames: c(L.SC_PAUSE_FRAMES), paused_ps_by_port: pausedByPort },
-    qcn: { cnms: c(L.SC_CNMS) },
-    credit: { grants: c(L.SC_GRANTS) },
-    ets: { max_share_error_pp: maxErr === null ? null : round3(maxErr), per_tc: perTc },
-    fairness: { jain },
-    flows,
-    watchdog,
-    deadlock: deadlock.found,
   };
-  return { summary, series };
+
+  const finish = (): SimResult => {
+    const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+
+    const c = (field: number) => r64(fab.addr.counters + field);
+    const hops = c(L.SC_HOPS);
+    const events = c(L.SC_EVENTS);
+    const byPrio = Array.from({ length: 8 }, (_, p) => c(L.SC_DROP_PRIO + 8 * p));
+    const pausedByPort: { port: string; paused_ps_by_priority: number[] }[] = [];
+    const pausedByPrio = new Array<number>(8).fill(0);
+    for (const p of scn.ports) {
+      const v = Array.from({ length: 8 }, (_, pr) => pausedPs(p.id, scn.duration_ps, pr));
+      v.forEach((x, pr) => { pausedByPrio[pr] += x; });
+      if (v.some((x) => x > 0)) pausedByPort.push({ port: p.name, paused_ps_by_priority: v });
+    }
+
+    // XOFF (incl. refreshes) and XON generated by the PFC kernel of every port, all units.
+    let xoffSent = 0;
+    let xonSent = 0;
+    for (const p of scn.ports) {
+      const rec = portAt(p.id) + L.SP_PFC;
+      for (let u = 0; u < 9; u++) {
+        xoffSent += r64(rec + L.PFC_XOFF_TX + 8 * u);
+        xonSent += r64(rec + L.PFC_XON_TX + 8 * u);
+      }
+    }
+    const perTc: SimSummary['ets']['per_tc'] = [];
+    let maxErr: number | null = null;
+    etsPorts.forEach((p, i) => {
+      const dcb = p.dcb;
+      const tcs = [0, 1, 2, 3, 4, 5, 6, 7].filter((tc) => dcb.tsa[tc] === 2 && dcb.bw[tc] > 0);
+      const tot = tcs.reduce((s, tc) => s + etsAcc[i][tc], 0);
+      if (tot === 0) return;
+      const bwTot = tcs.reduce((s, tc) => s + dcb.bw[tc], 0);
+      for (const tc of tcs) {
+        const configured = (100 * dcb.bw[tc]) / bwTot;
+        const measured = (100 * etsAcc[i][tc]) / tot;
+        perTc.push({ port: p.name, tc, configured_pct: round3(configured), measured_pct: round3(measured) });
+        maxErr = Math.max(maxErr ?? 0, Math.abs(measured - configured));
+      }
+    });
+
+    const flows: SimFlowResult[] = scn.flows.map((f) => {
+      const fa = flowAt(f.id);
+      const delivered = r64(fa + L.SF_DELIV);
+      const done = f.size > 0 && delivered >= f.size;
+      const fct = done ? r64(fa + L.SF_LAST_DELIV) - f.start_ps : null;
+      // Window: start to completion for a finished sized flow, else start to stop (or the run's end).
+      const window = fct ?? Math.max(1, windowEnd[f.id] - f.start_ps);
+      const inWindow = fct === null ? deliveredAtEnd[f.id] ?? delivered : delivered;
+      const out: SimFlowResult = {
+        id: f.id, src: scn.nodes[f.src].name, dst: scn.nodes[f.dst].name, priority: f.priority,
+        bytes_sent: r64(fa + L.SF_SENT), bytes_delivered: delivered, start_ps: f.start_ps, fct_ps: fct,
+        throughput_bps: window > 0 ? Math.round((inWindow * 8 * 1e12) / window) : 0,
+        window_ps: window,
+      };
+      if (f.victim) out.victim = true;
+      return out;
+    });
+    // Links carrying traffic: wire bytes of data frames each port sent over what its rate carries in the run.
+    const links: NonNullable<SimSummary['throughput']>['links'] = [];
+    for (const p of scn.ports) {
+      let bytes = 0;
+      for (let tc = 0; tc < 8; tc++) bytes += r64(portAt(p.id) + L.SP_TX_BYTES_TC + 8 * tc);
+      // A frame is counted when it starts; the part still on the wire at the end is not yet sent.
+      bytes -= (Math.max(0, r64(portAt(p.id) + L.SP_BUSY_UNTIL) - scn.duration_ps) * p.bps) / 8e12;
+      if (bytes === 0) continue;
+      const bps = Math.round((bytes * 8 * 1e12) / scn.duration_ps);
+      links.push({ port: p.name, rate_bps: p.bps, sent_bps: bps, utilisation_pct: round3((100 * bps) / p.bps) });
+    }
+    const totalBytes = flows.reduce((a, f) => a + f.bytes_delivered, 0);
+    const throughput = { total_bps: Math.round((totalBytes * 8 * 1e12) / scn.duration_ps), links };
+    const fairFlows = flows.filter((f) => !f.victim);
+    const sum = fairFlows.reduce((s, f) => s + f.throughput_bps, 0);
+    const sq = fairFlows.reduce((s, f) => s + f.throughput_bps ** 2, 0);
+    const jain = fairFlows.length > 0 && sq > 0 ? round3((sum * sum) / (fairFlows.length * sq)) : null;
+
+    const nWd = Math.min(c(L.SC_WD_EVENTS), WDLOG_CAP);
+    const watchdog: SimSummary['watchdog'] = [];
+    for (let i = 0; i < nWd; i++) {
+      const at = fab.addr.wdlog + i * L.SW_SIZE;
+      const word = r32(at + 12);
+      const port = scn.ports[r32(at + 8)];
+      watchdog.push({
+        t_ps: r64(at), port: port.name, priority: word & 0xff,
+        event: word >> 8 === 1 ? 'storm_detected' : 'storm_restored', action: scn.nodes[port.node].watchdog?.action ?? 'drop',
+      });
+    }
+
+    const summary: SimSummary & { drops: SimSummary['drops'] & { pool_exhausted: number }; credit: { grants: number } } = {
+      scenario: { name: scn.name, seed: scn.seed, duration_ps: scn.duration_ps, sample_ps: scn.sample_ps },
+      sim: { packet_hops: hops, events, wall_s: round3(wall), packet_hops_per_s: wall > 0 ? Math.round(hops / wall) : 0 },
+      drops: { lossless: c(L.SC_DROP_LOSSLESS), lossy: c(L.SC_DROP_LOSSY), by_priority: byPrio, pool_exhausted: c(L.SC_POOL_EXHAUSTED) },
+      pfc: { xoff_sent: xoffSent + c(L.SC_STORM_XOFF), xon_sent: xonSent, paused_ps_by_priority: pausedByPrio, pause_frames: c(L.SC_PAUSE_FRAMES), paused_ps_by_port: pausedByPort },
+      qcn: { cnms: c(L.SC_CNMS) },
+      credit: { grants: c(L.SC_GRANTS) },
+      ets: { max_share_error_pp: maxErr === null ? null : round3(maxErr), per_tc: perTc },
+      fairness: { jain },
+      throughput,
+      flows,
+      watchdog,
+      deadlock: deadlock.found,
+    };
+    return { summary, series };
+  };
+  return { done: () => t >= scn.duration_ps, step, now: () => t, finish };
 }
 
 function round3(x: number): number {

@@ -16,6 +16,7 @@ import { parseDcb, type DcbView } from './dcb.js';
 import { configJsonSchema } from '../config/json-schema.js';
 import type { QcnRpConfig } from '../config/index.js';
 import { computeHeadroom } from '../headroom.js';
+import { appendAll, maxOf, minOf } from '../extent.js';
 
 export const FLOW_CONTROL_MODES = ['lossy', 'pfc', 'pause', 'credit'] as const;
 export type FlowControlMode = (typeof FLOW_CONTROL_MODES)[number];
@@ -277,7 +278,7 @@ export function checkScenario(doc: unknown): Scenario {
     const known = parsedDcb.get(p);
     if (known) return known;
     const { view, problems: found } = parseDcb(cfg, p);
-    problems.push(...found);
+    appendAll(problems, found);
     const entry = { view, valid: found.length === 0 };
     parsedDcb.set(p, entry);
     return entry;
@@ -409,15 +410,15 @@ export function checkScenario(doc: unknown): Scenario {
       bad(`${nodePath(n.id)}.dcb.credit`, `credit unit/aging (${n.dcb.creditUnit} B, ${n.dcb.creditAgingPs / 1e6} us) differ from ${creditNodes[0].name}'s (${c0.creditUnit} B, ${c0.creditAgingPs / 1e6} us): the fabric uses one`);
     }
   }
-  const maxFrame = Math.max(...nodes.map((n) => n.dcb.mtu));
+  const maxFrame = maxOf(nodes.map((n) => n.dcb.mtu));
 
   // Traffic: expand the generators into flows.
   const flows: NormFlow[] = [];
   const frameDist = (f: Parsed['traffic']['flows'][number]['frames'], path: string): FrameDist => {
     const d: FrameDist =
       typeof f === 'number' ? { kind: 0, a: f, b: f, mix: [] }
-        : 'uniform' in f ? { kind: 1, a: Math.min(...f.uniform), b: Math.max(...f.uniform), mix: [] }
-          : { kind: 2, a: Math.min(...f.mix.map((m) => m.bytes)), b: Math.max(...f.mix.map((m) => m.bytes)), mix: f.mix };
+        : 'uniform' in f ? { kind: 1, a: minOf(f.uniform), b: maxOf(f.uniform), mix: [] }
+          : { kind: 2, a: minOf(f.mix.map((m) => m.bytes)), b: maxOf(f.mix.map((m) => m.bytes)), mix: f.mix };
     if (d.b > maxFrame) bad(path, `frames of ${d.b} bytes exceed the MTU (${maxFrame})`);
     return d;
   };
@@ -547,7 +548,7 @@ export function checkScenario(doc: unknown): Scenario {
     // one line per problem: a rule broken the same way by many nodes is said once
     throw new InputError([...new Map(problems.map((q) => [`${q.path}: ${q.rule}`, q])).values()]);
   }
-  const minFrame = flows.length ? Math.min(...flows.map((f) => f.frames.a)) : 64;
+  const minFrame = flows.length ? minOf(flows.map((f) => f.frames.a)) : 64;
   return {
     name: s.name, seed: s.seed, duration_ps: s.duration, sample_ps: s.sample ?? Math.max(1, Math.floor(s.duration / 200)),
     deadlock_threshold_ps: s.deadlock_threshold,

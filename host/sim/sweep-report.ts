@@ -33,6 +33,14 @@ export function sweepCsv(params: readonly SweepParam[], rows: readonly SweepRow[
   return lines.join('\n') + '\n';
 }
 
+/**
+ * Axis of a quantitative x: whole-number parameters (seeds, counts) get whole-number ticks, never
+ * 1.1, 1.2, ...: `tickMinStep: 1` and an integer format.
+ */
+export function integerAxis(xs: readonly number[]): { tickMinStep: number; format: string } | undefined {
+  return xs.length > 0 && xs.every(Number.isInteger) ? { tickMinStep: 1, format: 'd' } : undefined;
+}
+
 /** How the first swept parameter is drawn: its values divided by `per`, the axis naming the unit. */
 export interface XUnit { label: string; per: number }
 
@@ -72,7 +80,7 @@ export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly Swee
   const color = { field: 'line', type: 'nominal', title: null, sort: order, legend: { labelLimit: 360 } };
   const encoding = {
     x: numericX
-      ? { field: 'x', type: 'quantitative', title: xTitle }
+      ? { field: 'x', type: 'quantitative', title: xTitle, axis: integerAxis(data.map((d) => d.x as number)) }
       : { field: 'x', type: 'ordinal', title: x.path, sort: x.values.map(String), axis: { labelAngle: 0 } },
     y: { field: 'y', type: 'quantitative', title: yTitle },
     color,

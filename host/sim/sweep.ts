@@ -16,6 +16,7 @@ import { InputError, type Problem } from '../errors.js';
 import { packageRoot } from '../loader.js';
 import { progress } from './progress.js';
 import type { SimSummary } from './result.js';
+import { minOf } from '../extent.js';
 
 export type ParamValue = number | boolean | string;
 export interface SweepParam { path: string; segments: (string | number)[]; values: ParamValue[] }
@@ -150,8 +151,10 @@ export function pointMetrics(s: SimSummary): PointMetrics {
   const tput = s.flows.map((f) => f.throughput_bps);
   const victims = s.flows.filter((f) => f.victim);
   return {
-    throughput_bps: tput.reduce((a, b) => a + b, 0),
-    min_flow_bps: tput.length ? Math.min(...tput) : null,
+    // Everything delivered per second of run: a sum of per-flow figures with different windows
+    // could exceed the link (converged-link: 10.65 G on 10 G); older summaries lack the total.
+    throughput_bps: s.throughput?.total_bps ?? tput.reduce((a, b) => a + b, 0),
+    min_flow_bps: tput.length ? minOf(tput) : null,
     victim_bps: victims.length ? victims.reduce((a, f) => a + f.throughput_bps, 0) : null,
     delivered_bytes: s.flows.reduce((a, f) => a + f.bytes_delivered, 0),
     drops_lossless: s.drops.lossless,
@@ -173,6 +176,8 @@ export interface SweepOutcome {
   summaries: SimSummary[];
   wall_s: number;
   jobs: number;
+  /** Why fewer workers ran than --jobs asked for (absent when none were cut). */
+  jobs_capped?: JobsCap;
 }
 
 /** The task a sweep worker receives; the worker's default export maps it to a SimSummary. */
@@ -186,6 +191,21 @@ export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
 }
 
+export interface JobsCap { requested: number; used: number; reason: string }
+
+/**
+ * Worker threads for a sweep: never more than the points (an idle worker only costs start-up) nor
+ * than the threads the machine runs at once (each worker holds a Wasm instance; Node aborted with
+ * `FATAL ERROR: v8::Module::IsGraphAsync` at --jobs 100). `cap` says why a request was cut.
+ */
+export function workerCount(requested: number | undefined, points: number, cores = defaultJobs()): { jobs: number; cap?: JobsCap } {
+  const want = Math.max(1, Math.floor(requested ?? cores));
+  const jobs = Math.max(1, Math.min(want, points, cores));
+  if (requested === undefined || jobs === want) return { jobs };
+  const reason = jobs === points && points < cores ? `the sweep has ${points} point${points === 1 ? '' : 's'}` : `the machine runs ${cores} thread${cores === 1 ? '' : 's'} at once (os.availableParallelism())`;
+  return { jobs, cap: { requested: want, used: jobs, reason } };
+}
+
 /**
  * Runs every point on `jobs` worker threads and returns rows in grid order. `workerFile` is a
  * compiled ES module whose default export takes a SweepTask and returns (a promise of) the point's
@@ -195,7 +215,7 @@ export async function runSweep(
   points: readonly SweepPoint[],
   opts: { jobs?: number; workerFile?: string; json?: boolean } = {},
 ): Promise<SweepOutcome> {
-  const jobs = Math.max(1, Math.floor(opts.jobs ?? defaultJobs()));
+  const { jobs, cap } = workerCount(opts.jobs, points.length);
   const pool = new Piscina({
     filename: pathToFileURL(opts.workerFile ?? defaultWorkerFile()).href,
     minThreads: jobs,
@@ -222,5 +242,5 @@ export async function runSweep(
   }
   const wall_s = (performance.now() - started) / 1000;
   const rows = points.map((p) => ({ index: p.index, params: p.params, metrics: pointMetrics(summaries[p.index]) }));
-  return { rows, summaries, wall_s, jobs };
+  return cap ? { rows, summaries, wall_s, jobs, jobs_capped: cap } : { rows, summaries, wall_s, jobs };
 }
