@@ -10,7 +10,7 @@
 //  - a fat tree plus a pair of down-up bounce paths inside one pod per lossless priority: exactly the
 //    four ports the two bounces chain together, on that priority.
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -236,6 +236,23 @@ describe('the simulator shows the deadlock', () => {
     expect(fixed.deadlock).toBeNull();
     expect(fixed.drops.lossless).toBe(0);
     for (const f of fixed.flows) expect(Math.abs(f.throughput_bps / (100e9 / 3) - 1)).toBeLessThan(0.03);
+  });
+
+  it('marks the detected deadlock on the time plots and in the report overview', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dcbkit-deadlock-report-'));
+    try {
+      const r = runCli(['run', 'examples/pfc-deadlock/scenario.yaml', '--out', join(dir, 'out')]);
+      expect(r.status).toBe(0);
+      for (const plot of ['throughput.svg', 'pause.svg', 'queue.svg']) {
+        expect(readFileSync(join(dir, 'out', plot), 'utf8'), plot).toContain('deadlock detected, priority 3');
+      }
+      expect(readFileSync(join(dir, 'out', 'report.html'), 'utf8')).toContain('priority 3 from 1.06 ms: s0&gt;s1 -&gt; s1&gt;s2 -&gt; s2&gt;s3 -&gt; s3&gt;s0');
+      const tiny = runCli(['run', 'examples/sim-tiny/scenario.yaml', '--out', join(dir, 'tiny')]);
+      expect(tiny.status).toBe(0);
+      expect(readFileSync(join(dir, 'tiny', 'throughput.svg'), 'utf8')).not.toContain('deadlock detected');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports no deadlock where nothing is cyclic (deadlock: null)', () => {

@@ -294,6 +294,28 @@ export function flowsSpec(flows: SimResult['summary']['flows']): TopLevelSpec {
 export const SERIES_KINDS: SimSeries['kind'][] = ['queue', 'rate', 'pause', 'throughput', 'credit', 'other'];
 
 /** Every plot the result has data for, as file name -> SVG text, in a fixed order. */
+/**
+ * A time-axis chart with a dashed vertical rule at `tPs` and its label on top: one layer over each
+ * panel, sharing the panel's x scale (the deadlock the simulator detected, docs/deadlock.md).
+ */
+export function markTime(spec: TopLevelSpec, tPs: number, label: string, durationPs: number): TopLevelSpec {
+  const x = tPs / timeUnitFor(durationPs).ps;
+  const layered = (panel: Record<string, unknown>) => {
+    const { width, height, title, ...chart } = panel;
+    return {
+      ...(title === undefined ? {} : { title }), width, height,
+      layer: [
+        chart,
+        { data: { values: [{ t: x }] }, mark: { type: 'rule', color: '#d62728', strokeDash: [5, 3], strokeWidth: 1.5 }, encoding: { x: { field: 't', type: 'quantitative' } } },
+        { data: { values: [{ t: x, l: label }] }, mark: { type: 'text', align: 'left', dx: 4, dy: 6, baseline: 'top', color: '#d62728', fontSize: 10 }, encoding: { x: { field: 't', type: 'quantitative' }, y: { value: 0 }, text: { field: 'l' } } },
+      ],
+    };
+  };
+  const s = spec as unknown as Record<string, unknown>;
+  if (Array.isArray(s.vconcat)) return { ...s, vconcat: (s.vconcat as Record<string, unknown>[]).map(layered) } as unknown as TopLevelSpec;
+  return layered(s) as unknown as TopLevelSpec;
+}
+
 export async function renderPlots(result: SimResult): Promise<Map<string, string>> {
   const duration = result.summary.scenario.duration_ps;
   const out = new Map<string, string>();
@@ -305,9 +327,11 @@ export async function renderPlots(result: SimResult): Promise<Map<string, string
     // A pause chart where nothing paused would be an empty frame: the report says so in words.
     if (kind === 'pause' && !ss.some((s) => s.values.some((v) => v > 0))) continue;
     if (ss.length === 0) continue;
-    const spec = kind === 'pause' ? pauseSpec(ss, duration, result.summary.scenario.sample_ps)
+    let spec = kind === 'pause' ? pauseSpec(ss, duration, result.summary.scenario.sample_ps)
       : kind === 'rate' ? rateSpec(ss, duration, names)
         : lineSpec(ss, kind, duration, names);
+    const dl = result.summary.deadlock;
+    if (dl && kind !== 'rate') spec = markTime(spec, dl.detected_at_ps, `deadlock detected, priority ${dl.priority}`, duration);
     out.set(`${kind}.svg`, await renderSvg(spec));
   }
   if (result.summary.ets.per_tc.length > 0) out.set('ets.svg', await renderSvg(etsSpec(result.summary.ets.per_tc)));

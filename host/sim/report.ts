@@ -145,6 +145,9 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
       ['QCN CNMs', counted(s.qcn.cnms, 'frame')],
       ['ETS worst share error (pp)', fmtNullable(s.ets.max_share_error_pp)],
       ["Jain's fairness index", fmtNullable(s.fairness.jain, 4)],
+      ['lossless deadlock (docs/deadlock.md)', s.deadlock
+        ? `priority ${s.deadlock.priority} from ${formatTime(s.deadlock.detected_at_ps, d)}: ${s.deadlock.ports.join(' -> ')} (dashed line on the plots)`
+        : 'none'],
     ],
   );
   const prios = [0, 1, 2, 3, 4, 5, 6, 7];
