@@ -39,6 +39,8 @@ export function scratchPtr(): i32 {
 
 /** Preamble + SFD (8) + minimum inter-frame gap (12): bytes a frame occupies on the wire beyond itself. */
 export const WIRE_OVERHEAD: i32 = 20;
+/** Every control frame (PFC, PAUSE, CNM, credit grant, CNP) is a minimum-size frame, FCS included. */
+export const CONTROL_FRAME_BYTES: i32 = 64;
 /** PFC_MODE: the port's flow control (pfc.ts). */
 export const PFC_MODE_OFF: i32 = 0;
 export const PFC_MODE_PFC: i32 = 1;

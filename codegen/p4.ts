@@ -108,7 +108,6 @@ export interface P4Entry {
   params: number[];
 }
 
-export const TSA_CODE: Record<string, number> = { strict: 0, cbs: 1, ets: 2, vendor: 255 };
 
 /** Tofino-style 10-bit DWRR weight, as fabric-tna's Stratum QoS generator rounds: ceil(1023 r / sum r). */
 export function tofinoWeight(bwPercent: number): number {
@@ -128,7 +127,7 @@ export function p4Entries(ir: Ir): P4Entry[] {
     e.push({ table: 'DcbIngress.prio_tc', match: [p], action: 'DcbIngress.set_tc', params: [t.tc, Math.max(0, t.queue), t.pg] });
   }
   for (const t of ir.tcs.filter((x) => x.used)) {
-    e.push({ table: 'DcbEgress.tc_sched', match: [t.tc], action: 'DcbEgress.set_sched', params: [TSA_CODE[t.tsa], t.bwPercent, tofinoWeight(t.bwPercent), t.quantumBytes] });
+    e.push({ table: 'DcbEgress.tc_sched', match: [t.tc], action: 'DcbEgress.set_sched', params: [t.tsaCode, t.bwPercent, tofinoWeight(t.bwPercent), t.quantumBytes] });
   }
   for (const t of ir.tcs.filter((x) => x.used && x.ecn)) {
     const c = t.ecn!;

@@ -13,6 +13,8 @@ export function tsaNameOf(code: number): TsaName | undefined {
 
 /** Preamble + SFD (8) + minimum inter-frame gap (12): wire bytes beyond a frame (WIRE_OVERHEAD). */
 export const WIRE_OVERHEAD = 20;
+/** Bytes of every control frame, FCS included (CONTROL_FRAME_BYTES). */
+export const CONTROL_FRAME_BYTES = 64;
 
 /** Flow-control mode of a priority at a simulator port (FC_LOSSY, FC_PFC, FC_PAUSE, FC_CREDIT). */
 export const FC_CODE = { lossy: 0, pfc: 1, pause: 2, credit: 3 } as const;
@@ -22,7 +24,7 @@ export const WD_ACTION_CODE = { drop: 0, forward: 1, alert: 2 } as const;
 /** Every code above by the name of its core export (for the consistency test). */
 export const CORE_CODES: Record<string, number> = {
   TSA_STRICT: TSA_CODE.strict, TSA_CBS: TSA_CODE.cbs, TSA_ETS: TSA_CODE.ets, TSA_VENDOR: TSA_CODE.vendor,
-  WIRE_OVERHEAD,
+  WIRE_OVERHEAD, CONTROL_FRAME_BYTES,
   FC_LOSSY: FC_CODE.lossy, FC_PFC: FC_CODE.pfc, FC_PAUSE: FC_CODE.pause, FC_CREDIT: FC_CODE.credit,
   WD_DROP: WD_ACTION_CODE.drop, WD_FORWARD: WD_ACTION_CODE.forward, WD_ALERT: WD_ACTION_CODE.alert,
 };

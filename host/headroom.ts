@@ -17,6 +17,7 @@
 // #4757, #4797) and as of commit 4957df8 (Aug 2023), with the ASIC presets of sonic-buildimage
 // platform/mellanox/asic_table.j2. Computed in doubles in the plugin's order of operations, so that
 // results match SONiC's to the byte (docs/headroom.md has the formula and the sources).
+import { WIRE_OVERHEAD } from './codes.js';
 import { InputError, type Problem } from './errors.js';
 import { losslessMtuRule, MTU_MAX, MTU_MIN, MTU_RULE, PORT_SPEED_NAMES, speedLabel } from './units.js';
 
@@ -56,7 +57,7 @@ export const SPEED_TABLE: ReadonlyMap<number, SpeedRow> = new Map([
 /** Largest accepted per-end interface delay: 2^31 - 1 bit times (5.4 ms at 400G), far above any PHY. */
 export const MAX_INTERFACE_DELAY_BT = 0x7fff_ffff;
 
-export const PFC_FRAME_WIRE_BITS = (64 + 20) * 8;
+export const PFC_FRAME_WIRE_BITS = (64 + WIRE_OVERHEAD) * 8;
 /** Preamble + SFD (8) and inter-frame gap (12): wire bytes beyond the frame (DESIGN.md §2). */
 export const WIRE_OVERHEAD_BYTES = 20;
 

@@ -25,6 +25,7 @@ import {
   bool, cable, intIn, mac, mustBe, oneOf, oui, priority, prioritySet, protocolId, show, speed, strictObject, table8,
 } from './fields.js';
 import { MTU_MAX, MTU_MIN } from '../units.js';
+import { TSA_NAMES, tsaNameOf, type TsaName } from '../codes.js';
 import { interfaceName } from './fields.js';
 import { InputError, type Problem } from '../errors.js';
 import { formatPath } from '../problems.js';
@@ -33,7 +34,7 @@ import { configWarnings } from './warnings.js';
 // ---------------------------------------------------------------------------------------------
 // Types of the normalised config (what parseConfig returns).
 
-export type TsaName = 'strict' | 'cbs' | 'ets' | 'vendor';
+export type { TsaName };
 export type AppSelectorName = 'ethertype' | 'stream' | 'dgram' | 'any' | 'dscp';
 
 export interface PortConfig {
@@ -216,7 +217,6 @@ export function appSelectorCode(v: string | number): 1 | 2 | 3 | 4 | 5 | undefin
       : Object.hasOwn(APP_SELECTOR_ALIASES, v) ? APP_SELECTOR_ALIASES[v] : undefined;
   return code !== undefined && Number.isInteger(code) && code >= 1 && code <= 5 ? (code as 1 | 2 | 3 | 4 | 5) : undefined;
 }
-const TSA_CODES: Record<number, TsaName> = { 0: 'strict', 1: 'cbs', 2: 'ets', 255: 'vendor' };
 /** An APP TLV is 5 + 3n octets and its length field has 9 bits: n <= (511 - 5) / 3. */
 export const MAX_APP_ENTRIES = 168;
 
@@ -227,7 +227,7 @@ const tsa = () =>
   z
     .union([z.string(), z.number()], { error: mustBe('one of strict, cbs, ets, vendor (or 0, 1, 2, 255)') })
     .transform((v, ctx): TsaName => {
-      const name = typeof v === 'number' ? TSA_CODES[v] : (['strict', 'cbs', 'ets', 'vendor'] as const).find((n) => n === v);
+      const name = typeof v === 'number' ? tsaNameOf(v) : TSA_NAMES.find((n) => n === v);
       if (!name) {
         ctx.addIssue({ code: 'custom', message: `must be one of strict, cbs, ets, vendor (or 0, 1, 2, 255), got ${show(v)}` });
         return z.NEVER;

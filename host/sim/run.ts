@@ -2,6 +2,7 @@
 // engine's flat tables in one arena reserved once, computes shortest-path ECMP routes, runs the
 // engine one sampling interval per call (the JS/Wasm boundary is crossed per interval, never per
 // packet), reads the tables zero-copy between calls and assembles the SimResult.
+import { CONTROL_FRAME_BYTES, FC_CODE, WD_ACTION_CODE, WIRE_OVERHEAD } from '../codes.js';
 import { Core } from '../loader.js';
 import { writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
 import { losslessPgs, type NormNode, type Scenario } from './scenario.js';
@@ -11,8 +12,6 @@ import { dependencyGraphs } from './deadlock.js';
 import { DeadlockMonitor, type PortProbe } from './deadlock-monitor.js';
 import { checkBudget, DEFAULT_MAX_MEMORY, runFootprint } from './budget.js';
 
-const MODE_CODE = { lossy: 0, pfc: 1, pause: 2, credit: 3 } as const;
-const WD_ACTION = { drop: 0, forward: 1, alert: 2 } as const;
 const WDLOG_CAP = 4096;
 const POOL_MAX = 4_000_000;
 
@@ -54,7 +53,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
 
   // Packet pool: everything the switch buffers and NIC queues can hold, frames in flight on every
   // link, plus control frames; sized at init so a run never allocates.
-  const minWire = scn.minFrame + 20;
+  const minWire = scn.minFrame + WIRE_OVERHEAD;
   let poolEst = 64 * nPorts + 1024;
   for (const n of scn.nodes) if (n.buffer) poolEst += Math.ceil((n.buffer.size + n.buffer.headroom.reduce((a, b) => a + b, 0) * 8) / scn.minFrame);
   for (const p of scn.ports) poolEst += Math.ceil(p.delay_ps / (minWire * p.psPerByte)) + 2;
@@ -128,11 +127,11 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     const crBytes = node.buffer ? headroom : hostCreditBytes(p, node.dcb.mtu);
     w32(pa + L.SP_CR_CAP, Math.floor(crBytes / unit));
     // This node's own flow control, pause time and watchdog; the port's own congestion points and ETS.
-    w32(pa + L.SP_MODES, node.modes.reduce((word, m, pr) => word | (MODE_CODE[m] << (4 * pr)), 0));
+    w32(pa + L.SP_MODES, node.modes.reduce((word, m, pr) => word | (FC_CODE[m] << (4 * pr)), 0));
     w32(pa + L.SP_PAUSE_TIME, node.dcb.pauseTime);
     const wd = node.isHost ? null : node.watchdog;
     w32(pa + L.SP_WD_POLL, wd && wd.poll_interval > 0 ? wdPolls.indexOf(wd.poll_interval) : -1);
-    w32(pa + L.SP_WD_ACTION, wd ? WD_ACTION[wd.action] : 0);
+    w32(pa + L.SP_WD_ACTION, wd ? WD_ACTION_CODE[wd.action] : 0);
     w64(pa + L.SP_WD_DETECT, wd?.detection_time ?? 0); w64(pa + L.SP_WD_RESTORE, wd?.restoration_time ?? 0);
     const cp = p.qcn;
     w32(pa + L.SP_Q_EQ, cp.q_eq); w32(pa + L.SP_W, cp.w);
@@ -217,7 +216,7 @@ function rpParamsOf(src: NormNode, dcqcn: boolean, lineBps: number, L: L): RpPar
 
 function hostCreditBytes(p: { bps: number; delay_ps: number; psPerByte: number }, mtu: number): number {
   // One round trip of the link plus two maximum frames, the credit-FC buffer rule (seed 000).
-  return Math.ceil((2 * p.delay_ps) / p.psPerByte) + 2 * (mtu + 20) + 2 * 84;
+  return Math.ceil((2 * p.delay_ps) / p.psPerByte) + 2 * (mtu + WIRE_OVERHEAD) + 2 * (CONTROL_FRAME_BYTES + WIRE_OVERHEAD);
 }
 
 export interface RunOptions {
@@ -374,7 +373,7 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
       const weighted = delta.reduce((s, v, tc) => s + (dcb.tsa[tc] === 2 && dcb.bw[tc] > 0 ? v : 0), 0);
       // Saturated: every weighted ETS TC was eligible at every selection and the port sent enough
       // for the DRR round to matter (at least 8 maximum frames).
-      if (r32(pa + L.SP_UNSAT) === 0 && weighted >= 8 * (scn.maxFrame + 20)) delta.forEach((v, tc) => { etsAcc[i][tc] += v; });
+      if (r32(pa + L.SP_UNSAT) === 0 && weighted >= 8 * (scn.maxFrame + WIRE_OVERHEAD)) delta.forEach((v, tc) => { etsAcc[i][tc] += v; });
       i32()[(pa + L.SP_UNSAT) >>> 2] = 0;
       etsLast[i] = now;
     });

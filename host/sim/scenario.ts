@@ -6,6 +6,7 @@
 // `checkScenario` checks the rules that span entries (unknown nodes, unconnected hosts, headroom
 // that does not fit the buffer, priorities without a TC) and returns a normalised scenario with
 // every quantity in integer base units (ps, bytes, bit/s) and every generator expanded into flows.
+import { WIRE_OVERHEAD } from '../codes.js';
 import { readFileSync } from 'node:fs';
 import { parseDocumentText } from '../config/load.js';
 import { z } from 'zod';
@@ -553,7 +554,7 @@ export function checkScenario(doc: unknown): Scenario {
     name: s.name, seed: s.seed, duration_ps: s.duration, sample_ps: s.sample ?? Math.max(1, Math.floor(s.duration / 200)),
     deadlock_threshold_ps: s.deadlock_threshold,
     modes, nodes, ports, flows, storms, qcn,
-    hostQueue: s.defaults.host_queue ?? 4 * (maxFrame + 20), maxFrame, minFrame,
+    hostQueue: s.defaults.host_queue ?? 4 * (maxFrame + WIRE_OVERHEAD), maxFrame, minFrame,
     seriesPorts, seriesFlows,
   };
 }
