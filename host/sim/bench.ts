@@ -3,7 +3,8 @@
 // 1500 B frames. Figure: simulated packet-hops (a frame serialised on one link) per second of wall
 // time on one core, timing only the engine's run (the tables are built before the clock starts).
 import { checkScenario, type ScenarioInput } from './scenario.js';
-import { buildFabric, runScenario } from './run.js';
+import { runScenario } from './run.js';
+import { buildFabric } from './fabric.js';
 import { closScenario } from './clos.js';
 
 export interface FabricBench {

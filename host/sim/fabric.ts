@@ -1,0 +1,237 @@
+// The fabric engine's tables (assembly/sim/): lays a normalised scenario out as flat records in one
+// arena reserved once (header, nodes, ports, flows, packet pool, event heaps, routes, ...), writes
+// every record's parameters from its own node's config (ETS and the PFC kernel per port, the QCN
+// reaction point per flow through host/kernels/qcn-rp.ts), calls simInit, and gives the driver
+// zero-copy readers of the tables. Sizes are fixed here so a run never allocates.
+import { CONTROL_FRAME_BYTES, FC_CODE, WD_ACTION_CODE, WIRE_OVERHEAD } from '../codes.js';
+import { Core } from '../loader.js';
+import { writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
+import { losslessPgs, type NormNode, type Scenario } from './scenario.js';
+import { computeRoutes, nodeOrdinals, type Routes } from './routes.js';
+
+/** Watchdog log entries the arena holds (summary.ts reads at most this many). */
+export const WDLOG_CAP = 4096;
+const POOL_MAX = 4_000_000;
+
+/** Layout constant names read from the core (assembly/layout.ts, section sim). */
+export type L = Record<string, number>;
+function layout(core: Core): L {
+  return new Proxy({} as L, { get: (_t, k: string) => core.constant(k) });
+}
+
+export interface Fabric {
+  core: Core;
+  scn: Scenario;
+  base: number;
+  arenaBytes: number;
+  addr: { ports: number; nodes: number; flows: number; counters: number; wdlog: number };
+  L: L;
+  /** The forwarding tables the engine was given (host/sim/routes.ts), and the switch ordinals they use. */
+  routes: Routes;
+  swOrd: Map<number, number>;
+  runUntil(tPs: number): void;
+  /** Zero-copy reads of the arena (views re-derived if memory moved). */
+  r32(at: number): number;
+  r64(at: number): number;
+  portAt(p: number): number;
+  flowAt(f: number): number;
+  /**
+   * Paused time of priority pr at port p up to `now`: the PFC kernel's own pfcPausedPs (closed
+   * intervals plus the running one); on a port in PAUSE mode the port unit pauses every priority.
+   */
+  pausedPs(p: number, now: number, pr: number): number;
+}
+
+/** Builds the engine's tables for `scn` in a fresh core instance (memory grows here, once). */
+export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release'): Fabric {
+  const core = new Core(flavour);
+  const L = layout(core);
+  // The core's seeding rule (assembly/rng.ts, DESIGN.md §2) for the traffic sources the host writes.
+  const rngSeed = core.fn<(seed: number, id: number) => number>('rng_seed_value');
+  const nPorts = scn.ports.length;
+  const nNodes = scn.nodes.length;
+  const nFlows = scn.flows.length;
+  const { hostOrd, swOrd } = nodeOrdinals(scn);
+  const nHosts = hostOrd.size;
+  const nSw = swOrd.size;
+
+  // Routes: shortest-path ECMP sets per destination host, plus a column per pinned flow (routes.ts).
+  const routes = computeRoutes(scn, hostOrd, swOrd);
+  const { route, nhWords, columns, flowColumn } = routes;
+
+  // Packet pool: everything the switch buffers and NIC queues can hold, frames in flight on every
+  // link, plus control frames; sized at init so a run never allocates.
+  const minWire = scn.minFrame + WIRE_OVERHEAD;
+  let poolEst = 64 * nPorts + 1024;
+  for (const n of scn.nodes) if (n.buffer) poolEst += Math.ceil((n.buffer.size + n.buffer.headroom.reduce((a, b) => a + b, 0) * 8) / scn.minFrame);
+  for (const p of scn.ports) poolEst += Math.ceil(p.delay_ps / (minWire * p.psPerByte)) + 2;
+  poolEst += nHosts * 8 * Math.ceil(scn.hostQueue / scn.minFrame + 1);
+  const poolCap = Math.min(POOL_MAX, poolEst);
+  const heapCap = poolCap + nPorts * 16 + nFlows * 4 + scn.storms.length + 64;
+  const mixEntries = scn.flows.reduce((a, f) => a + f.frames.mix.length, 0);
+  // The distinct watchdog poll intervals: one poll event each (usually one for the whole fabric).
+  const wdPolls = [...new Set(scn.nodes.filter((n) => !n.isHost && n.watchdog).map((n) => n.watchdog!.poll_interval))].filter((x) => x > 0);
+
+  let off = 0;
+  const take = (bytes: number) => { const at = off; off += Math.ceil(bytes / 64) * 64; return at; };
+  const o = {
+    hdr: take(L.SH_SIZE), nodes: take(nNodes * L.SN_SIZE), ports: take(nPorts * L.SP_SIZE), flows: take(nFlows * L.SF_SIZE),
+    pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * columns * 4), nh: take(nhWords.length * 4),
+    mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
+  };
+  const arenaBytes = off;
+  const base = core.fn<(b: number) => number>('simReserve')(arenaBytes);
+  if (base === 0) throw new Error(`cannot reserve ${arenaBytes} bytes for the simulator arena`);
+  const a = Object.fromEntries(Object.entries(o).map(([k, v]) => [k, base + v])) as typeof o;
+  const i32 = core.i32;
+  const i64 = core.i64;
+  const u8 = core.u8;
+  const w32 = (at: number, v: number) => { i32[at >>> 2] = v | 0; };
+  const w64 = (at: number, v: number) => { i64[at >>> 3] = v >= Number.MAX_SAFE_INTEGER ? 0x7fffffffffffffffn : BigInt(Math.round(v)); };
+
+  // Header.
+  const h = a.hdr;
+  w32(h + L.SH_NPORTS, nPorts); w32(h + L.SH_NNODES, nNodes); w32(h + L.SH_NFLOWS, nFlows); w32(h + L.SH_NHOSTS, columns);
+  w32(h + L.SH_POOL_CAP, poolCap); w32(h + L.SH_HEAP_CAP, heapCap);
+  w32(h + L.SH_PORTS, a.ports); w32(h + L.SH_NODES, a.nodes); w32(h + L.SH_FLOWS, a.flows); w32(h + L.SH_POOL, a.pool);
+  w32(h + L.SH_HEAP, a.heap); w32(h + L.SH_ROUTE, a.route); w32(h + L.SH_NH, a.nh); w32(h + L.SH_MIX, a.mix);
+  w32(h + L.SH_COUNTERS, a.counters); w32(h + L.SH_WDLOG, a.wdlog); w32(h + L.SH_WDLOG_CAP, WDLOG_CAP);
+  w32(h + L.SH_STORMS, a.storms); w32(h + L.SH_NSTORMS, scn.storms.length);
+  const qcnMask = scn.qcn.enable ? scn.qcn.priorities.reduce((m, p) => m | (1 << p), 0) : 0;
+  w32(h + L.SH_QCN_MASK, qcnMask);
+  w32(h + L.SH_SEED, scn.seed >>> 0); w32(h + L.SH_HOSTQ, scn.hostQueue);
+  // Credit unit and aging are fabric-wide: checkScenario requires every credit node to agree.
+  const creditNode = scn.nodes.find((n) => n.modes.includes('credit')) ?? scn.nodes[0];
+  w32(h + L.SH_CREDIT_UNIT, creditNode?.dcb.creditUnit ?? 64);
+  w64(h + L.SH_CREDIT_AGING, creditNode?.dcb.creditAgingPs ?? 0);
+  const dcqcn = scn.qcn.profile === 'dcqcn';
+  w32(h + L.SH_QCN_PROFILE, dcqcn ? 1 : 0);
+  w32(h + L.SH_WD_POLLS, a.wdPolls); w32(h + L.SH_NWD_POLLS, wdPolls.length);
+  wdPolls.forEach((ps, g) => w64(a.wdPolls + 8 * g, ps));
+
+  // Nodes.
+  for (const n of scn.nodes) {
+    const na = a.nodes + n.id * L.SN_SIZE;
+    w32(na + L.SN_KIND, n.isHost ? 0 : 1);
+    w32(na + L.SN_ORD, n.isHost ? hostOrd.get(n.id)! : swOrd.get(n.id)!);
+    if (n.buffer) {
+      const lossless = losslessPgs(n.modes);
+      const reserved = lossless > 0 ? n.buffer.headroom.reduce((x, y) => x + y, 0) * lossless : 0;
+      w32(na + L.SN_SHARED_SIZE, Math.max(0, n.buffer.size - reserved));
+      w32(na + L.SN_XOFF, n.buffer.xoff); w32(na + L.SN_XON, n.buffer.xon); w32(na + L.SN_LOSSY_Q, n.buffer.lossyQueue);
+    }
+  }
+  // Ports.
+  for (const p of scn.ports) {
+    const pa = a.ports + p.id * L.SP_SIZE;
+    const node = scn.nodes[p.node];
+    w32(pa + L.SP_NODE, p.node); w32(pa + L.SP_PEER, p.peer); w32(pa + L.SP_PPB, p.psPerByte);
+    w32(pa + L.SP_FLAGS, node.isHost ? 1 : 0); w64(pa + L.SP_DELAY, p.delay_ps);
+    const k = node.ports.indexOf(p.id);
+    const headroom = node.buffer ? node.buffer.headroom[k] : 0;
+    w32(pa + L.SP_HEADROOM, headroom);
+    // Credit receiver buffer: the port's headroom (about one round trip, seed 000), hosts alike.
+    const unit = node.dcb.creditUnit;
+    const crBytes = node.buffer ? headroom : hostCreditBytes(p, node.dcb.mtu);
+    w32(pa + L.SP_CR_CAP, Math.floor(crBytes / unit));
+    // This node's own flow control, pause time and watchdog; the port's own congestion points and ETS.
+    w32(pa + L.SP_MODES, node.modes.reduce((word, m, pr) => word | (FC_CODE[m] << (4 * pr)), 0));
+    w32(pa + L.SP_PAUSE_TIME, node.dcb.pauseTime);
+    const wd = node.isHost ? null : node.watchdog;
+    w32(pa + L.SP_WD_POLL, wd && wd.poll_interval > 0 ? wdPolls.indexOf(wd.poll_interval) : -1);
+    w32(pa + L.SP_WD_ACTION, wd ? WD_ACTION_CODE[wd.action] : 0);
+    w64(pa + L.SP_WD_DETECT, wd?.detection_time ?? 0); w64(pa + L.SP_WD_RESTORE, wd?.restoration_time ?? 0);
+    const cp = p.qcn;
+    w32(pa + L.SP_Q_EQ, cp.q_eq); w32(pa + L.SP_W, cp.w);
+    w32(pa + L.SP_KMIN, cp.kmin); w32(pa + L.SP_KMAX, cp.kmax); w32(pa + L.SP_PMAX_Q16, Math.round((cp.pmax * 65536) / 100));
+    const ets = pa + L.SP_ETS;
+    for (let x = 0; x < 8; x++) {
+      u8[ets + L.ETS_PRIO_TC + x] = p.dcb.prioTc[x];
+      u8[ets + L.ETS_TSA + x] = p.dcb.tsa[x];
+      u8[ets + L.ETS_BW + x] = p.dcb.bw[x];
+    }
+    // etsConfigure (assembly/ets.ts) reads the largest frame from the max-wire field at init.
+    w32(ets + L.ETS_MAX_WIRE, scn.maxFrame);
+  }
+  // Flows.
+  let mixAt = 0;
+  for (const f of scn.flows) {
+    const fa = a.flows + f.id * L.SF_SIZE;
+    const srcPort = scn.ports[scn.nodes[f.src].ports[0]];
+    w32(fa + L.SF_SRC, f.src); w32(fa + L.SF_DST, f.dst); w32(fa + L.SF_PRIO, f.priority); w32(fa + L.SF_PORT, srcPort.id);
+    w32(fa + L.SF_FKIND, f.frames.kind); w32(fa + L.SF_FA, f.frames.a); w32(fa + L.SF_FB, f.frames.b);
+    w32(fa + L.SF_MIXOFF, mixAt); w32(fa + L.SF_MIXN, f.frames.mix.length);
+    let cum = 0;
+    for (const m of f.frames.mix) {
+      cum += m.weight;
+      w32(a.mix + 8 * mixAt, m.bytes); w32(a.mix + 8 * mixAt + 4, cum);
+      mixAt++;
+    }
+    w32(fa + L.SF_MIXTOT, Math.max(1, cum));
+    w32(fa + L.SF_RNG, rngSeed(scn.seed >>> 0, (L.SIM_ID_SOURCE | f.id) >>> 0));
+    w32(fa + L.SF_DST_ORD, flowColumn[f.id]); w32(fa + L.SF_SRC_ORD, hostOrd.get(f.src)!);
+    w32(fa + L.SF_TC, srcPort.dcb.prioTc[f.priority]);
+    w64(fa + L.SF_START, f.start_ps); w64(fa + L.SF_STOP, f.stop_ps); w64(fa + L.SF_LEFT, f.size > 0 ? f.size : -1);
+    w64(fa + L.SF_RATE, f.rate_bps > 0 ? Math.min(f.rate_bps, srcPort.bps) : srcPort.bps);
+    w64(fa + L.SF_ON, f.on_ps); w64(fa + L.SF_OFF, f.off_ps); w64(fa + L.SF_LINE_BPS, srcPort.bps);
+    writeRpParams(core, fa + L.SF_RP, rpParamsOf(scn.nodes[f.src], dcqcn, Math.min(srcPort.bps, Number.MAX_SAFE_INTEGER), L));
+    const np = scn.nodes[f.dst].qcn.rp;
+    writeNpParams(core, fa + L.SF_NP, np.profile === 'dcqcn' ? np.cnp_interval_ps : 50e6);
+  }
+  // Routes.
+  i32.set(route, a.route >>> 2);
+  i32.set(nhWords, a.nh >>> 2);
+  // Storm sources.
+  scn.storms.forEach((s, i) => {
+    const sa = a.storms + i * L.SS_SIZE;
+    w32(sa + L.SS_PORT, scn.nodes[s.host].ports[0]); w32(sa + L.SS_PRIO, s.priority);
+    w64(sa + L.SS_START, s.start_ps); w64(sa + L.SS_STOP, s.stop_ps); w64(sa + L.SS_INTERVAL, s.interval_ps);
+  });
+
+  if (core.fn<(b: number) => number>('simInit')(base) !== 0) throw new Error('simulator event queue too small at init');
+  const memAfterInit = core.memoryBytes;
+  const runUntil = core.fn<(t: bigint) => number>('simRunUntil');
+  const pfcPausedPs = core.fn<(rec: number, unit: number, now: bigint) => bigint>('pfcPausedPs');
+  const pauseMode = scn.ports.map((p) => scn.nodes[p.node].modes.includes('pause'));
+  const portAt = (p: number) => a.ports + p * L.SP_SIZE;
+  return {
+    core, scn, base, arenaBytes, L, routes, swOrd,
+    r32: (at: number) => core.i32[at >>> 2],
+    r64: (at: number) => Number(core.i64[at >>> 3]),
+    portAt,
+    flowAt: (f: number) => a.flows + f * L.SF_SIZE,
+    pausedPs: (p: number, now: number, pr: number) =>
+      Number(pfcPausedPs(portAt(p) + L.SP_PFC, pauseMode[p] ? L.PFC_PORT_UNIT : pr, BigInt(now))),
+    addr: { ports: a.ports, nodes: a.nodes, flows: a.flows, counters: a.counters, wdlog: a.wdlog },
+    runUntil(tPs: number) {
+      if (runUntil(BigInt(tPs)) !== 0) throw new Error('simulator event queue overflow (sizing bug)');
+      if (core.memoryBytes !== memAfterInit) throw new Error('linear memory grew during the run');
+    },
+  };
+}
+
+/**
+ * Reaction-point parameters of flow f (its RP record) from its source host's qcn.rp (docs/config.md),
+ * and the CNP spacing of its receiver's dcqcn notification point; simInit then calls the kernels'
+ * configure (host/kernels/qcn-rp.ts). When the scenario's qcn.profile differs from the node's
+ * rp.profile, that profile's own defaults apply.
+ */
+function rpParamsOf(src: NormNode, dcqcn: boolean, lineBps: number, L: L): RpParams {
+  const rp = src.qcn.rp;
+  const qauPc = rp.profile === 'qau-pc';
+  return {
+    profile: dcqcn ? 'dcqcn' : 'qau-pc', line_bps: lineBps, bc_bytes: rp.bc_bytes, timer_ps: rp.timer_ps, th: rp.th,
+    ai_bps: rp.ai_bps, hai_bps: rp.hai_bps, min_bps: rp.min_bps,
+    gd_shift: qauPc ? rp.gd_shift : 7, min_dec_num: qauPc ? rp.min_dec_num : 64,
+    flags: qauPc ? (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING
+      : dcqcn ? 0 : L.QCN_RP_F_EXTRA_FR | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING,
+    alpha_timer_ps: rp.profile === 'dcqcn' ? rp.alpha_timer_ps : 55e6,
+    g_q10: 1024 >> (rp.profile === 'dcqcn' ? rp.g_shift : 8),
+    alpha_init_q10: 1024,
+  };
+}
+
+function hostCreditBytes(p: { bps: number; delay_ps: number; psPerByte: number }, mtu: number): number {
+  // One round trip of the link plus two maximum frames, the credit-FC buffer rule (seed 000).
+  return Math.ceil((2 * p.delay_ps) / p.psPerByte) + 2 * (mtu + WIRE_OVERHEAD) + 2 * (CONTROL_FRAME_BYTES + WIRE_OVERHEAD);
+}
