@@ -3,7 +3,7 @@
 // one per node, per profile or as the default, and this module keeps only what the engine reads.
 import { TSA_CODE } from '../codes.js';
 import { InputError, type Problem } from '../errors.js';
-import { parseConfig, type DcbConfig, type QcnRpConfig } from '../config/index.js';
+import { flowControlOf, parseConfig, type DcbConfig, type QcnRpConfig } from '../config/index.js';
 
 export interface DcbView {
   mtu: number;
@@ -23,6 +23,8 @@ export interface DcbView {
   qcnPmax: number;
   qcnRp: QcnRpConfig;
   creditPriorities: number[];
+  /** Flow-control mode of each priority 0..7 as the config sets it (config flowControlOf). */
+  flowControl: ('pfc' | 'credit' | 'pause' | 'lossy')[];
   creditUnit: number;
   creditAgingPs: number;
   /** pfc.watchdog of the config, in ps; null when not enabled. */
@@ -60,6 +62,7 @@ export function dcbView(c: DcbConfig): DcbView {
     qcnPmax: c.qcn.cp.pmax,
     qcnRp: c.qcn.rp,
     creditPriorities: [...c.credit.priorities],
+    flowControl: Array.from({ length: 8 }, (_, p) => flowControlOf(c, p)),
     creditUnit: c.credit.unit,
     creditAgingPs: c.credit.aging_us * 1e6,
     watchdog: wd.enable

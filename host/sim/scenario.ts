@@ -80,8 +80,40 @@ export function renameDeprecatedKeys(doc: unknown): { doc: unknown; warnings: Pr
 export function checkScenario(doc: unknown): Scenario {
   const s = parseOrThrow(scenarioSchema, renameDeprecatedKeys(doc).doc);
   const problems: Problem[] = [];
-  const bad = (path: string, rule: string) => problems.push({ path, rule });
+  const c: Check = { s, problems, bad: (path, rule) => void problems.push({ path, rule }) };
+  const fabric = fabricOf(c);
+  const { flows, storms } = trafficOf(c, fabric);
+  sizeBuffers(c, fabric);
+  const qcn = qcnOf(c, fabric, flows);
+  const { seriesPorts, seriesFlows } = seriesOf(c, fabric, flows);
+  const { modes, nodes, ports, maxFrame } = fabric;
+  if (problems.length) {
+    // one line per problem: a rule broken the same way by many nodes is said once
+    throw new InputError([...new Map(problems.map((q) => [`${q.path}: ${q.rule}`, q])).values()]);
+  }
+  const minFrame = flows.length ? minOf(flows.map((f) => f.frames.a)) : 64;
+  return {
+    name: s.name, seed: s.seed, duration_ps: s.duration, sample_ps: s.sample ?? Math.max(1, Math.floor(s.duration / 200)),
+    deadlock_threshold_ps: s.deadlock_threshold,
+    modes, nodes, ports, flows, storms, qcn,
+    hostQueue: s.defaults.host_queue ?? 4 * (maxFrame + WIRE_OVERHEAD), maxFrame, minFrame,
+    seriesPorts, seriesFlows,
+  };
+}
 
+/** What every section of checkScenario shares: the parsed document and the problems found so far. */
+interface Check { s: Parsed; problems: Problem[]; bad: (path: string, rule: string) => void }
+/** The fabric as fabricOf checked it, for the sections after it. */
+interface FabricPart {
+  nodes: NormNode[]; nodeIdx: Map<string, number>; ports: NormPort[];
+  /** Nodes of a link left out for its own problem (what follows from the missing link is not reported too). */
+  unlinked: Set<number>;
+  modes: Scenario['modes']; nodePath: (i: number) => string; maxFrame: number;
+}
+
+/** Nodes with their configs and flow-control modes, links as ports (named `node>peer`), and the rules between them. */
+function fabricOf(c: Check): FabricPart {
+  const { s, problems, bad } = c;
   // Nodes and their DCB configs.
   const nodeIdx = new Map<string, number>();
   const nodes: NormNode[] = [];
@@ -117,10 +149,7 @@ export function checkScenario(doc: unknown): Scenario {
   /** Modes of a node: its own flow_control, else the scenario's, else derived from its DCB config. */
   const nodeModes = (nodeName: string, d: DcbView, own: FlowControlMode[] | undefined, path: string): FlowControlMode[] => {
     const given = own ?? s.flow_control;
-    const modes: FlowControlMode[] = given
-      ? [...given]
-      : Array.from({ length: 8 }, (_, p) =>
-        d.pauseEnable ? 'pause' : d.pfcEnable.includes(p) ? 'pfc' : d.creditPriorities.includes(p) ? 'credit' : 'lossy');
+    const modes: FlowControlMode[] = given ? [...given] : [...d.flowControl];
     const at = own ? path : 'flow_control';
     for (const p of d.pfcEnable) {
       if (modes[p] !== 'pfc') bad(at, `priority ${p} is in pfc.enable of ${nodeName} but its mode is ${modes[p]}`);
@@ -237,6 +266,13 @@ export function checkScenario(doc: unknown): Scenario {
   }
   const maxFrame = maxOf(nodes.map((n) => n.dcb.mtu));
 
+  return { nodes, nodeIdx, ports, unlinked, modes, nodePath, maxFrame };
+}
+
+/** The traffic generators expanded into flows (and PFC storm sources), each checked against the fabric. */
+function trafficOf(c: Check, f: FabricPart): { flows: NormFlow[]; storms: Scenario['storms'] } {
+  const { s, bad } = c;
+  const { nodes, nodeIdx, ports, unlinked, maxFrame } = f;
   // Traffic: expand the generators into flows.
   const flows: NormFlow[] = [];
   const frameDist = (f: Parsed['traffic']['flows'][number]['frames'], path: string): FrameDist => {
@@ -302,6 +338,13 @@ export function checkScenario(doc: unknown): Scenario {
     if (comp[f.src] !== comp[f.dst]) bad(flowAt[f.id], `hosts ${nodes[f.src].name} and ${nodes[f.dst].name} are not connected`);
   });
 
+  return { flows, storms };
+}
+
+/** Each switch's buffer: headroom per lossless (port, PG), XOFF/XON thresholds, the shared pool; its watchdog. */
+function sizeBuffers(c: Check, f: FabricPart): void {
+  const { s, bad } = c;
+  const { nodes, nodeIdx, ports } = f;
   // Switch buffers: headroom per lossless (port, priority) must fit.
   s.switches.forEach((w, i) => {
     const n = nodes[nodeIdx.get(w.name)!];
@@ -343,6 +386,13 @@ export function checkScenario(doc: unknown): Scenario {
     n.watchdog = w.watchdog ?? s.watchdog ?? n.dcb.watchdog;
   });
 
+}
+
+/** The fabric's QCN: enabled priorities and the one profile every node runs. */
+function qcnOf(c: Check, f: FabricPart, flows: NormFlow[]): Scenario['qcn'] {
+  const { s, bad } = c;
+  const q = s.qcn;
+  const { nodes, ports, nodePath } = f;
   const qcnPrios = [...new Set([...nodes, ...ports].flatMap((n) => n.dcb.qcnPriorities))].sort();
   const qcnEnable = q ? q.enable : qcnPrios.length > 0;
   // One profile runs the fabric (a dcqcn CP marks CE for CNPs, a qau-pc CP sends CNMs): the
@@ -355,12 +405,18 @@ export function checkScenario(doc: unknown): Scenario {
       }
     });
   }
-  const qcn = {
+  return {
     enable: qcnEnable,
     profile: q?.profile ?? profile0,
     priorities: qcnPrios.length > 0 ? qcnPrios : q?.enable ? [...new Set(flows.map((f) => f.priority))].sort() : [],
   };
 
+}
+
+/** The ports and flows whose series are sampled (default: the first 64 switch ports and flows). */
+function seriesOf(c: Check, f: FabricPart, flows: NormFlow[]): { seriesPorts: number[]; seriesFlows: number[] } {
+  const { s, bad } = c;
+  const { nodes, ports } = f;
   const portByName = new Map(ports.map((p) => [p.name, p.id]));
   const seriesPorts = s.series?.ports
     ? s.series.ports.map((pn, i) => { const id = portByName.get(pn); if (id === undefined) bad(`series.ports[${i}]`, `unknown port "${pn}" (ports are named node>peer)`); return id ?? 0; })
@@ -369,18 +425,7 @@ export function checkScenario(doc: unknown): Scenario {
     ? s.series.flows.map((fi, i) => { if (fi < 0 || fi >= flows.length) bad(`series.flows[${i}]`, `no flow ${fi}`); return fi; })
     : flows.slice(0, 64).map((f) => f.id);
 
-  if (problems.length) {
-    // one line per problem: a rule broken the same way by many nodes is said once
-    throw new InputError([...new Map(problems.map((q) => [`${q.path}: ${q.rule}`, q])).values()]);
-  }
-  const minFrame = flows.length ? minOf(flows.map((f) => f.frames.a)) : 64;
-  return {
-    name: s.name, seed: s.seed, duration_ps: s.duration, sample_ps: s.sample ?? Math.max(1, Math.floor(s.duration / 200)),
-    deadlock_threshold_ps: s.deadlock_threshold,
-    modes, nodes, ports, flows, storms, qcn,
-    hostQueue: s.defaults.host_queue ?? 4 * (maxFrame + WIRE_OVERHEAD), maxFrame, minFrame,
-    seriesPorts, seriesFlows,
-  };
+  return { seriesPorts, seriesFlows };
 }
 
 const FLOW_CONTROL_PER_NODE =
