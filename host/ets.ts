@@ -2,35 +2,16 @@
 // that owns per-TC FIFOs of frame sizes in JS and asks the core's ETS record which TC sends next.
 // Used by `dcbkit vectors ets` and the tests; the port pipeline (assembly/port.ts) keeps its
 // queues in Wasm memory instead.
-import { z } from 'zod';
+import type { z } from 'zod';
+import { etsTablesSchema } from './config/schema.js';
 import type { Core } from './loader.js';
 
 import { TSA_CODE, TSA_NAMES, WIRE_OVERHEAD, type TsaName } from './codes.js';
 
 export { TSA_CODE, TSA_NAMES, type TsaName };
 
-const eight = <T extends z.ZodType>(item: T) => z.array(item).length(8, 'must list 8 values, one per priority/TC 0..7');
-
-/** The pinned `ets` keys (DESIGN.md §5) with the 802.1Qaz rules on bandwidth. */
-export const etsConfigSchema = z
-  .object({
-    prio_tc: eight(z.number().int().min(0).max(7)),
-    tsa: eight(z.enum(TSA_NAMES)),
-    bw: eight(z.number().int().min(0).max(100)),
-  })
-  .superRefine((c, ctx) => {
-    let sum = 0;
-    let weighted = 0;
-    c.tsa.forEach((t, tc) => {
-      if (t === 'strict' || t === 'cbs') {
-        if (c.bw[tc] !== 0) ctx.addIssue({ code: 'custom', path: ['bw', tc], message: `TC ${tc} has TSA ${t}; its bandwidth must be 0, got ${c.bw[tc]}` });
-      } else {
-        weighted++;
-        sum += c.bw[tc];
-      }
-    });
-    if (weighted > 0 && sum !== 100) ctx.addIssue({ code: 'custom', path: ['bw'], message: `bandwidths of ETS TCs sum to ${sum}, must be 100` });
-  });
+/** The pinned `ets` keys (DESIGN.md §5) with the 802.1Qaz rules on bandwidth: the config's own rule. */
+export const etsConfigSchema = etsTablesSchema;
 export type EtsConfig = z.output<typeof etsConfigSchema>;
 
 /** Writes the config bytes into the ETS record at `rec` and lets the core derive quanta. */

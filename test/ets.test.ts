@@ -274,4 +274,13 @@ describe('dcbkit vectors ets', () => {
     expect(r.stderr).toMatch(/ets\.bw\[3\]: TC 3 has TSA strict; its bandwidth must be 0, got 10/);
     expect(r.stderr).toMatch(/events\[0\]\.bytes: frame of 2000 B exceeds max_frame 1518/);
   });
+  it('applies the config\'s ETS rules (one validator): a vendor TC with bandwidth is refused as validate refuses it', () => {
+    const tables = { ...cfg4040(), tsa: ['ets', 'ets', 'vendor', 'strict', 'strict', 'strict', 'strict', 'strict'], bw: [40, 30, 30, 0, 0, 0, 0, 0] };
+    const r = runCli(['vectors', 'ets', '--stimulus=-'], { input: JSON.stringify({ ...stim, ets: tables }) });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('ets.bw[2]: TC 2 has TSA vendor; its bandwidth must be 0, got 30');
+    const v = runCli(['validate', '-'], { input: JSON.stringify({ ets: tables }) });
+    expect(v.status).toBe(2);
+    expect(v.stderr).toContain('ets.bw[2]: TC 2 has TSA vendor; its bandwidth must be 0, got 30');
+  });
 });

@@ -93,6 +93,12 @@ const etsTablesShape = {
   bw: table8(percent(), 'TC'),
 };
 
+/**
+ * One set of ETS tables on its own (prio_tc, tsa, bw) with the same rules as a config's `ets`, for
+ * what takes ETS tables without a whole config (`vectors ets`): one ETS validator, not two.
+ */
+export const etsTablesSchema = strictObject(etsTablesShape).superRefine((t, ctx) => checkEtsTables(ctx, t, [], 8));
+
 const portSchema = strictObject({
   name: interfaceName().default(DEFAULT_PORT.name),
   speed: speed().default(DEFAULT_PORT.speed),
@@ -349,11 +355,11 @@ function normalise(s: Shape): DcbConfig {
 
 type Ctx = z.core.$RefinementCtx<DcbConfig>;
 
-function issue(ctx: Ctx, path: (string | number)[], message: string): void {
+function issue(ctx: z.core.$RefinementCtx<unknown>, path: (string | number)[], message: string): void {
   ctx.addIssue({ code: 'custom', path, message });
 }
 
-function checkEtsTables(ctx: Ctx, t: EtsTables, base: string[], maxTcs: number): void {
+function checkEtsTables(ctx: z.core.$RefinementCtx<unknown>, t: EtsTables, base: string[], maxTcs: number): void {
   t.prio_tc.forEach((tcOfPrio, p) => {
     if (tcOfPrio >= maxTcs) issue(ctx, [...base, 'prio_tc', p], `TC ${tcOfPrio} is out of range: max_tcs is ${maxTcs} (TCs 0..${maxTcs - 1})`);
   });
