@@ -330,7 +330,8 @@ export const SH_CREDIT_UNIT: i32 = SH_HOSTQ + I32;
 export const SH_WD_POLLS: i32 = SH_CREDIT_UNIT + I32;        // address of i64[SH_NWD_POLLS]: the distinct watchdog poll intervals, ps
 export const SH_NWD_POLLS: i32 = SH_WD_POLLS + I32;
 export const SH_CREDIT_AGING: i32 = ((SH_NWD_POLLS + I32) + 7) & ~7; // i64 ps (0 = credits never age)
-export const SH_SIZE: i32 = SH_CREDIT_AGING + I64;
+export const SH_MAX_FRAME: i32 = SH_CREDIT_AGING + I64;          // largest frame of the fabric (MTU, bytes): every port's ETS quanta
+export const SH_SIZE: i32 = ((SH_MAX_FRAME + I32) + 7) & ~7;
 // Flow-control modes, pause time, watchdog and QCN CP parameters are per port (SP_MODES...), the
 // reaction-point parameters in each flow's RP record (SF_RP, written by host/kernels/qcn-rp.ts):
 // each from its own node's config.
@@ -502,7 +503,7 @@ if (SK_B + I32 > SK_SIZE || SK_ARRIVE_AT + I64 > SK_SIZE) ERROR('layout: sim pac
 if (SF_PACE_PS + I64 > SF_SIZE || SF_SIZE % 8 != 0) ERROR('layout: sim flow record');
 if (SC_NOW + I64 > SC_SIZE) ERROR('layout: sim counters');
 if (SS_INTERVAL + I64 > SS_SIZE) ERROR('layout: sim storm record');
-if (SH_CREDIT_AGING + I64 > SH_SIZE) ERROR('layout: sim header');
+if (SH_MAX_FRAME + I32 > SH_SIZE) ERROR('layout: sim header');
 // i64 fields are 8-byte aligned (a misaligned i64 load is slow and breaks the host's BigInt64Array views).
 if (QCN_CP_SAMPLES % 8 != 0 || QCN_RP_ALPHA_DEADLINE % 8 != 0 || QCN_RP_CUTS % 8 != 0) ERROR('layout: QCN i64 alignment');
 if (PFC_QUANTUM_PS % 8 != 0 || PFC_NEXT_REFRESH % 8 != 0 || PFC_BLOCKED_FROM % 8 != 0) ERROR('layout: PFC i64 alignment');

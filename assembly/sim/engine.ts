@@ -36,10 +36,10 @@
 import { creditInit, creditOnGrant } from '../credit';
 import { etsConfigure } from '../ets';
 import {
-  ETS_MAX_WIRE, ETS_PRIO_TC, FC_CREDIT, FC_LOSSY, FC_PAUSE, FC_PFC, PFC_PORT_UNIT, PKT_PFC, SC_EVENTS,
+  ETS_PRIO_TC, FC_CREDIT, FC_LOSSY, FC_PAUSE, FC_PFC, PFC_PORT_UNIT, PKT_PFC, SC_EVENTS,
   SC_NOW, SC_STORM_XOFF, SF_NP, SF_RP, SF_RP_EV_AT, SF_START,
   SH_COUNTERS, SH_CREDIT_AGING, SH_CREDIT_UNIT, SH_FLOWS, SH_HEAP, SH_HEAP_CAP, SH_HOSTQ, SH_MIX, SH_NFLOWS,
-  SH_NH, SH_NHOSTS, SH_NODES, SH_NPORTS, SH_NSTORMS, SH_NWD_POLLS, SH_POOL, SH_POOL_CAP, SH_PORTS,
+  SH_NH, SH_NHOSTS, SH_NODES, SH_NPORTS, SH_NSTORMS, SH_NWD_POLLS, SH_MAX_FRAME, SH_POOL, SH_POOL_CAP, SH_PORTS,
   SH_QCN_MASK, SH_QCN_PROFILE, SH_ROUTE, SH_SEED, SH_STORMS, SH_WDLOG, SH_WDLOG_CAP, SH_WD_POLLS, SIM_ID_RP,
   SK_NEXT, SN_XOFF, SN_XON, SP_CREDIT_MASK, SP_CR_CAP, SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS,
   SP_FLAGS, SP_HEADROOM, SP_KMAX, SP_KMIN, SP_LOSSLESS, SP_NODE, SP_PAUSE_TIME, SP_PEER, SP_PFC, SP_PMAX_Q16,
@@ -137,7 +137,7 @@ export function simInit(base: i32): i32 {
     if (pfcMode == PFC_MODE_PAUSE) pfcSetThresholds(rec, PFC_PORT_UNIT, xoff, xon, hdrm);
     else for (let m = pfcEnable; m != 0; m &= m - 1) pfcSetThresholds(rec, ctz(m), xoff, xon, hdrm);
     // The host wrote the largest frame (MTU) into the ETS record's max-wire field; derive quanta.
-    etsConfigure(pa + SP_ETS, load<i32>(pa + SP_ETS + ETS_MAX_WIRE));
+    etsConfigure(pa + SP_ETS, load<i32>(hdr + SH_MAX_FRAME));
     for (let tc = 0; tc < 8; tc++) {
       if (dcqcn) dcqcnCpInit(cpRec(pa, tc), load<i32>(pa + SP_KMIN), load<i32>(pa + SP_KMAX), load<i32>(pa + SP_PMAX_Q16), seed, <u32>(p * 8 + tc));
       else qcnCpInit(cpRec(pa, tc), load<i32>(pa + SP_Q_EQ), load<i32>(pa + SP_W), 0, seed, <u32>(p * 8 + tc));

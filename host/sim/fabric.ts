@@ -100,6 +100,8 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const qcnMask = scn.qcn.enable ? scn.qcn.priorities.reduce((m, p) => m | (1 << p), 0) : 0;
   w32(h + L.SH_QCN_MASK, qcnMask);
   w32(h + L.SH_SEED, scn.seed >>> 0); w32(h + L.SH_HOSTQ, scn.hostQueue);
+  // simInit configures every port's ETS record (etsConfigure) for the fabric's largest frame.
+  w32(h + L.SH_MAX_FRAME, scn.maxFrame);
   // Credit unit and aging are fabric-wide: checkScenario requires every credit node to agree.
   const creditNode = scn.nodes.find((n) => n.modes.includes('credit')) ?? scn.nodes[0];
   w32(h + L.SH_CREDIT_UNIT, creditNode?.dcb.creditUnit ?? 64);
@@ -150,8 +152,6 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
       u8[ets + L.ETS_TSA + x] = p.dcb.tsa[x];
       u8[ets + L.ETS_BW + x] = p.dcb.bw[x];
     }
-    // etsConfigure (assembly/ets.ts) reads the largest frame from the max-wire field at init.
-    w32(ets + L.ETS_MAX_WIRE, scn.maxFrame);
   }
   // Flows.
   let mixAt = 0;
