@@ -15,8 +15,15 @@ const POOL_MAX = 4_000_000;
 
 /** Layout constant names read from the core (assembly/layout.ts, section sim). */
 export type L = Record<string, number>;
+/**
+ * Every exported layout constant as a plain object, read once: the driver reads these on every
+ * sample, and a lookup through the module's exports each time cost more than the reads themselves.
+ * A name the core does not export is an error at its first use, as before.
+ */
 function layout(core: Core): L {
-  return new Proxy({} as L, { get: (_t, k: string) => core.constant(k) });
+  const known: L = {};
+  for (const [name, g] of Object.entries(core.exports)) if (g instanceof WebAssembly.Global && /^[A-Z]/.test(name)) known[name] = Number(g.value);
+  return new Proxy(known, { get: (t, k: string) => (k in t ? t[k] : core.constant(k)) });
 }
 
 export interface Fabric {
@@ -197,7 +204,8 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   return {
     core, scn, base, arenaBytes, L, routes, swOrd,
     r32: (at: number) => core.i32[at >>> 2],
-    r64: (at: number) => Number(core.i64[at >>> 3]),
+    // Two 32-bit halves instead of a BigInt: exact for the counters' range (< 2^53), no allocation.
+    r64: (at: number) => { const i = core.i32; const w = at >>> 2; return (i[w] >>> 0) + i[w + 1] * 4294967296; },
     portAt,
     flowAt: (f: number) => a.flows + f * L.SF_SIZE,
     pausedPs: (p: number, now: number, pr: number) =>
