@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { InputError, fsReason } from '../errors.js';
-import { parseHex, parseMac, toHex } from '../frames/bytes.js';
+import { parseHex, toHex } from '../frames/bytes.js';
+import { parseSourceMac } from '../units.js';
 import { writeFileAtomic } from '../io.js';
 import { writePcap } from '../pcap.js';
 import { decodeCapture, decodeHexFrame, type DecodedFrame } from '../dcbx/decode.js';
@@ -112,7 +113,8 @@ const encodeCmd: CommandModule<object, A> = {
       .option('json', { type: 'boolean', default: false, describe: 'print {lldpdu, hex} as JSON' }),
   handler: (a) => {
     const cfg = loadPort(a.config);
-    if (a.src !== undefined) parseMac(a.src, '--src');
+    // A source address, as in configs and `frames --src`: unicast and not all zeros (host/units.ts).
+    if (a.src !== undefined) parseSourceMac(a.src, '--src');
     const mode = modeOf(a, cfg);
     let bytes = encodeConfigLldpdu(cfg, mode, a.src);
     if (a.fcs) bytes = appendFcs(bytes);

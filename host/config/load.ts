@@ -39,7 +39,11 @@ function checkDepth(value: unknown, source: string): unknown {
 
 /** Parses YAML or JSON text (JSON when `format` says so or the text starts with `{`/`[`). */
 export function parseDocumentText(text: string, source: string, format?: 'json' | 'yaml'): unknown {
-  return checkDepth(parseText(text, source, format), source);
+  const doc = parseText(text, source, format);
+  // An empty file (or one of comments only) parses to null: say that, at the file, rather than a
+  // type mismatch at "document".
+  if (doc === null || doc === undefined) throw new InputError({ path: source, rule: 'holds no document (empty, or only comments): write a mapping of keys' });
+  return checkDepth(doc, source);
 }
 
 function parseText(text: string, source: string, format?: 'json' | 'yaml'): unknown {
