@@ -95,29 +95,26 @@ export interface QcnCpConfig {
   pmax: number;
 }
 
-export interface QcnRpQauPc {
-  profile: 'qau-pc';
+/** The reaction-point parameters both profiles share (DESIGN.md §4.5 names). */
+export interface QcnRpCommon {
   line_bps: number;
   bc_bytes: number;
   timer_ps: number;
   th: number;
   ai_bps: number;
   hai_bps: number;
+  min_bps: number;
+}
+
+export interface QcnRpQauPc extends QcnRpCommon {
+  profile: 'qau-pc';
   gd_shift: number;
   min_dec_num: number;
-  min_bps: number;
   extra_fast_recovery: boolean;
 }
 
-export interface QcnRpDcqcn {
+export interface QcnRpDcqcn extends QcnRpCommon {
   profile: 'dcqcn';
-  line_bps: number;
-  bc_bytes: number;
-  timer_ps: number;
-  th: number;
-  ai_bps: number;
-  hai_bps: number;
-  min_bps: number;
   /** alpha EWMA gain g = 1/2^g_shift (paper: 1/256) */
   g_shift: number;
   /** alpha decays every alpha_timer_ps without a CNP (paper: 55 us) */

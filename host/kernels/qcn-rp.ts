@@ -3,17 +3,11 @@
 // (the simulator calls it in simInit, the vectors command directly). The one place that knows
 // which field holds which parameter; `vectors qcn-rp` and the simulator (host/sim/run.ts) both use it.
 import type { Core } from '../loader.js';
+import type { QcnRpCommon } from '../config/types.js';
 
 /** Parameters of one rate limiter (DESIGN.md §4.5 names; rates bit/s, times ps, sizes bytes). */
-export interface RpParams {
+export interface RpParams extends QcnRpCommon {
   profile: 'qau-pc' | 'dcqcn';
-  line_bps: number;
-  bc_bytes: number;
-  timer_ps: number;
-  th: number;
-  ai_bps: number;
-  hai_bps: number;
-  min_bps: number;
   /** qau-pc: Gd = 2^-gd_shift and the minimum decrease factor min_dec_num / 2^gd_shift. */
   gd_shift: number;
   min_dec_num: number;

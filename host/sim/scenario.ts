@@ -9,7 +9,6 @@
 import { WIRE_OVERHEAD } from '../codes.js';
 import { readFileSync } from 'node:fs';
 import { parseDocumentText } from '../config/load.js';
-import { z } from 'zod';
 import { InputError, formatProblem, fsReason, type Problem } from '../errors.js';
 import { parseOrThrow } from '../problems.js';
 import { psPerByte } from './units.js';

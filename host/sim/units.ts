@@ -6,7 +6,6 @@ import { CABLE_RULE, parseLength, parseRate } from '../units.js';
 
 const TIME_PS: Record<string, number> = { ps: 1, ns: 1e3, us: 1e6, 'µs': 1e6, ms: 1e9, s: 1e12 };
 const SIZE_B: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
-const SPEED_BPS: Record<string, number> = { '': 1e9, G: 1e9, g: 1e9, Gbps: 1e9, M: 1e6, Mbps: 1e6, T: 1e12 };
 
 function quantity(table: Record<string, number>, what: string, example: string) {
   return z.union([z.number(), z.string()]).transform((v, ctx) => {
