@@ -329,7 +329,10 @@ export const SH_HOSTQ: i32 = SH_SEED + I32;                  // bytes a host TC 
 export const SH_CREDIT_UNIT: i32 = SH_HOSTQ + I32;
 export const SH_WD_POLLS: i32 = SH_CREDIT_UNIT + I32;        // address of i64[SH_NWD_POLLS]: the distinct watchdog poll intervals, ps
 export const SH_NWD_POLLS: i32 = SH_WD_POLLS + I32;
-export const SH_CREDIT_AGING: i32 = ((SH_NWD_POLLS + I32) + 7) & ~7; // i64 ps (0 = credits never age)
+export const SH_PATHS: i32 = SH_NWD_POLLS + I32;            // address of i32[SH_NFLOWS * SH_PATH_LEN]: each flow's egress port at its
+                                                             //   1st, 2nd, ... switch (filled by simInit from the routes; mmu.ts)
+export const SH_PATH_LEN: i32 = SH_PATHS + I32;              // row stride of SH_PATHS: the most switches any flow's frames cross
+export const SH_CREDIT_AGING: i32 = ((SH_PATH_LEN + I32) + 7) & ~7; // i64 ps (0 = credits never age)
 export const SH_MAX_FRAME: i32 = SH_CREDIT_AGING + I64;          // largest frame of the fabric (MTU, bytes): every port's ETS quanta
 export const SH_SIZE: i32 = ((SH_MAX_FRAME + I32) + 7) & ~7;
 // Flow-control modes, pause time, watchdog and QCN CP parameters are per port (SP_MODES...), the
@@ -416,6 +419,7 @@ export const SK_KIND: i32 = SK_PORT + I32;                   // bits 0..7 kind (
 export const SK_A: i32 = SK_KIND + I32;                      // PFC/grant: priority; CNM: flow
 export const SK_B: i32 = SK_A + I32;                         // PFC: quanta; grant: credit limit; CNM: qf
 export const SK_ARRIVE_AT: i32 = SK_A;  // i64 data frame in a port's sink list: arrival time at the host (overlays A, B)
+export const SK_HOP: i32 = SK_A;        // data frame on its way: switches it has entered, its column in its flow's path row
 export const SK_SIZE: i32 = SK_B + I32;
 
 // Entity ids of the simulator's random streams (DESIGN.md §2: each entity owns an xorshift32 seeded

@@ -44,6 +44,9 @@ export let nodes: usize = 0;
 export let flows: usize = 0;
 export let pool: usize = 0;
 export let route: usize = 0;
+/** Each flow's egress port at each switch of its path (SH_PATHS), `pathLen` entries per flow. */
+export let paths: usize = 0;
+export let pathLen: i32 = 0;
 export let nh: usize = 0;
 export let mix: usize = 0;
 export let ctr: usize = 0;

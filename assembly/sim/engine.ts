@@ -39,7 +39,7 @@ import {
   ETS_PRIO_TC, FC_CREDIT, FC_LOSSY, FC_PAUSE, FC_PFC, PFC_PORT_UNIT, PKT_PFC, SC_EVENTS,
   SC_NOW, SC_STORM_XOFF, SF_NP, SF_RP, SF_RP_EV_AT, SF_START,
   SH_COUNTERS, SH_CREDIT_AGING, SH_CREDIT_UNIT, SH_FLOWS, SH_HEAP, SH_HEAP_CAP, SH_HOSTQ, SH_MIX, SH_NFLOWS,
-  SH_NH, SH_NHOSTS, SH_NODES, SH_NPORTS, SH_NSTORMS, SH_NWD_POLLS, SH_MAX_FRAME, SH_POOL, SH_POOL_CAP, SH_PORTS,
+  SH_NH, SH_NHOSTS, SH_PATHS, SH_PATH_LEN, SH_NODES, SH_NPORTS, SH_NSTORMS, SH_NWD_POLLS, SH_MAX_FRAME, SH_POOL, SH_POOL_CAP, SH_PORTS,
   SH_QCN_MASK, SH_QCN_PROFILE, SH_ROUTE, SH_SEED, SH_STORMS, SH_WDLOG, SH_WDLOG_CAP, SH_WD_POLLS, SIM_ID_RP,
   SK_NEXT, SN_XOFF, SN_XON, SP_CREDIT_MASK, SP_CR_CAP, SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS,
   SP_FLAGS, SP_HEADROOM, SP_KMAX, SP_KMIN, SP_LOSSLESS, SP_NODE, SP_PAUSE_TIME, SP_PEER, SP_PFC, SP_PMAX_Q16,
@@ -54,17 +54,21 @@ import {
   CREDIT_HALF, CREDIT_K, EV_ARRIVE, EV_CREDIT_REFRESH, EV_FLOW, EV_REFRESH, EV_RP_TIMER, EV_STORM,
   EV_TX_DONE, EV_WAKE, EV_WATCHDOG, FOREVER, INDEX_MASK, anyCredit, count, cpRec, creditAging, creditMaskAt,
   creditRec, creditUnit, ctr, dcqcn, flowAt, flows, freeList, hdr, hostQueue, mix, modeAt, nFlows, routeColumns,
-  nPorts, nStorms, nh, nodeAt, nodes, now, pktAt, pool, portAt, ports, qcnMask, route, storms, wdCap,
+  nPorts, nStorms, nh, nodeAt, nodes, now, pathLen, paths, pktAt, pool, portAt, ports, qcnMask, route, storms, wdCap,
   wdPolls, wdlog,
 } from './arena';
 import { MAIN, evDone, evNext, evOverflow, evPush, evReset, evTake, evTopTime } from './events';
 import { arrive, tryTransmit } from './link';
-import { armRefresh, creditRefresh, sendPendingPause } from './mmu';
+import { armRefresh, creditRefresh, sendPendingPause, tracePaths } from './mmu';
 import { armRp, deliverArrived, flowEvent } from './nic';
 import { sendControl } from './queues';
 import { watchdogPoll } from './watchdog';
 
-/** Reads the header the host wrote at `base`, links the packet free list, seeds the events. */
+/**
+ * Reads the header the host wrote at `base`, links the packet free list, configures the kernels,
+ * traces the flows' paths and seeds the events. Returns 0; 1 if the event heap is too small, 2 if a
+ * flow's path is longer than the path table's rows (both host sizing bugs).
+ */
 export function simInit(base: i32): i32 {
   hdr = <usize>base;
   nPorts = load<i32>(hdr + SH_NPORTS);
@@ -76,6 +80,8 @@ export function simInit(base: i32): i32 {
   pool = <usize>load<i32>(hdr + SH_POOL);
   route = <usize>load<i32>(hdr + SH_ROUTE);
   nh = <usize>load<i32>(hdr + SH_NH);
+  paths = <usize>load<i32>(hdr + SH_PATHS);
+  pathLen = load<i32>(hdr + SH_PATH_LEN);
   mix = <usize>load<i32>(hdr + SH_MIX);
   ctr = <usize>load<i32>(hdr + SH_COUNTERS);
   wdlog = <usize>load<i32>(hdr + SH_WDLOG);
@@ -154,6 +160,7 @@ export function simInit(base: i32): i32 {
       store<i32>(pa + SP_CR_LASTCL + (pr << 2), ownCap < CREDIT_HALF ? ownCap : CREDIT_HALF);
     }
   }
+  if (tracePaths() != 0) return 2;
   for (let f = 0; f < nFlows; f++) {
     const fa = flowAt(f);
     // The host wrote the reaction point's parameters into its record (host/kernels/qcn-rp.ts, from the

@@ -9,7 +9,7 @@ import { creditDrain, creditGrantValue, creditReceive } from '../credit';
 import {
   FC_CREDIT, FC_LOSSY, PFC_PENDING, PFC_PORT_UNIT, PFC_TX_TIME, PKT_CNM, PKT_DATA, PKT_GRANT, PKT_PAUSE,
   PKT_PFC, QCN_CP_QF, SC_CNMS, SC_DROP_LOSSLESS, SC_DROP_LOSSY, SC_DROP_PRIO, SC_GRANTS, SF_DST_ORD,
-  SF_SRC_ORD, SK_BYTES, SK_FLOW, SK_KIND, SK_PORT, SK_PRIO, SN_LOSSY_Q, SN_ORD, SN_SHARED_SIZE,
+  SF_PORT, SF_SRC_ORD, SK_BYTES, SK_HOP, SN_KIND, SP_PEER, SK_FLOW, SK_KIND, SK_PORT, SK_PRIO, SN_LOSSY_Q, SN_ORD, SN_SHARED_SIZE,
   SN_SHARED_USED, SP_CR_CAP, SP_CR_LASTCL, SP_ETS, SP_NODE, SP_PAUSE_TIME, SP_PFC, SP_QBYTES, SP_REFRESH_EV,
   SP_WD_DROP,
 } from '../layout';
@@ -17,8 +17,8 @@ import { pfcArrive, pfcDepart, pfcNextRefresh, pfcTakePending } from '../pfc';
 import { dcqcnCpDequeue, dcqcnCpEnqueue, qcnCpDequeue, qcnCpEnqueue } from '../qcn_cp';
 import {
   A_CREDIT, A_LOSSLESS, A_LOSSY, A_NONE, CE_BIT, CREDIT_MASK, EV_REFRESH, count, cpRec, creditMaskAt,
-  creditRec, dcqcn, flowAt, freePacket, modeAt, routeColumns, nPorts, nh, nodeAt, now, pktAt, portAt, qcnMask,
-  route,
+  creditRec, dcqcn, flowAt, freePacket, modeAt, routeColumns, nFlows, nPorts, nh, nodeAt, now, pathLen, paths, pktAt, portAt,
+  qcnMask, route,
 } from './arena';
 import { MAIN, evPush } from './events';
 import { tryTransmit } from './link';
@@ -140,6 +140,29 @@ export function nextHop(node: i32, dstOrd: i32, flow: i32): i32 {
   return load<i32>(nh + (<usize>(off + 1 + <i32>(h % <u32>n)) << 2));
 }
 
+/**
+ * Fills the path table: for each flow, the egress port nextHop picks at each switch from its source
+ * host's port to its destination. A flow's frames all take that one path (the ECMP hash depends on
+ * the flow and the switch only), so a frame's next hop is one load from a small table instead of a
+ * walk through the route row, the next-hop set and the hash (docs/sim.md, "What limits the speed").
+ * Returns 0, or 1 when a path is longer than the host's row stride (a sizing bug).
+ */
+export function tracePaths(): i32 {
+  for (let f = 0; f < nFlows; f++) {
+    const fa = flowAt(f);
+    const dstOrd = load<i32>(fa + SF_DST_ORD);
+    let p = load<i32>(fa + SF_PORT);
+    for (let hop = 0; ; hop++) {
+      const node = load<i32>(portAt(load<i32>(portAt(p) + SP_PEER)) + SP_NODE);
+      if (load<i32>(nodeAt(node) + SN_KIND) == 0) break; // a host: delivered
+      if (hop >= pathLen) return 1;
+      p = nextHop(node, dstOrd, f);
+      store<i32>(paths + ((<usize>f * <usize>pathLen + <usize>hop) << 2), p);
+    }
+  }
+  return 0;
+}
+
 /** A data frame arrives at switch port `inP`: admission, PFC/PAUSE generation, QCN, enqueue. */
 @inline
 export function switchReceive(inP: i32, k: i32): void {
@@ -150,7 +173,9 @@ export function switchReceive(inP: i32, k: i32): void {
   const bytes = load<i32>(ka + SK_BYTES);
   const pr = load<i32>(ka + SK_PRIO);
   const f = load<i32>(ka + SK_FLOW);
-  const out = nextHop(node, load<i32>(flowAt(f) + SF_DST_ORD), f);
+  const hop = load<i32>(ka + SK_HOP);
+  const out = load<i32>(paths + ((<usize>f * <usize>pathLen + <usize>hop) << 2));
+  store<i32>(ka + SK_HOP, hop + 1);
   const oa = portAt(out);
   const tc = <i32>load<u8>(oa + SP_ETS + pr);
   const mode = modeAt(ia, pr);

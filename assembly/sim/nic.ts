@@ -9,7 +9,7 @@ import {
   PKT_CNP, PKT_DATA, QCN_RP_ACTIVE, SC_CNMS, SF_DELIV, SF_FA, SF_FB, SF_FKIND, SF_LAST_DELIV, SF_LEFT,
   SF_MIXN, SF_MIXOFF, SF_MIXTOT, SF_NEXT_AT, SF_NEXT_WAIT, SF_NP, SF_OFF, SF_ON, SF_PACE_BYTES, SF_PACE_PS,
   SF_PACE_RATE, SF_PORT, SF_PRIO, SF_RATE, SF_RNG, SF_RP, SF_RP_EV_AT, SF_SENT, SF_START, SF_STATE, SF_STOP,
-  SF_TC, SK_ARRIVE_AT, SK_BYTES, SK_FLOW, SK_KIND, SK_NEXT, SK_PORT, SK_PRIO, SP_QBYTES, SP_SINK_HEAD,
+  SF_TC, SK_ARRIVE_AT, SK_BYTES, SK_FLOW, SK_HOP, SK_KIND, SK_NEXT, SK_PORT, SK_PRIO, SP_QBYTES, SP_SINK_HEAD,
   SP_SINK_TAIL, SP_WAIT_HEAD,
 } from '../layout';
 import { dcqcnNpOnCe, qcnRpOnFrameSent } from '../qcn_rp';
@@ -157,6 +157,7 @@ export function flowEvent(f: i32, t: i64): void {
   store<i32>(ka + SK_PRIO, load<i32>(fa + SF_PRIO));
   store<i32>(ka + SK_KIND, PKT_DATA);
   store<i32>(ka + SK_PORT, p);
+  store<i32>(ka + SK_HOP, 0);
   enqueue(pa, tc, k, bytes);
   store<i64>(fa + SF_SENT, load<i64>(fa + SF_SENT) + <i64>bytes);
   if (((qcnMask >> load<i32>(fa + SF_PRIO)) & 1) != 0) {

@@ -7,7 +7,7 @@ import { CONTROL_FRAME_BYTES, FC_CODE, WD_ACTION_CODE, WIRE_OVERHEAD } from '../
 import { Core } from '../loader.js';
 import { writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
 import { losslessPgs, type NormNode, type Scenario } from './scenario.js';
-import { computeRoutes, nodeOrdinals, type Routes } from './routes.js';
+import { computeRoutes, hopScratch, longestFlowPath, nodeOrdinals, type Routes } from './routes.js';
 
 /** Watchdog log entries the arena holds (summary.ts reads at most this many). */
 export const WDLOG_CAP = 4096;
@@ -65,6 +65,8 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   // Routes: shortest-path ECMP sets per destination host, plus a column per pinned flow (routes.ts).
   const routes = computeRoutes(scn, hostOrd, swOrd);
   const { route, nhWords, columns, flowColumn } = routes;
+  // Per-flow path rows (simInit fills them): one load per hop instead of the route lookup.
+  const pathLen = Math.max(1, longestFlowPath(scn, routes, hopScratch(scn, swOrd)));
 
   // Packet pool: everything the switch buffers and NIC queues can hold, frames in flight on every
   // link, plus control frames; sized at init so a run never allocates.
@@ -84,7 +86,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const o = {
     hdr: take(L.SH_SIZE), nodes: take(nNodes * L.SN_SIZE), ports: take(nPorts * L.SP_SIZE), flows: take(nFlows * L.SF_SIZE),
     pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * columns * 4), nh: take(nhWords.length * 4),
-    mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
+    paths: take(nFlows * pathLen * 4 + 4), mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
   };
   const arenaBytes = off;
   const base = core.fn<(b: number) => number>('simReserve')(arenaBytes);
@@ -102,6 +104,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   w32(h + L.SH_POOL_CAP, poolCap); w32(h + L.SH_HEAP_CAP, heapCap);
   w32(h + L.SH_PORTS, a.ports); w32(h + L.SH_NODES, a.nodes); w32(h + L.SH_FLOWS, a.flows); w32(h + L.SH_POOL, a.pool);
   w32(h + L.SH_HEAP, a.heap); w32(h + L.SH_ROUTE, a.route); w32(h + L.SH_NH, a.nh); w32(h + L.SH_MIX, a.mix);
+  w32(h + L.SH_PATHS, a.paths); w32(h + L.SH_PATH_LEN, pathLen);
   w32(h + L.SH_COUNTERS, a.counters); w32(h + L.SH_WDLOG, a.wdlog); w32(h + L.SH_WDLOG_CAP, WDLOG_CAP);
   w32(h + L.SH_STORMS, a.storms); w32(h + L.SH_NSTORMS, scn.storms.length);
   const qcnMask = scn.qcn.enable ? scn.qcn.priorities.reduce((m, p) => m | (1 << p), 0) : 0;
@@ -195,7 +198,9 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     w64(sa + L.SS_START, s.start_ps); w64(sa + L.SS_STOP, s.stop_ps); w64(sa + L.SS_INTERVAL, s.interval_ps);
   });
 
-  if (core.fn<(b: number) => number>('simInit')(base) !== 0) throw new Error('simulator event queue too small at init');
+  const init = core.fn<(b: number) => number>('simInit')(base);
+  if (init === 1) throw new Error('simulator event queue too small at init');
+  if (init === 2) throw new Error('a flow\'s path is longer than the path table\'s rows (sizing bug)');
   const memAfterInit = core.memoryBytes;
   const runUntil = core.fn<(t: bigint) => number>('simRunUntil');
   const pfcPausedPs = core.fn<(rec: number, unit: number, now: bigint) => bigint>('pfcPausedPs');

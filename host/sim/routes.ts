@@ -145,6 +145,28 @@ export function walkFlowHops(
   }
 }
 
+/**
+ * The most switches any flow's frames enter on their way to the destination: the row length of the
+ * engine's path table (simInit fills the rows with the ports its ECMP hash picks). Every choice a
+ * frame may get is equally long (each shortest-path set is one hop closer; a pinned flow's set is its
+ * path's next link), so following the first choice of each set gives the length.
+ */
+export function longestFlowPath(scn: Scenario, routes: Routes, scratch: HopScratch): number {
+  let longest = 0;
+  for (const f of scn.flows) {
+    const col = routes.flowColumn[f.id];
+    let e = scn.nodes[f.src].ports[0];
+    let switches = 0;
+    for (let so = scratch.swOrdOf[scn.ports[e].peerNode]; so >= 0; so = scratch.swOrdOf[scn.ports[e].peerNode]) {
+      // Shortest paths visit each switch once at most: a longer walk means broken tables.
+      if (++switches > scratch.swOrdOf.length) throw new Error(`flow ${f.id}: its route does not reach its destination`);
+      e = routes.nhWords[routes.route[so * routes.columns + col] + 1];
+    }
+    if (switches > longest) longest = switches;
+  }
+  return longest;
+}
+
 /** Reusable state of walkFlowHops for one scenario. */
 export interface HopScratch { stamp: number; seen: Int32Array; stack: Int32Array; swOrdOf: Int32Array }
 export function hopScratch(scn: Scenario, swOrd: Map<number, number>): HopScratch {
