@@ -96,7 +96,7 @@ export function closScenario(o: ClosOptions): ScenarioInput {
       buffer: { size: '16MB', headroom: 'auto' },
       dcb: {
         port: { mtu: 9216 },
-        ets: { prio_tc: [0, 0, 1, 1, 2, 2, 3, 3], tsa: ['ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict', 'strict'], bw: [40, 40, 20, 0, 0, 0, 0, 0] },
+        ets: { prio_tc: [0, 0, 0, 1, 2, 2, 3, 3], tsa: ['ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict', 'strict'], bw: [40, 40, 20, 0, 0, 0, 0, 0] },
         pfc: { enable: [3] },
       },
     },
