@@ -128,6 +128,12 @@ export function evTopTime(h: usize): i64 {
   return load<i64>(baseOf(h));
 }
 
+/** Payload of entry i of heap h (0: no such entry; no event has type 0). */
+@inline
+export function evPayloadAt(h: usize, i: i32): u32 {
+  return i < evCount(h) ? load<u32>(baseOf(h) + (<usize>i << 4), 12) : 0;
+}
+
 /** Starts handling the root of heap h: returns its payload; it stays the root until evDone. */
 @inline
 export function evTake(h: usize): u32 {
