@@ -43,13 +43,14 @@ export function creditUnits(rec: usize, bytes: i32): i32 {
   return (bytes + u - 1) / u;
 }
 
-/** Sets up both halves: k-bit counters, unit U bytes, receiver buffer in units, aging in ps (0 = none). */
-export function creditInit(rec: usize, k: i32, unitBytes: i32, capacityUnits: i32, agingPs: i64): void {
-  memory.fill(rec, 0, <usize>CREDIT_SIZE);
-  store<i32>(rec + CREDIT_K, k);
-  store<i32>(rec + CREDIT_UNIT, unitBytes);
-  store<i32>(rec + CREDIT_CAPACITY, capacityUnits);
-  store<i64>(rec + CREDIT_AGING_PS, agingPs);
+/**
+ * Configure protocol (host/kernels/credit.ts writes the config fields: counter width k, unit U in
+ * bytes, receiver buffer in units, aging in ps, 0 = none): resets both halves, counters at 0 and no
+ * grant yet (the sender has no credit until its first grant).
+ */
+export function creditConfigure(rec: usize): void {
+  memory.fill(rec + <usize>CREDIT_TBS, 0, <usize>(CREDIT_AGING_PS - CREDIT_TBS));
+  memory.fill(rec + <usize>CREDIT_GRANT_AT, 0, <usize>(CREDIT_SIZE - CREDIT_GRANT_AT));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,63 +159,22 @@ export function creditOnSync(rec: usize, tbs: i32): void {
 // Host entry points for the per-packet functions
 // ---------------------------------------------------------------------------------------------
 
+/** Host entry of creditTrySend (vectors, tests): units consumed, 0 when the sender is blocked. */
 export function creditTrySendOne(rec: usize, bytes: i32, now: i64): i32 {
   return creditTrySend(rec, bytes, now);
 }
 
+/** Host entry of creditReceive: the receiver takes a frame into its buffer; 0 on overrun. */
 export function creditReceiveOne(rec: usize, bytes: i32): i32 {
   return creditReceive(rec, bytes);
 }
 
+/** Host entry of creditDrain: bytes leave the receiver's buffer. */
 export function creditDrainOne(rec: usize, bytes: i32): void {
   creditDrain(rec, bytes);
 }
 
+/** Host entry of creditAge: drops credit older than the aging time; returns the units dropped. */
 export function creditAgeOne(rec: usize, now: i64): i32 {
   return creditAge(rec, now);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Benchmark driver (`dcbkit bench`: creditBenchSetup() then creditBenchRun(n))
-// ---------------------------------------------------------------------------------------------
-
-const BENCH_REC: usize = memory.data(CREDIT_SIZE, 16);
-const BENCH_RNG: usize = memory.data(16, 16); // u32 xorshift state, i64 time at +8
-
-/** k = 16, U = 64 B, a 512-unit (32 KiB) receiver buffer, 100 us aging, one grant in hand. */
-export function creditBenchSetup(): void {
-  creditInit(BENCH_REC, 16, 64, 512, 100_000_000);
-  creditOnGrant(BENCH_REC, creditGrantValue(BENCH_REC), 0);
-  store<u32>(BENCH_RNG, 0x2545F491);
-  store<i64>(BENCH_RNG + 8, 0);
-}
-
-/**
- * n per-frame steps on one flow: the sender tries a frame of pseudo-random size 64..1087 B
- * (creditTrySend incl. the aging check); a frame sent is received and drained at once
- * (creditReceive, creditDrain); every 64th step a sync and a grant are exchanged. Time advances
- * 80 ps per byte (100G). Returns the sum of units sent.
- */
-export function creditBenchRun(n: i32): i32 {
-  let x = load<u32>(BENCH_RNG);
-  let now = load<i64>(BENCH_RNG + 8);
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
-    const bytes = 64 + <i32>(x & 1023);
-    now += <i64>bytes * 80;
-    const sent = creditTrySend(BENCH_REC, bytes, now);
-    if (sent != 0) {
-      creditReceive(BENCH_REC, bytes);
-      creditDrain(BENCH_REC, bytes);
-    }
-    if ((i & 63) == 63) {
-      creditOnSync(BENCH_REC, creditSyncValue(BENCH_REC));
-      creditOnGrant(BENCH_REC, creditGrantValue(BENCH_REC), now);
-    }
-    sum += sent;
-  }
-  store<u32>(BENCH_RNG, x);
-  store<i64>(BENCH_RNG + 8, now);
-  return sum;
 }

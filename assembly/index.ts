@@ -6,7 +6,7 @@ export { rngSeed as rng_seed_value } from './rng';
 export { etsConfigure, etsSelectOne, etsEmptiedOne } from './ets';
 export { etsBenchSetup, etsBenchRun } from './bench/ets';
 export {
-  pfcInit, pfcSetThresholds, pfcSetRefreshQuanta, pfcNextRefresh,
+  pfcConfigure, pfcNextRefresh,
   pfcRefreshDue, pfcReceivePfc, pfcReceivePause, pfcPausedPs, pfcArriveOne, pfcDepartOne, pfcTakePendingOne,
   pfcBlockedMaskOne, pfcBlockedTcsOne,
 } from './pfc';
@@ -14,9 +14,10 @@ export { pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting } f
 export { simInit, simRunUntil, simReserve, simFreePackets } from './sim/engine';
 export { evSelfTest } from './sim/events';
 export {
-  creditInit, creditOnGrant, creditSyncValue, creditAvailable, creditGrantValue, creditOnSync, creditTrySendOne,
-  creditReceiveOne, creditDrainOne, creditAgeOne, creditBenchSetup, creditBenchRun,
+  creditConfigure, creditOnGrant, creditSyncValue, creditAvailable, creditGrantValue, creditOnSync, creditTrySendOne,
+  creditReceiveOne, creditDrainOne, creditAgeOne,
 } from './credit';
+export { creditBenchSetup, creditBenchRun } from './bench/credit';
 export * from './qcn_exports';
 export { qcnCpBenchRunItems, qcnCpBenchSetup, qcnCpBenchRun } from './bench/qcn';
 export { PORT, QUEUES, IN_RING, OUT_RING, portInit, portGenerate, portProcess, portRun, portChecksum, portBenchSetup } from './port';

@@ -7,6 +7,7 @@
 // these records in its arena; the vectors command and the benchmarks use the static scratch region.
 //
 // Conventions: i64 fields 8-byte aligned, record sizes multiples of 8 (16 where SIMD may scan).
+// Each `<RECORD>_SIZE` is the bytes one record takes (its stride in an array of them).
 // Invariant: nothing allocates after init; memory.buffer never grows during a run.
 //
 // Every offset is derived from the one before it (offset of the previous field + its size, rounded up
@@ -158,20 +159,28 @@ export const DCQCN_NP_SIZE: i32 = DCQCN_NP_SPACING_PS + I64;
 // (the 802.3x PAUSE state, and the port's total ingress occupancy).
 export const PFC_UNITS: i32 = 9;
 export const PFC_PORT_UNIT: i32 = 8;
+// Config fields first (host/kernels/pfc.ts writes them, pfcConfigure derives the rest and zeroes
+// everything from PFC_CONFIG_END on): mode, enable mask, pause time, refresh override, port speed,
+// and per unit the XOFF / XON thresholds and the headroom.
 export const PFC_MODE: i32 = 0;            // i32 0 off, 1 pfc, 2 pause (802.3x)
 export const PFC_ENABLE: i32 = PFC_MODE + I32;               // i32 bit n: priority n is PFC-enabled (lossless)
 export const PFC_PAUSE_TIME: i32 = PFC_ENABLE + I32;         // i32 quanta carried by XOFF (default 0xFFFF)
-export const PFC_XOFF_STATE: i32 = PFC_PAUSE_TIME + I32;     // i32 bit u: unit u has sent XOFF and not yet XON
-export const PFC_PENDING: i32 = PFC_XOFF_STATE + I32;        // i32 bit u: a PFC time (bits 0..7) / PAUSE (bit 8) awaits sending
-export const PFC_QUANTUM_PS: i32 = ((PFC_PENDING + I32) + 7) & ~7; // i64 512 bit times at the port speed, ps
-export const PFC_REFRESH_PS: i32 = PFC_QUANTUM_PS + I64;     // i64 XOFF refresh interval, ps (pause_time/2 quanta)
-export const PFC_RX_IGNORED: i32 = PFC_REFRESH_PS + I64;     // i64 received pause entries not acted upon (wrong mode / priority)
+export const PFC_REFRESH_QUANTA: i32 = PFC_PAUSE_TIME + I32; // i32 XOFF refresh interval in quanta, 0 = max(1, pause_time >> 1)
+export const PFC_SPEED_BPS: i32 = PFC_REFRESH_QUANTA + I32;  // i64 port speed, bit/s (512e12 / speed a whole number of ps)
 // i32 arrays, 9 entries + 1 pad (stride 40)
 const PFC_I32_ROW: i32 = 4 * (PFC_UNITS + 1);
+export const PFC_XOFF_TH: i32 = PFC_SPEED_BPS + I64;         // i32[9] XOFF threshold, bytes (i32.MAX: the unit never pauses)
+export const PFC_XON_TH: i32 = PFC_XOFF_TH + PFC_I32_ROW;    // i32[9] XON threshold, bytes
+export const PFC_HEADROOM: i32 = PFC_XON_TH + PFC_I32_ROW;   // i32[9] headroom above XOFF, bytes (limit = xoff + headroom)
+export const PFC_CONFIG_END: i32 = PFC_HEADROOM + PFC_I32_ROW; // end of the config fields: pfcConfigure zeroes from here
+// Derived and state fields.
+export const PFC_XOFF_STATE: i32 = PFC_CONFIG_END;           // i32 bit u: unit u has sent XOFF and not yet XON
+export const PFC_PENDING: i32 = PFC_XOFF_STATE + I32;        // i32 bit u: a PFC time (bits 0..7) / PAUSE (bit 8) awaits sending
+export const PFC_QUANTUM_PS: i32 = ((PFC_PENDING + I32) + 7) & ~7; // i64 512 bit times at the port speed, ps
+export const PFC_REFRESH_PS: i32 = PFC_QUANTUM_PS + I64;     // i64 XOFF refresh interval, ps
+export const PFC_RX_IGNORED: i32 = PFC_REFRESH_PS + I64;     // i64 received pause entries not acted upon (wrong mode / priority)
 export const PFC_OCC: i32 = PFC_RX_IGNORED + I64;            // i32[9] ingress occupancy, bytes (unit 8 = port total)
-export const PFC_XOFF_TH: i32 = PFC_OCC + PFC_I32_ROW;   // i32[9] XOFF threshold, bytes
-export const PFC_XON_TH: i32 = PFC_XOFF_TH + PFC_I32_ROW; // i32[9] XON threshold, bytes
-export const PFC_LIMIT: i32 = PFC_XON_TH + PFC_I32_ROW;  // i32[9] drop limit = xoff + headroom, bytes
+export const PFC_LIMIT: i32 = PFC_OCC + PFC_I32_ROW;  // i32[9] drop limit = xoff + headroom, bytes
 export const PFC_TX_TIME: i32 = PFC_LIMIT + PFC_I32_ROW; // i32[9] time field of the pending frame, quanta
 // i64 arrays, 9 entries (stride 72)
 const PFC_I64_ROW: i32 = 8 * PFC_UNITS;
@@ -304,49 +313,50 @@ export const OUT_CAP: i32 = 1024;
 //
 // Header (i32 unless noted): counts, table addresses, global parameters.
 export const SH_NPORTS: i32 = 0;
-export const SH_NNODES: i32 = SH_NPORTS + I32;
-export const SH_NFLOWS: i32 = SH_NNODES + I32;
+export const SH_NNODES: i32 = SH_NPORTS + I32;                // nodes (hosts and switches)
+export const SH_NFLOWS: i32 = SH_NNODES + I32;                // flows
 export const SH_NHOSTS: i32 = SH_NFLOWS + I32;                // route row stride: destination hosts, then one column per pinned flow (host/sim/routes.ts)
-export const SH_POOL_CAP: i32 = SH_NHOSTS + I32;
-export const SH_HEAP_CAP: i32 = SH_POOL_CAP + I32;
-export const SH_PORTS: i32 = SH_HEAP_CAP + I32;
-export const SH_NODES: i32 = SH_PORTS + I32;
-export const SH_FLOWS: i32 = SH_NODES + I32;
-export const SH_POOL: i32 = SH_FLOWS + I32;
-export const SH_HEAP: i32 = SH_POOL + I32;
+export const SH_POOL_CAP: i32 = SH_NHOSTS + I32;              // packet records in the pool
+export const SH_HEAP_CAP: i32 = SH_POOL_CAP + I32;            // event-heap entries (all three heaps)
+export const SH_PORTS: i32 = SH_HEAP_CAP + I32;               // address of the port records
+export const SH_NODES: i32 = SH_PORTS + I32;                  // address of the node records
+export const SH_FLOWS: i32 = SH_NODES + I32;                  // address of the flow records
+export const SH_POOL: i32 = SH_FLOWS + I32;                   // address of the packet pool
+export const SH_HEAP: i32 = SH_POOL + I32;                    // address of the event heaps
 export const SH_ROUTE: i32 = SH_HEAP + I32;                  // i32[nSwitches * nHosts]: offset into SH_NH (in i32 words)
 export const SH_NH: i32 = SH_ROUTE + I32;                    // i32 words: count, port, port, ...
 export const SH_MIX: i32 = SH_NH + I32;                      // i32 pairs: frame bytes, cumulative weight
-export const SH_COUNTERS: i32 = SH_MIX + I32;
-export const SH_WDLOG: i32 = SH_COUNTERS + I32;
-export const SH_WDLOG_CAP: i32 = SH_WDLOG + I32;
-export const SH_STORMS: i32 = SH_WDLOG_CAP + I32;
-export const SH_NSTORMS: i32 = SH_STORMS + I32;
+export const SH_COUNTERS: i32 = SH_MIX + I32;                 // address of the counters (SC_*)
+export const SH_WDLOG: i32 = SH_COUNTERS + I32;               // address of the watchdog log (SW_SIZE entries)
+export const SH_WDLOG_CAP: i32 = SH_WDLOG + I32;              // watchdog log entries
+export const SH_STORMS: i32 = SH_WDLOG_CAP + I32;             // address of the storm sources (SS_*)
+export const SH_NSTORMS: i32 = SH_STORMS + I32;               // storm sources
 export const SH_QCN_MASK: i32 = SH_NSTORMS + I32;            // priorities with a congestion point / reaction point
 export const SH_QCN_PROFILE: i32 = SH_QCN_MASK + I32;        // 0 qau-pc, 1 dcqcn (one profile per fabric)
-export const SH_SEED: i32 = SH_QCN_PROFILE + I32;
+export const SH_SEED: i32 = SH_QCN_PROFILE + I32;             // run seed of every random stream
 export const SH_HOSTQ: i32 = SH_SEED + I32;                  // bytes a host TC queue holds before its flows wait
-export const SH_CREDIT_UNIT: i32 = SH_HOSTQ + I32;
+export const SH_CREDIT_UNIT: i32 = SH_HOSTQ + I32;            // credit unit, bytes (fabric-wide)
 export const SH_WD_POLLS: i32 = SH_CREDIT_UNIT + I32;        // address of i64[SH_NWD_POLLS]: the distinct watchdog poll intervals, ps
-export const SH_NWD_POLLS: i32 = SH_WD_POLLS + I32;
+export const SH_NWD_POLLS: i32 = SH_WD_POLLS + I32;           // distinct watchdog poll intervals
 export const SH_PATHS: i32 = SH_NWD_POLLS + I32;            // address of i32[SH_NFLOWS * SH_PATH_LEN]: each flow's egress port at its
                                                              //   1st, 2nd, ... switch (filled by simInit from the routes; mmu.ts)
 export const SH_PATH_LEN: i32 = SH_PATHS + I32;              // row stride of SH_PATHS: the most switches any flow's frames cross
 export const SH_CREDIT_AGING: i32 = ((SH_PATH_LEN + I32) + 7) & ~7; // i64 ps (0 = credits never age)
 export const SH_MAX_FRAME: i32 = SH_CREDIT_AGING + I64;          // largest frame of the fabric (MTU, bytes): every port's ETS quanta
 export const SH_SIZE: i32 = ((SH_MAX_FRAME + I32) + 7) & ~7;
-// Flow-control modes, pause time, watchdog and QCN CP parameters are per port (SP_MODES...), the
-// reaction-point parameters in each flow's RP record (SF_RP, written by host/kernels/qcn-rp.ts):
-// each from its own node's config.
+// Flow-control modes and watchdog parameters are per port (SP_MODES, SP_WD_*); the PFC, congestion
+// point and credit parameters sit in the port's kernel records (SP_PFC, SP_CP, SP_CREDIT) and the
+// reaction-point parameters in each flow's RP record (SF_RP), written by host/kernels/* before
+// simInit calls each kernel's configure: each from its own node's config.
+/** Counter width k of every simulator credit record (16-bit counters, IB-style). */
+export const SIM_CREDIT_BITS: i32 = 16;
 
-// Node record (i32): kind, shared pool, PG thresholds.
+// Node record (i32): kind, ordinal, shared pool, lossy queue limit.
 export const SN_KIND: i32 = 0;        // 0 host, 1 switch
 export const SN_ORD: i32 = SN_KIND + I32;                    // ordinal among hosts or among switches
-export const SN_SHARED_SIZE: i32 = SN_ORD + I32;
-export const SN_SHARED_USED: i32 = SN_SHARED_SIZE + I32;
-export const SN_XOFF: i32 = SN_SHARED_USED + I32;
-export const SN_XON: i32 = SN_XOFF + I32;
-export const SN_LOSSY_Q: i32 = SN_XON + I32;
+export const SN_SHARED_SIZE: i32 = SN_ORD + I32;              // shared pool of a switch, bytes (buffer minus reserved headroom)
+export const SN_SHARED_USED: i32 = SN_SHARED_SIZE + I32;      // bytes of admitted frames still in the switch
+export const SN_LOSSY_Q: i32 = SN_SHARED_USED + I32;     // bytes a lossy egress queue may hold
 export const SN_SIZE: i32 = ((SN_LOSSY_Q + I32) + 7) & ~7;
 
 // Port record: one per link end; egress queues per TC, credit counters, watchdog state, and the
@@ -355,20 +365,20 @@ export const SN_SIZE: i32 = ((SN_LOSSY_Q + I32) + 7) & ~7;
 // Hot fields first: what every transmission and arrival reads sits in the first 256 bytes (four
 // cache lines; the record size is a multiple of 64, so records start on a line).
 export const SP_NODE: i32 = 0;
-export const SP_PEER: i32 = SP_NODE + I32;
+export const SP_PEER: i32 = SP_NODE + I32;                    // port at the other end of the link
 export const SP_PPB: i32 = SP_PEER + I32;                    // ps per byte
 export const SP_FLAGS: i32 = SP_PPB + I32;                   // bit 0 host port, bit 1 a transmitter-done event is queued
 export const SP_DELAY: i32 = SP_FLAGS + I32;                 // i64 one-way propagation, ps
 export const SP_BUSY_UNTIL: i32 = SP_DELAY + I64;            // i64 the frame on the wire ends (transmitter idle from then)
 export const SP_BACKLOG: i32 = SP_BUSY_UNTIL + I64;          // TC bitmap of non-empty egress queues
 export const SP_CTRL_HEAD: i32 = SP_BACKLOG + I32;           // control frames (PFC, PAUSE, CNM, grants) go first
-export const SP_CTRL_TAIL: i32 = SP_CTRL_HEAD + I32;
-export const SP_QTOTAL: i32 = SP_CTRL_TAIL + I32;
+export const SP_CTRL_TAIL: i32 = SP_CTRL_HEAD + I32;          // last queued control frame, -1 none
+export const SP_QTOTAL: i32 = SP_CTRL_TAIL + I32;                  // frame bytes queued over all TCs
 export const SP_MODES: i32 = SP_QTOTAL + I32;                // flow-control mode of priority n in bits 4n..4n+3: 0 lossy 1 pfc 2 pause 3 credit
 export const SP_CREDIT_MASK: i32 = SP_MODES + I32;           // credit priorities
 export const SP_SINK_PRIOS: i32 = SP_CREDIT_MASK + I32;      // priorities whose data frames need no arrival event (peer is a host; docs/sim.md)
 export const SP_SINK_HEAD: i32 = SP_SINK_PRIOS + I32;        // oldest such frame on the wire, -1 none (FIFO: arrivals in send order)
-export const SP_SINK_TAIL: i32 = SP_SINK_HEAD + I32;
+export const SP_SINK_TAIL: i32 = SP_SINK_HEAD + I32;          // newest frame of the sink list, -1 none
 export const SP_UNSAT: i32 = SP_SINK_TAIL + I32;             // set when a weighted ETS TC was not eligible at a selection
 export const SP_WD_IGNORE: i32 = SP_UNSAT + I32;             // priorities whose pause the watchdog ignores (storm, forward/drop)
 export const SP_WD_DROP: i32 = SP_WD_IGNORE + I32;           // priorities the watchdog drops
@@ -382,9 +392,7 @@ export const SP_QBYTES: i32 = SP_QTAIL + 8 * I32;            // i32[8] frame byt
 export const SP_WAIT_HEAD: i32 = SP_QBYTES + 8 * I32;        // host port: first flow waiting for room in its NIC queue
 export const SP_WD_STORM: i32 = SP_WAIT_HEAD + I32;          // priorities in storm state
 export const SP_REFRESH_EV: i32 = SP_WD_STORM + I32;         // i64 time of the queued XOFF-refresh event (max = none)
-export const SP_HEADROOM: i32 = SP_REFRESH_EV + I64;         // bytes per lossless PG
-export const SP_PAUSE_TIME: i32 = SP_HEADROOM + I32;         // quanta of the XOFF frames this port sends
-export const SP_WD_ACTION: i32 = SP_PAUSE_TIME + I32;        // watchdog action: 0 drop, 1 forward, 2 alert
+export const SP_WD_ACTION: i32 = SP_REFRESH_EV + I64;        // watchdog action: 0 drop, 1 forward, 2 alert
 export const SP_WD_POLL: i32 = SP_WD_ACTION + I32;           // index into SH_WD_POLLS, -1 = no watchdog on this port
 export const SP_TX_BYTES_TC: i32 = SP_WD_POLL + I32;         // i64[8] wire bytes sent per TC
 export const SP_TX_PKTS: i32 = SP_TX_BYTES_TC + 8 * I64;     // i64[8] data frames sent per priority
@@ -392,28 +400,22 @@ export const SP_PFC_RX: i32 = SP_TX_PKTS + 8 * I64;          // i64[8] PFC/PAUSE
 export const SP_WD_LEFT: i32 = SP_PFC_RX + 8 * I64;          // i64[8] detection / restoration countdown
 export const SP_WD_LAST_TX: i32 = SP_WD_LEFT + 8 * I64;      // i64[8]
 export const SP_WD_LAST_RX: i32 = SP_WD_LAST_TX + 8 * I64;   // i64[8]
-// Per-port parameters from the node's own config (written by the host) and the credit receiver.
+// Per-port watchdog parameters from the node's own config (written by the host) and the credit receiver.
 export const SP_WD_DETECT: i32 = SP_WD_LAST_RX + 8 * I64;    // i64 ps
 export const SP_WD_RESTORE: i32 = SP_WD_DETECT + I64;        // i64 ps
-export const SP_Q_EQ: i32 = SP_WD_RESTORE + I64;             // QCN CP (qau-pc): Qeq bytes
-export const SP_W: i32 = SP_Q_EQ + I32;                      // QCN CP (qau-pc): w
-export const SP_KMIN: i32 = SP_W + I32;                      // dcqcn CP marking thresholds, bytes
-export const SP_KMAX: i32 = SP_KMIN + I32;
-export const SP_PMAX_Q16: i32 = SP_KMAX + I32;
-export const SP_CR_CAP: i32 = SP_PMAX_Q16 + I32;             // credit receiver buffer, units (written by the host)
-export const SP_CR_LASTCL: i32 = SP_CR_CAP + I32;            // i32[8] credit receiver: limit of the last grant sent
+export const SP_CR_LASTCL: i32 = SP_WD_RESTORE + I64;        // i32[8] credit receiver: limit of the last grant sent
 // Kernel records.
 export const SP_ETS: i32 = ((SP_CR_LASTCL + 8 * I32) + 63) & ~63;  // ETS record (ETS_BYTES = 128)
-export const SP_PFC: i32 = SP_ETS + ETS_BYTES;               // PFC record (PFC_SIZE = 1080)
+export const SP_PFC: i32 = SP_ETS + ETS_BYTES;               // PFC record (PFC_SIZE)
 export const SP_CREDIT: i32 = SP_PFC + PFC_SIZE;             // 8 x credit record (CREDIT_SIZE = 112), one per priority
 export const SP_CP: i32 = SP_CREDIT + 8 * CREDIT_SIZE;       // 8 x QCN CP record (QCN_CP_SIZE = 72), one per TC
-export const SP_SIZE: i32 = ((SP_CP + 8 * QCN_CP_SIZE) + 63) & ~63; // 54 x 64 bytes
+export const SP_SIZE: i32 = ((SP_CP + 8 * QCN_CP_SIZE) + 63) & ~63;
 
 // Packet record (pool entry).
 export const SK_NEXT: i32 = 0;
-export const SK_FLOW: i32 = SK_NEXT + I32;
-export const SK_BYTES: i32 = SK_FLOW + I32;
-export const SK_PRIO: i32 = SK_BYTES + I32;
+export const SK_FLOW: i32 = SK_NEXT + I32;                    // flow of a data frame (CNM / CNP: the flow it is about)
+export const SK_BYTES: i32 = SK_FLOW + I32;                   // frame bytes (FCS included, no preamble or IFG)
+export const SK_PRIO: i32 = SK_BYTES + I32;                   // priority 0..7 (control frames 7)
 export const SK_PORT: i32 = SK_PRIO + I32;                   // receiving port while in flight; ingress port while queued in a switch
 export const SK_KIND: i32 = SK_PORT + I32;                   // bits 0..7 kind (0 data 1 PFC 2 PAUSE 3 CNM 4 grant), 8..15 buffer account
 export const SK_A: i32 = SK_KIND + I32;                      // PFC/grant: priority; CNM: flow
@@ -447,16 +449,16 @@ export const SF_DST_ORD: i32 = SF_NEXT_WAIT + I32;           // route column of 
 export const SF_SRC_ORD: i32 = SF_DST_ORD + I32;             // route column back to its source (CNMs)
 export const SF_TC: i32 = SF_SRC_ORD + I32;                  // TC of its priority at the source port
 export const SF_START: i32 = SF_TC + I32;                    // i64 fields from here
-export const SF_STOP: i32 = SF_START + I64;
+export const SF_STOP: i32 = SF_START + I64;                   // i64 ps: the source stops
 export const SF_LEFT: i32 = SF_STOP + I64;                   // bytes still to send, -1 unlimited
 export const SF_RATE: i32 = SF_LEFT + I64;                   // offered rate, bit/s
-export const SF_ON: i32 = SF_RATE + I64;
-export const SF_OFF: i32 = SF_ON + I64;
-export const SF_NEXT_AT: i32 = SF_OFF + I64;
-export const SF_SENT: i32 = SF_NEXT_AT + I64;
-export const SF_DELIV: i32 = SF_SENT + I64;
-export const SF_LAST_DELIV: i32 = SF_DELIV + I64;
-export const SF_TOTAL: i32 = SF_LAST_DELIV + I64;
+export const SF_ON: i32 = SF_RATE + I64;                      // i64 ps: on part of an on/off period (0: always on)
+export const SF_OFF: i32 = SF_ON + I64;                       // i64 ps: off part
+export const SF_NEXT_AT: i32 = SF_OFF + I64;                  // i64 ps: the source's next frame (its queued event)
+export const SF_SENT: i32 = SF_NEXT_AT + I64;                 // i64 bytes generated
+export const SF_DELIV: i32 = SF_SENT + I64;                   // i64 bytes delivered to the destination
+export const SF_LAST_DELIV: i32 = SF_DELIV + I64;             // i64 ps of the last delivery
+export const SF_TOTAL: i32 = SF_LAST_DELIV + I64;             // i64 bytes of a sized flow (-1 unlimited)
 export const SF_LINE_BPS: i32 = SF_TOTAL + I64;              // i64
 export const SF_RP_EV_AT: i32 = SF_LINE_BPS + I64;           // i64 time of the one queued RP timer event (max = none)
 export const SF_RP: i32 = SF_RP_EV_AT + I64;                 // QCN reaction point record (QCN_RP_SIZE = 160)
@@ -467,19 +469,19 @@ export const SF_PACE_PS: i32 = SF_PACE_RATE + I64;           // i64 ... and the 
 export const SF_SIZE: i32 = SF_PACE_PS + I64;
 
 // Counters (i64).
-export const SC_HOPS: i32 = 0;
-export const SC_EVENTS: i32 = SC_HOPS + I64;
-export const SC_DROP_LOSSLESS: i32 = SC_EVENTS + I64;
-export const SC_DROP_LOSSY: i32 = SC_DROP_LOSSLESS + I64;
+export const SC_HOPS: i32 = 0;                                // packet-hops: frames serialised on a link
+export const SC_EVENTS: i32 = SC_HOPS + I64;                  // events handled
+export const SC_DROP_LOSSLESS: i32 = SC_EVENTS + I64;         // frames dropped on lossless priorities (must stay 0 but for watchdog drops)
+export const SC_DROP_LOSSY: i32 = SC_DROP_LOSSLESS + I64;     // frames dropped on lossy priorities
 export const SC_DROP_PRIO: i32 = SC_DROP_LOSSY + I64;        // i64[8]
 export const SC_STORM_XOFF: i32 = SC_DROP_PRIO + 8 * I64;    // XOFF frames sent by pfc_storm sources (kernel ports count their own)
-export const SC_UNUSED: i32 = SC_STORM_XOFF + I64;
-export const SC_PAUSE_FRAMES: i32 = SC_UNUSED + I64;
-export const SC_CNMS: i32 = SC_PAUSE_FRAMES + I64;
-export const SC_POOL_EXHAUSTED: i32 = SC_CNMS + I64;
-export const SC_WD_EVENTS: i32 = SC_POOL_EXHAUSTED + I64;
-export const SC_GRANTS: i32 = SC_WD_EVENTS + I64;
-export const SC_NOW: i32 = SC_GRANTS + I64;
+export const SC_UNUSED: i32 = SC_STORM_XOFF + I64;            // reserved
+export const SC_PAUSE_FRAMES: i32 = SC_UNUSED + I64;          // PFC / PAUSE frames received
+export const SC_CNMS: i32 = SC_PAUSE_FRAMES + I64;            // CNMs (qau-pc) or CNPs (dcqcn) sent
+export const SC_POOL_EXHAUSTED: i32 = SC_CNMS + I64;          // frames not generated for want of a packet record
+export const SC_WD_EVENTS: i32 = SC_POOL_EXHAUSTED + I64;     // watchdog detections and restorations
+export const SC_GRANTS: i32 = SC_WD_EVENTS + I64;             // credit grants sent
+export const SC_NOW: i32 = SC_GRANTS + I64;                   // i64 ps: time the run reached
 export const SC_SIZE: i32 = SC_NOW + I64;
 // Watchdog log entry: i64 time, i32 port, i32 priority | event << 8 (1 detected, 2 restored).
 export const SW_SIZE: i32 = 16;
@@ -510,7 +512,7 @@ if (SS_INTERVAL + I64 > SS_SIZE) ERROR('layout: sim storm record');
 if (SH_MAX_FRAME + I32 > SH_SIZE) ERROR('layout: sim header');
 // i64 fields are 8-byte aligned (a misaligned i64 load is slow and breaks the host's BigInt64Array views).
 if (QCN_CP_SAMPLES % 8 != 0 || QCN_RP_ALPHA_DEADLINE % 8 != 0 || QCN_RP_CUTS % 8 != 0) ERROR('layout: QCN i64 alignment');
-if (PFC_QUANTUM_PS % 8 != 0 || PFC_NEXT_REFRESH % 8 != 0 || PFC_BLOCKED_FROM % 8 != 0) ERROR('layout: PFC i64 alignment');
+if (PFC_SPEED_BPS % 8 != 0 || PFC_QUANTUM_PS % 8 != 0 || PFC_NEXT_REFRESH % 8 != 0 || PFC_BLOCKED_FROM % 8 != 0) ERROR('layout: PFC i64 alignment');
 if (CREDIT_AGING_PS % 8 != 0 || PORT_RX_FRAMES % 8 != 0 || PORT_TC_TX_BYTES % 8 != 0) ERROR('layout: i64 alignment');
 if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_TX_BYTES_TC % 8 != 0 || SP_WD_DETECT % 8 != 0) ERROR('layout: sim port i64 alignment');
 if (SF_START % 8 != 0 || SF_RP % 8 != 0 || SF_NP % 8 != 0 || SF_PACE_RATE % 8 != 0) ERROR('layout: sim flow i64 alignment');
@@ -520,5 +522,5 @@ if (PORT_ETS < PORT_TC_TX_BYTES + 8 * I64 || PORT_PFC < PORT_ETS + ETS_BYTES || 
 if (PORT_CP + 8 * QCN_CP_SIZE > PORT_BYTES) ERROR('layout: port record too small');
 if (SP_ETS < SP_CR_LASTCL + 8 * I32 || SP_PFC < SP_ETS + ETS_BYTES || SP_CREDIT < SP_PFC + PFC_SIZE || SP_CP < SP_CREDIT + 8 * CREDIT_SIZE) ERROR('layout: sim port records overlap');
 if (SP_CP + 8 * QCN_CP_SIZE > SP_SIZE || SP_SIZE % 64 != 0) ERROR('layout: sim port record size (a multiple of 64: records start on a cache line)');
-if (SP_TX_BYTES_TC != 256) ERROR('layout: the hot sim port fields must stay in the first 256 bytes (four cache lines)');
+if (SP_TX_BYTES_TC > 256) ERROR('layout: the hot sim port fields must stay in the first 256 bytes (four cache lines)');
 if (SF_RP < SF_RP_EV_AT + I64 || SF_NP < SF_RP + QCN_RP_SIZE || SF_PACE_BYTES < SF_NP + DCQCN_NP_SIZE) ERROR('layout: sim flow records overlap');

@@ -19,8 +19,10 @@
 // total and one timer pauses every priority. PFC and PAUSE are mutually exclusive on a port
 // (802.3 Annex 31D): a port in one mode counts frames of the other in PFC_RX_IGNORED and ignores them.
 //
-// State (layout.ts, PFC_*): mode, enable mask, pause time, XOFF-state and pending bitmasks, quantum
-// and refresh interval; per unit u = 0..8: occupancy, thresholds, limit, pending time, next refresh,
+// State (layout.ts, PFC_*): config (written by host/kernels/pfc.ts, then pfcConfigure): mode, enable
+// mask, pause time, refresh override, speed, per unit the thresholds and headroom; derived and state:
+// XOFF-state and pending bitmasks, quantum and refresh interval; per unit u = 0..8: occupancy, limit,
+// pending time, next refresh,
 // pausedUntil, pause start, paused ps, counters. Derived for the per-packet path (so that an update is
 // one compare per test, with no branch on the random priority): the unit of each priority, and per
 // unit the occupancy that triggers XOFF (xoffAt) and the one that triggers XON (xonAt).
@@ -36,7 +38,8 @@
 // the header and the whole frame is reserved at once). With that, a buffer of xoff + headroom with
 // the headroom of host/headroom.ts never drops on a lossless priority (docs/pfc.md, Validation).
 import {
-  PFC_UNITS, PFC_PORT_UNIT, PFC_MODE, PFC_ENABLE, PFC_PAUSE_TIME, PFC_XOFF_STATE, PFC_PENDING,
+  PFC_UNITS, PFC_PORT_UNIT, PFC_MODE, PFC_ENABLE, PFC_PAUSE_TIME, PFC_REFRESH_QUANTA, PFC_SPEED_BPS, PFC_HEADROOM,
+  PFC_CONFIG_END, PFC_XOFF_STATE, PFC_PENDING,
   PFC_QUANTUM_PS, PFC_REFRESH_PS, PFC_RX_IGNORED, PFC_OCC, PFC_XOFF_TH, PFC_XON_TH, PFC_LIMIT,
   PFC_TX_TIME, PFC_NEXT_REFRESH, PFC_PAUSED_UNTIL, PFC_PAUSE_START, PFC_PAUSED_PS, PFC_XOFF_TX,
   PFC_XON_TX, PFC_XOFF_RX, PFC_XON_RX, PFC_DROPS, PFC_DROP_BYTES, PFC_UNIT_OF, PFC_XOFF_AT, PFC_XON_AT, PFC_BLOCKED_MASK, PFC_BLOCKED_FROM, PFC_BLOCKED_UNTIL, PFC_SIZE,
@@ -57,24 +60,29 @@ const NEVER: i64 = i64.MAX_VALUE;
 }
 
 /**
- * Sets up a port: mode (0 off, 1 PFC, 2 PAUSE), PFC-enabled priority mask, XOFF time in quanta and
- * the port speed in bit/s (512e12 / speed must be a whole number of ps: true for every Ethernet
- * speed from 1G to 800G). Thresholds start disabled (xoff = limit = i32.MAX, xon = 0); the refresh
- * interval is max(1, pause_time >> 1) quanta.
+ * Configure protocol (the ETS way): host/kernels/pfc.ts writes the config fields (PFC_MODE ..
+ * PFC_HEADROOM: mode 0 off / 1 PFC / 2 PAUSE, PFC-enabled priority mask, XOFF time in quanta, refresh
+ * override, port speed in bit/s, and per unit xoff, xon and headroom in bytes), then this resets the
+ * state and derives the rest: the quantum (512e12 / speed ps, a whole number for every Ethernet speed
+ * from 1G to 800G), the refresh interval (PFC_REFRESH_QUANTA quanta, or max(1, pause_time >> 1) when
+ * 0), each priority's unit, each unit's limit (xoff + headroom, saturating) and XOFF/XON triggers.
+ * A unit left at xoff = i32.MAX, headroom 0 never pauses and never drops.
  */
-export function pfcInit(rec: usize, mode: i32, enableMask: i32, pauseTime: i32, speedBps: i64): void {
-  memory.fill(rec, 0, <usize>PFC_SIZE);
-  store<i32>(rec + PFC_MODE, mode);
-  store<i32>(rec + PFC_ENABLE, enableMask & 0xFF);
-  store<i32>(rec + PFC_PAUSE_TIME, pauseTime & 0xFFFF);
-  const quantum = <i64>512_000_000_000_000 / speedBps;
+export function pfcConfigure(rec: usize): void {
+  memory.fill(rec + <usize>PFC_CONFIG_END, 0, <usize>(PFC_SIZE - PFC_CONFIG_END));
+  const mode = load<i32>(rec + PFC_MODE);
+  store<i32>(rec + PFC_ENABLE, load<i32>(rec + PFC_ENABLE) & 0xFF);
+  const pauseTime = load<i32>(rec + PFC_PAUSE_TIME) & 0xFFFF;
+  store<i32>(rec + PFC_PAUSE_TIME, pauseTime);
+  const quantum = <i64>512_000_000_000_000 / load<i64>(rec + PFC_SPEED_BPS);
   store<i64>(rec + PFC_QUANTUM_PS, quantum);
-  const half = (pauseTime & 0xFFFF) >> 1;
-  store<i64>(rec + PFC_REFRESH_PS, <i64>(half > 0 ? half : 1) * quantum);
+  let quanta = load<i32>(rec + PFC_REFRESH_QUANTA);
+  if (quanta <= 0) quanta = pauseTime >> 1;
+  store<i64>(rec + PFC_REFRESH_PS, <i64>(quanta > 0 ? quanta : 1) * quantum);
   for (let n = 0; n < 8; n++) store<u8>(rec + PFC_UNIT_OF + n, <u8>(mode == PFC_MODE_PAUSE ? PFC_PORT_UNIT : n));
   for (let u = 0; u < PFC_UNITS; u++) {
-    store<i32>(i32At(rec, PFC_XOFF_TH, u), i32.MAX_VALUE);
-    store<i32>(i32At(rec, PFC_LIMIT, u), i32.MAX_VALUE);
+    const limit = <i64>load<i32>(i32At(rec, PFC_XOFF_TH, u)) + <i64>load<i32>(i32At(rec, PFC_HEADROOM, u));
+    store<i32>(i32At(rec, PFC_LIMIT, u), limit > <i64>i32.MAX_VALUE ? i32.MAX_VALUE : <i32>limit);
     store<i64>(i64At(rec, PFC_NEXT_REFRESH, u), NEVER);
     rearm(rec, u);
   }
@@ -89,20 +97,6 @@ function rearm(rec: usize, u: i32): void {
   const controlled = mode == PFC_MODE_PFC ? ((load<i32>(rec + PFC_ENABLE) >> u) & 1) != 0 : mode == PFC_MODE_PAUSE && u == PFC_PORT_UNIT;
   store<u32>(i32At(rec, PFC_XOFF_AT, u), controlled && !inXoff ? <u32>load<i32>(i32At(rec, PFC_XOFF_TH, u)) : u32.MAX_VALUE);
   store<i32>(i32At(rec, PFC_XON_AT, u), inXoff ? load<i32>(i32At(rec, PFC_XON_TH, u)) : i32.MIN_VALUE);
-}
-
-/** Thresholds of unit u (priority 0..7, or 8 = port in PAUSE mode), bytes; limit = xoff + headroom, saturating. */
-export function pfcSetThresholds(rec: usize, unit: i32, xoff: i32, xon: i32, headroom: i32): void {
-  const limit = <i64>xoff + <i64>headroom;
-  store<i32>(i32At(rec, PFC_XOFF_TH, unit), xoff);
-  store<i32>(i32At(rec, PFC_XON_TH, unit), xon);
-  store<i32>(i32At(rec, PFC_LIMIT, unit), limit > <i64>i32.MAX_VALUE ? i32.MAX_VALUE : <i32>limit);
-  rearm(rec, unit);
-}
-
-/** Overrides the refresh interval (default pause_time/2 quanta); at least 1 quantum. */
-export function pfcSetRefreshQuanta(rec: usize, quanta: i32): void {
-  store<i64>(rec + PFC_REFRESH_PS, <i64>(quanta > 0 ? quanta : 1) * load<i64>(rec + PFC_QUANTUM_PS));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -324,22 +318,27 @@ export function pfcPausedPs(rec: usize, unit: i32, now: i64): i64 {
 // Host entry points (single events for vectors and tests; the benchmark driver is assembly/bench/pfc.ts)
 // ---------------------------------------------------------------------------------------------
 
+/** Host entry of pfcArrive (vectors, tests): 1 if the frame is admitted, 0 if dropped. */
 export function pfcArriveOne(rec: usize, prio: i32, bytes: i32, now: i64): i32 {
   return pfcArrive(rec, prio, bytes, now);
 }
 
+/** Host entry of pfcDepart: a frame leaves the ingress buffer. */
 export function pfcDepartOne(rec: usize, prio: i32, bytes: i32): void {
   pfcDepart(rec, prio, bytes);
 }
 
+/** Host entry of pfcTakePending: the pending PFC / PAUSE mask, cleared. */
 export function pfcTakePendingOne(rec: usize): i32 {
   return pfcTakePending(rec);
 }
 
+/** Host entry of pfcBlockedMask: priorities paused at `now`. */
 export function pfcBlockedMaskOne(rec: usize, now: i64): i32 {
   return pfcBlockedMask(rec, now);
 }
 
+/** Host entry of pfcBlockedTcs: TCs blocked by a mask of paused priorities. */
 export function pfcBlockedTcsOne(blockedPrios: i32, prioTc: i32): i32 {
   return pfcBlockedTcs(blockedPrios, prioTc);
 }

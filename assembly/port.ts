@@ -41,16 +41,18 @@ import {
   PORT_CP, PORT_CP_MASK, PORT_ETS, PORT_EVENTS_OUT, PORT_GEN_RNG, PORT_HEAD_WIRE, PORT_NEXT_REFRESH, PORT_NOW,
   PORT_OUT_HEAD, PORT_PAUSE_EXPIRY, PORT_PFC, PORT_PFC_RX, PORT_PRIO_TC, PORT_PS_PER_BYTE, PORT_QUEUE_DROPS,
   PORT_Q_COUNT, PORT_Q_HEAD, PORT_RX_FRAMES, PORT_TC_TX_BYTES, PORT_TX_BYTES, PORT_TX_FRAMES, PORT_TX_FREE,
-  QCN_CP_QF, QCN_CP_SIZE, QUEUE_CAP, TSA_ETS, TSA_STRICT, PFC_PENDING, PFC_REFRESH_PS,
+  QCN_CP_QF, QCN_CP_QUANT, QCN_CP_Q_EQ, QCN_CP_SIZE, QCN_CP_W, QUEUE_CAP, TSA_ETS, TSA_STRICT, PFC_PENDING, PFC_REFRESH_PS,
+  PFC_ENABLE, PFC_HEADROOM, PFC_MODE, PFC_PAUSE_TIME, PFC_PORT_UNIT, PFC_SPEED_BPS, PFC_UNITS, PFC_XOFF_TH, PFC_XON_TH,
 } from './layout';
 import { WIRE_OVERHEAD, etsClassify, etsConfigure, etsEmptied, etsSelect } from './ets';
 import {
-  PFC_MODE_PFC, pfcArrive, pfcBlockedMask, pfcBlockedTcs, pfcDepart, pfcInit, pfcNextRefresh, pfcReceivePfc,
-  pfcRefreshDue, pfcSetThresholds, pfcTakePending,
+  PFC_MODE_PFC, pfcArrive, pfcBlockedMask, pfcBlockedTcs, pfcConfigure, pfcDepart, pfcNextRefresh, pfcReceivePfc,
+  pfcRefreshDue, pfcTakePending,
 } from './pfc';
-import { QUANT_LINEAR, qcnCpDequeue, qcnCpEnqueue, qcnCpInit } from './qcn_cp';
+import { QUANT_LINEAR, qcnCpConfigure, qcnCpDequeue, qcnCpEnqueue } from './qcn_cp';
 import { rngNext, rngSeed } from './rng';
 
+/** The pipeline's port record (PORT_*), its FIFO storage, arrival ring and control-event ring. */
 export const PORT: usize = memory.data(PORT_BYTES, 16);
 export const QUEUES: usize = memory.data(8 * QUEUE_CAP * 4, 16);
 export const IN_RING: usize = memory.data(IN_CAP * 8, 16);
@@ -275,11 +277,26 @@ export function portInit(seed: u32): void {
   store<u8>(ets + ETS_BW + 2, 20);
   etsConfigure(ets, MAX_FRAME);
   const pfc = PORT + PORT_PFC;
-  pfcInit(pfc, PFC_MODE_PFC, PFC_ENABLE_MASK, PAUSE_TIME, SPEED_BPS);
-  for (let p = 0; p < 8; p++) pfcSetThresholds(pfc, p, XOFF_BYTES, XON_BYTES, HEADROOM_BYTES);
+  // Kernel records by their configure protocol: config fields, then <kernel>Configure.
+  store<i32>(pfc + PFC_MODE, PFC_MODE_PFC);
+  store<i32>(pfc + PFC_ENABLE, PFC_ENABLE_MASK);
+  store<i32>(pfc + PFC_PAUSE_TIME, PAUSE_TIME);
+  store<i64>(pfc + PFC_SPEED_BPS, SPEED_BPS);
+  for (let u = 0; u < PFC_UNITS; u++) {
+    // Priorities 0..7 have thresholds; the port unit 8 (PAUSE mode only) stays disabled.
+    const on = u < PFC_PORT_UNIT;
+    store<i32>(pfc + PFC_XOFF_TH + (<usize>u << 2), on ? XOFF_BYTES : i32.MAX_VALUE);
+    store<i32>(pfc + PFC_XON_TH + (<usize>u << 2), on ? XON_BYTES : 0);
+    store<i32>(pfc + PFC_HEADROOM + (<usize>u << 2), on ? HEADROOM_BYTES : 0);
+  }
+  pfcConfigure(pfc);
   store<i32>(PORT + PORT_CP_MASK, CP_TC_MASK);
   for (let tc = 0; tc < 8; tc++) {
-    qcnCpInit(PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE), CP_Q_EQ, CP_W, QUANT_LINEAR, seed, <u32>tc);
+    const cp = PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE);
+    store<i32>(cp + QCN_CP_Q_EQ, CP_Q_EQ);
+    store<i32>(cp + QCN_CP_W, CP_W);
+    store<i32>(cp + QCN_CP_QUANT, QUANT_LINEAR);
+    qcnCpConfigure(cp, seed, <u32>tc);
   }
 }
 

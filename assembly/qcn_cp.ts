@@ -46,18 +46,21 @@ function bitLength(v: i32): i32 {
   return 32 - clz<i32>(v);
 }
 
-/** Sets up a qau-pc CP: parameters, empty queue, ttm = 150000, rng seeded for entity `id`. */
-export function qcnCpInit(rec: usize, qEq: i32, w: i32, quantiser: i32, seed: u32, id: u32): void {
-  memory.fill(rec, 0, QCN_CP_SIZE);
-  const fbMax = qEq * (2 * w + 1);
-  store<i32>(rec + QCN_CP_Q_EQ, qEq);
-  store<i32>(rec + QCN_CP_W, w);
+/**
+ * Configure protocol of a qau-pc CP (host/kernels/qcn-cp.ts writes QCN_CP_Q_EQ, QCN_CP_W and
+ * QCN_CP_QUANT): derives Fbmax = Qeq (2w + 1) and the msb quantiser's shift, empties the queue,
+ * sets ttm = 150000, seeds the rng for entity `id` and zeroes the outputs and counters.
+ */
+export function qcnCpConfigure(rec: usize, seed: u32, id: u32): void {
+  const fbMax = load<i32>(rec + QCN_CP_Q_EQ) * (2 * load<i32>(rec + QCN_CP_W) + 1);
   store<i32>(rec + QCN_CP_FB_MAX, fbMax);
-  store<i32>(rec + QCN_CP_QUANT, quantiser);
   const shift = bitLength(fbMax) - 6;
   store<i32>(rec + QCN_CP_MSB_SHIFT, shift > 0 ? shift : 0);
+  store<i32>(rec + QCN_CP_Q, 0);
+  store<i32>(rec + QCN_CP_Q_OLD, 0);
   store<i32>(rec + QCN_CP_TTM, CP_INITIAL_TTM);
   store<u32>(rec + QCN_CP_RNG, rngSeed(seed, id));
+  memory.fill(rec + <usize>QCN_CP_FB, 0, <usize>(QCN_CP_SIZE - QCN_CP_FB)); // outputs and counters
 }
 
 /**
@@ -123,13 +126,16 @@ export function qcnCpDequeue(rec: usize, len: i32): void {
 /** Q16 unity: a probability of 1. */
 export const P_ONE: i32 = 65536;
 
-/** Sets up a dcqcn CP with thresholds in bytes and Pmax in Q16 (1 % = 655). */
-export function dcqcnCpInit(rec: usize, kmin: i32, kmax: i32, pmaxQ16: i32, seed: u32, id: u32): void {
-  memory.fill(rec, 0, DCQCN_CP_SIZE);
-  store<i32>(rec + DCQCN_CP_KMIN, kmin);
-  store<i32>(rec + DCQCN_CP_KMAX, kmax);
-  store<i32>(rec + DCQCN_CP_PMAX, pmaxQ16);
+/**
+ * Configure protocol of a dcqcn CP (host/kernels/qcn-cp.ts writes DCQCN_CP_KMIN and DCQCN_CP_KMAX in
+ * bytes and DCQCN_CP_PMAX in Q16, 1 % = 655): empties the queue, seeds the rng for entity `id`,
+ * zeroes the last probability and the mark counter.
+ */
+export function dcqcnCpConfigure(rec: usize, seed: u32, id: u32): void {
+  store<i32>(rec + DCQCN_CP_Q, 0);
   store<u32>(rec + DCQCN_CP_RNG, rngSeed(seed, id));
+  store<i32>(rec + DCQCN_CP_P, 0);
+  store<i64>(rec + DCQCN_CP_MARKS, 0);
 }
 
 /**

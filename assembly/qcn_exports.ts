@@ -7,7 +7,7 @@ import { qcnCpEnqueue, qcnCpDequeue, qcnCpQuantise, dcqcnCpEnqueue, dcqcnCpDeque
 import { rngNext, jitter } from './rng';
 import { qcnRpFireDue, qcnRpOnCnm, qcnRpOnFrameSent, dcqcnRpOnCnp, dcqcnNpOnCe } from './qcn_rp';
 
-export { qcnCpInit, dcqcnCpInit, sampleBase as qcnCpSampleBase } from './qcn_cp';
+export { qcnCpConfigure, dcqcnCpConfigure, sampleBase as qcnCpSampleBase } from './qcn_cp';
 export { qcnRpConfigure, dcqcnNpConfigure } from './qcn_rp';
 
 /**
@@ -20,14 +20,17 @@ export function qcnCpEnqueueOne(rec: usize, len: i32): i32 {
   return qcnCpEnqueue(rec, len) ? 1 : 0;
 }
 
+/** Host entry of qcnCpDequeue: `len` bytes leave the CP's queue. */
 export function qcnCpDequeueOne(rec: usize, len: i32): void {
   qcnCpDequeue(rec, len);
 }
 
+/** Host entry of dcqcnCpEnqueue: 1 when the frame is CE-marked. */
 export function dcqcnCpEnqueueOne(rec: usize, len: i32): i32 {
   return dcqcnCpEnqueue(rec, len) ? 1 : 0;
 }
 
+/** Host entry of dcqcnCpDequeue: `len` bytes leave the queue. */
 export function dcqcnCpDequeueOne(rec: usize, len: i32): void {
   dcqcnCpDequeue(rec, len);
 }
@@ -37,14 +40,17 @@ export function qcnRpFireDueOne(rec: usize, now: i64): i32 {
   return qcnRpFireDue(rec, now);
 }
 
+/** Host entry of qcnRpOnCnm: a CNM with quantised feedback qf reaches the reaction point. */
 export function qcnRpOnCnmOne(rec: usize, now: i64, qf: i32): void {
   qcnRpOnCnm(rec, now, qf);
 }
 
+/** Host entry of qcnRpOnFrameSent: a frame of `len` bytes left the rate limiter. */
 export function qcnRpOnFrameSentOne(rec: usize, now: i64, len: i32, backlog: i32): void {
   qcnRpOnFrameSent(rec, now, len, backlog);
 }
 
+/** Host entry of dcqcnRpOnCnp: a CNP reaches the DCQCN reaction point. */
 export function dcqcnRpOnCnpOne(rec: usize, now: i64): void {
   dcqcnRpOnCnp(rec, now);
 }
@@ -59,6 +65,7 @@ export function qcnRngNext(statePtr: usize): u32 {
   return rngNext(statePtr);
 }
 
+/** Host entry of the RP's jittered reload (rng.ts jitter) for the property tests. */
 export function qcnJitter(base: i64, statePtr: usize): i64 {
   return jitter(base, statePtr);
 }

@@ -21,10 +21,19 @@ export const FC_CODE = { lossy: 0, pfc: 1, pause: 2, credit: 3 } as const;
 /** PFC watchdog action (WD_DROP, WD_FORWARD, WD_ALERT). */
 export const WD_ACTION_CODE = { drop: 0, forward: 1, alert: 2 } as const;
 
+/** PFC kernel mode (PFC_MODE_OFF, PFC_MODE_PFC, PFC_MODE_PAUSE). */
+export type PfcMode = 'off' | 'pfc' | 'pause';
+export const PFC_MODE_CODE: Record<PfcMode, number> = { off: 0, pfc: 1, pause: 2 };
+/** QCN congestion point's Fb quantiser (QUANT_LINEAR, QUANT_MSB). */
+export type QcnQuantiser = 'linear' | 'msb';
+export const QUANT_CODE: Record<QcnQuantiser, number> = { linear: 0, msb: 1 };
+
 /** Every code above by the name of its core export (for the consistency test). */
 export const CORE_CODES: Record<string, number> = {
   TSA_STRICT: TSA_CODE.strict, TSA_CBS: TSA_CODE.cbs, TSA_ETS: TSA_CODE.ets, TSA_VENDOR: TSA_CODE.vendor,
   WIRE_OVERHEAD, CONTROL_FRAME_BYTES,
   FC_LOSSY: FC_CODE.lossy, FC_PFC: FC_CODE.pfc, FC_PAUSE: FC_CODE.pause, FC_CREDIT: FC_CODE.credit,
   WD_DROP: WD_ACTION_CODE.drop, WD_FORWARD: WD_ACTION_CODE.forward, WD_ALERT: WD_ACTION_CODE.alert,
+  PFC_MODE_OFF: PFC_MODE_CODE.off, PFC_MODE_PFC: PFC_MODE_CODE.pfc, PFC_MODE_PAUSE: PFC_MODE_CODE.pause,
+  QUANT_LINEAR: QUANT_CODE.linear, QUANT_MSB: QUANT_CODE.msb,
 };

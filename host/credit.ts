@@ -1,17 +1,10 @@
 // Host view of one credit record in the core (assembly/credit.ts): one (link direction, priority,
 // channel) flow with its sender and receiver halves, single events and a snapshot of every field.
 import { Core } from './loader.js';
+import { writeCreditParams, type CreditParams } from './kernels/credit.js';
 
-export interface CreditConfig {
-  /** Counter width k: counters are modulo 2^k (default 16). */
-  k: number;
-  /** Credit unit U, bytes (default 64 = 512 bits). */
-  unitBytes: number;
-  /** Receiver buffer for this flow, units. */
-  capacityUnits: number;
-  /** Credits expire this long after their grant, ps (0 = never). */
-  agingPs: bigint;
-}
+/** One flow's credit parameters (host/kernels/credit.ts; defaults k 16, unit 64 B = 512 bits). */
+export type CreditConfig = CreditParams;
 
 export interface CreditSnapshot {
   tbs: number;
@@ -40,8 +33,8 @@ export class CreditFlow {
     this.core = core;
     this.off = (name) => core.constant(`CREDIT_${name}`);
     this.rec = rec ?? core.constant('SCRATCH');
-    core.fn<(r: number, k: number, u: number, c: number, a: bigint) => void>('creditInit')(
-      this.rec, cfg.k, cfg.unitBytes, cfg.capacityUnits, cfg.agingPs);
+    writeCreditParams(core, this.rec, cfg);
+    core.fn<(r: number) => void>('creditConfigure')(this.rec);
   }
 
   /** Sender: try to start a frame; returns the units consumed, 0 when blocked. */

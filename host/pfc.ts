@@ -2,26 +2,12 @@
 // snapshot of the whole record read zero-copy through the layout constants. Used by the golden
 // vectors, the tests and the simulator's set-up code; the per-packet path stays inside the core.
 import { Core } from './loader.js';
+import { PORT_UNIT, writePfcParams, type PfcParams } from './kernels/pfc.js';
 
-export type PfcMode = 'off' | 'pfc' | 'pause';
-export const PFC_MODES: Record<PfcMode, number> = { off: 0, pfc: 1, pause: 2 };
-/** Index of the whole-port unit (802.3x PAUSE state and the port's total occupancy). */
-export const PORT_UNIT = 8;
-
-export interface PfcPortConfig {
-  mode: PfcMode;
-  /** Priorities with PFC enabled (lossless). */
-  enable: number[];
-  /** Quanta carried by XOFF (default 0xFFFF). */
-  pauseTime?: number;
-  /** Refresh interval in quanta (default max(1, pauseTime >> 1)). */
-  refreshQuanta?: number;
-  speedBps: number;
-  /** Per unit 0..8 (priorities, then the port): thresholds and headroom in bytes. */
-  xoff: number[];
-  xon: number[];
-  headroom: number[];
-}
+export type { PfcMode } from './codes.js';
+export { PORT_UNIT };
+/** A port's PFC parameters (host/kernels/pfc.ts). */
+export type PfcPortConfig = PfcParams;
 
 /** Every field of the record, as plain numbers (i64 fields are exact below 2^53). */
 export interface PfcSnapshot {
@@ -56,13 +42,8 @@ export class PfcPort {
     this.c = (name) => core.constant(name);
     this.rec = rec ?? core.constant('SCRATCH');
     this.timesPtr = this.rec + this.c('PFC_SIZE');
-    const pauseTime = cfg.pauseTime ?? 0xffff;
-    const mask = cfg.enable.reduce((m, p) => m | (1 << p), 0);
-    core.fn<(r: number, m: number, e: number, t: number, s: bigint) => void>('pfcInit')(
-      this.rec, PFC_MODES[cfg.mode], mask, pauseTime, BigInt(cfg.speedBps));
-    if (cfg.refreshQuanta !== undefined) core.fn<(r: number, q: number) => void>('pfcSetRefreshQuanta')(this.rec, cfg.refreshQuanta);
-    const set = core.fn<(r: number, u: number, xoff: number, xon: number, h: number) => void>('pfcSetThresholds');
-    for (let u = 0; u <= PORT_UNIT; u++) set(this.rec, u, cfg.xoff[u], cfg.xon[u], cfg.headroom[u]);
+    writePfcParams(core, this.rec, cfg);
+    core.fn<(r: number) => void>('pfcConfigure')(this.rec);
   }
 
   get quantumPs(): bigint { return this.core.getI64(this.rec + this.c('PFC_QUANTUM_PS')); }

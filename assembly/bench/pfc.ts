@@ -2,8 +2,11 @@
 // (bench/kernels.ts): a fixed cycle of arrivals and departures over one static record, so one
 // JS->Wasm call covers a whole sample and the loop body is the inlined kernel plus the driver's
 // own stimulus arithmetic.
-import { pfcArrive, pfcBlockedMask, pfcDepart, pfcInit, pfcSetThresholds, pfcTakePending } from '../pfc';
-import { PFC_MODE_PFC, PFC_OCC, PFC_PORT_UNIT, PFC_SIZE, PFC_UNITS } from '../layout';
+import { pfcArrive, pfcBlockedMask, pfcConfigure, pfcDepart, pfcTakePending } from '../pfc';
+import {
+  PFC_ENABLE, PFC_HEADROOM, PFC_MODE, PFC_MODE_PFC, PFC_OCC, PFC_PAUSE_TIME, PFC_PORT_UNIT, PFC_SIZE, PFC_SPEED_BPS, PFC_UNITS,
+  PFC_XOFF_TH, PFC_XON_TH,
+} from '../layout';
 
 /** The ingress accounting part of one benchmark item: arrival or departure, then the pending mask. */
 @inline
@@ -58,8 +61,16 @@ const BENCH_CURSOR: usize = memory.data(16, 16); // i32 next item, i64 time at +
  * order, one frame time (80 ps/B) apart. The cycle leaves every occupancy at 0.
  */
 export function pfcBenchSetup(): void {
-  pfcInit(BENCH_REC, PFC_MODE_PFC, 0x18, 0xFFFF, 100_000_000_000);
-  for (let u = 0; u < PFC_UNITS; u++) pfcSetThresholds(BENCH_REC, u, 4000, 2000, 1 << 20);
+  store<i32>(BENCH_REC + PFC_MODE, PFC_MODE_PFC);
+  store<i32>(BENCH_REC + PFC_ENABLE, 0x18);
+  store<i32>(BENCH_REC + PFC_PAUSE_TIME, 0xFFFF);
+  store<i64>(BENCH_REC + PFC_SPEED_BPS, 100_000_000_000);
+  for (let u = 0; u < PFC_UNITS; u++) {
+    store<i32>(BENCH_REC + PFC_XOFF_TH + (<usize>u << 2), 4000);
+    store<i32>(BENCH_REC + PFC_XON_TH + (<usize>u << 2), 2000);
+    store<i32>(BENCH_REC + PFC_HEADROOM + (<usize>u << 2), 1 << 20);
+  }
+  pfcConfigure(BENCH_REC);
   let x: u32 = 0x9E3779B9;
   for (let block = 0; block < BENCH_ITEMS; block += 128) {
     for (let i = 0; i < 64; i++) {

@@ -1,8 +1,8 @@
 // Batched micro-benchmark driver of the QCN congestion point's per-packet path (assembly/qcn_cp.ts)
 // for `dcbkit bench` (bench/kernels.ts): setup() once, then run(n) per sample on static state, so
 // one JS->Wasm call covers a whole sample.
-import { QCN_CP_Q, QCN_CP_QF, QCN_CP_SIZE, QUANT_LINEAR } from '../layout';
-import { qcnCpInit, qcnCpEnqueue, qcnCpDequeue } from '../qcn_cp';
+import { QCN_CP_Q, QCN_CP_QF, QCN_CP_QUANT, QCN_CP_Q_EQ, QCN_CP_SIZE, QCN_CP_W, QUANT_LINEAR } from '../layout';
+import { qcnCpConfigure, qcnCpEnqueue, qcnCpDequeue } from '../qcn_cp';
 
 /**
  * Batched driver of the CP per-packet path over any record: for i < n, enqueue then dequeue lens[i]
@@ -31,7 +31,10 @@ const BENCH_LENS: usize = memory.data((BENCH_LENS_MASK + 1) << 2, 16);
  * lengths 64..1087 B from a fixed xorshift32 sequence.
  */
 export function qcnCpBenchSetup(): void {
-  qcnCpInit(BENCH_CP, 26000, 2, QUANT_LINEAR, 1, 0);
+  store<i32>(BENCH_CP + QCN_CP_Q_EQ, 26000);
+  store<i32>(BENCH_CP + QCN_CP_W, 2);
+  store<i32>(BENCH_CP + QCN_CP_QUANT, QUANT_LINEAR);
+  qcnCpConfigure(BENCH_CP, 1, 0);
   store<i32>(BENCH_CP + QCN_CP_Q, 60000);
   let x: u32 = 0x2545F491;
   for (let i = 0; i <= BENCH_LENS_MASK; i++) {

@@ -9,7 +9,7 @@ import {
   CREDIT_SIZE, QCN_CP_SIZE, QCN_RP_ACTIVE, QCN_RP_ALPHA_DEADLINE, QCN_RP_CR, QCN_RP_DEADLINE,
   SC_POOL_EXHAUSTED, SF_RP, SF_SIZE, SK_NEXT, SK_SIZE, SN_SIZE, SP_CP, SP_CREDIT, SP_CREDIT_MASK, SP_MODES,
   SP_SIZE,
-  CONTROL_FRAME_BYTES,
+  CONTROL_FRAME_BYTES, SIM_CREDIT_BITS,
 } from '../layout';
 
 // Event types.
@@ -33,7 +33,7 @@ export const A_LOSSY: i32 = 1;
 export const A_LOSSLESS: i32 = 2;
 export const A_CREDIT: i32 = 4;
 export const CONTROL_FRAME: i32 = CONTROL_FRAME_BYTES;
-export const CREDIT_K: i32 = 16;
+export const CREDIT_K: i32 = SIM_CREDIT_BITS;
 export const CREDIT_HALF: i32 = 1 << (CREDIT_K - 1);
 export const CREDIT_MASK: i32 = (1 << CREDIT_K) - 1;
 export const FOREVER: i64 = 0x7fffffffffffffff;

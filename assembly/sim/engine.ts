@@ -33,22 +33,21 @@
 // reads the counters. What the host sees (bytes delivered and the time of the last delivery per
 // flow, up to each batch's end) is exactly what ARRIVE events would have produced; one event per
 // frame into a host is saved.
-import { creditInit, creditOnGrant } from '../credit';
+import { creditConfigure, creditOnGrant } from '../credit';
 import { etsConfigure } from '../ets';
 import {
-  ETS_PRIO_TC, FC_CREDIT, FC_LOSSY, FC_PAUSE, FC_PFC, PFC_PORT_UNIT, PKT_PFC, SC_EVENTS,
-  SC_NOW, SC_STORM_XOFF, SF_NP, SF_PORT, SF_RP, SF_RP_EV_AT, SF_START,
-  SH_COUNTERS, SH_CREDIT_AGING, SH_CREDIT_UNIT, SH_FLOWS, SH_HEAP, SH_HEAP_CAP, SH_HOSTQ, SH_MIX, SH_NFLOWS,
-  SH_NH, SH_NHOSTS, SH_PATHS, SH_PATH_LEN, SH_NODES, SH_NPORTS, SH_NSTORMS, SH_NWD_POLLS, SH_MAX_FRAME, SH_POOL, SH_POOL_CAP, SH_PORTS,
-  SH_QCN_MASK, SH_QCN_PROFILE, SH_ROUTE, SH_SEED, SH_STORMS, SH_WDLOG, SH_WDLOG_CAP, SH_WD_POLLS, SIM_ID_RP,
-  SK_NEXT, SN_XOFF, SN_XON, SP_CREDIT_MASK, SP_CR_CAP, SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS,
-  SP_FLAGS, SP_HEADROOM, SP_KMAX, SP_KMIN, SP_LOSSLESS, SP_NODE, SP_PAUSE_TIME, SP_PEER, SP_PFC, SP_PMAX_Q16,
-  SP_PPB, SP_PRIO_TC, SP_QHEAD, SP_SIZE, SP_QTAIL, SP_Q_EQ, SP_REFRESH_EV, SP_SINK_HEAD, SP_SINK_PRIOS, SP_SINK_TAIL,
-  SP_W, SP_WAIT_HEAD, SP_WAKE_AT, SP_WD_DETECT, SP_WD_LEFT, SS_INTERVAL, SS_PORT, SS_PRIO, SS_SIZE, SS_START,
+  CREDIT_CAPACITY, ETS_PRIO_TC, FC_CREDIT, FC_LOSSY, PFC_PAUSE_TIME, PKT_PFC, SC_EVENTS, SC_NOW, SC_STORM_XOFF,
+  SF_NP, SF_PORT, SF_RP, SF_RP_EV_AT, SF_START, SH_COUNTERS, SH_CREDIT_AGING, SH_CREDIT_UNIT, SH_FLOWS,
+  SH_HEAP, SH_HEAP_CAP, SH_HOSTQ, SH_MAX_FRAME, SH_MIX, SH_NFLOWS, SH_NH, SH_NHOSTS, SH_NODES, SH_NPORTS,
+  SH_NSTORMS, SH_NWD_POLLS, SH_PATHS, SH_PATH_LEN, SH_POOL, SH_POOL_CAP, SH_PORTS, SH_QCN_MASK, SH_QCN_PROFILE,
+  SH_ROUTE, SH_SEED, SH_STORMS, SH_WDLOG, SH_WDLOG_CAP, SH_WD_POLLS, SIM_ID_RP, SK_NEXT, SP_CREDIT_MASK,
+  SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS, SP_FLAGS, SP_LOSSLESS, SP_NODE, SP_PEER, SP_PFC, SP_PPB,
+  SP_PRIO_TC, SP_QHEAD, SP_QTAIL, SP_REFRESH_EV, SP_SINK_HEAD, SP_SINK_PRIOS, SP_SINK_TAIL, SP_SIZE,
+  SP_WAIT_HEAD, SP_WAKE_AT, SP_WD_DETECT, SP_WD_LEFT, SS_INTERVAL, SS_PORT, SS_PRIO, SS_SIZE, SS_START,
   SS_STOP,
 } from '../layout';
-import { PFC_MODE_OFF, PFC_MODE_PAUSE, PFC_MODE_PFC, pfcInit, pfcRefreshDue, pfcSetThresholds } from '../pfc';
-import { dcqcnCpInit, qcnCpInit } from '../qcn_cp';
+import { pfcConfigure, pfcRefreshDue } from '../pfc';
+import { dcqcnCpConfigure, qcnCpConfigure } from '../qcn_cp';
 import { dcqcnNpConfigure, qcnRpAdvance, qcnRpConfigure } from '../qcn_rp';
 import {
   CREDIT_HALF, CREDIT_K, EV_ARRIVE, EV_CREDIT_REFRESH, EV_FLOW, EV_REFRESH, EV_RP_TIMER, EV_STORM,
@@ -116,15 +115,12 @@ export function simInit(base: i32): i32 {
     store<i64>(pa + SP_REFRESH_EV, FOREVER);
     const wdDetect = load<i64>(pa + SP_WD_DETECT);
     for (let pr = 0; pr < 8; pr++) store<i64>(pa + SP_WD_LEFT + (<usize>pr << 3), wdDetect);
-    // Modes of this port's priorities: the lossless and credit masks, and the PFC kernel's mode
-    // (PAUSE if any priority uses PAUSE, else PFC if any uses PFC).
-    let lossless = 0, credit = 0, pfcEnable = 0, pfcMode = PFC_MODE_OFF;
+    // Modes of this port's priorities: the lossless and credit masks.
+    let lossless = 0, credit = 0;
     for (let pr = 0; pr < 8; pr++) {
       const m = modeAt(pa, pr);
       if (m != FC_LOSSY) lossless |= 1 << pr;
       if (m == FC_CREDIT) credit |= 1 << pr;
-      if (m == FC_PFC) { pfcEnable |= 1 << pr; if (pfcMode == PFC_MODE_OFF) pfcMode = PFC_MODE_PFC; }
-      if (m == FC_PAUSE) pfcMode = PFC_MODE_PAUSE;
     }
     store<i32>(pa + SP_LOSSLESS, lossless);
     store<i32>(pa + SP_CREDIT_MASK, credit);
@@ -132,30 +128,23 @@ export function simInit(base: i32): i32 {
     let packed = 0;
     for (let pr = 0; pr < 8; pr++) packed |= (<i32>load<u8>(pa + SP_ETS + ETS_PRIO_TC + pr) & 7) << (3 * pr);
     store<i32>(pa + SP_PRIO_TC, packed);
-    // PFC kernel record: mode and thresholds from the node (xoff, xon) and this port's headroom.
-    const rec = pa + SP_PFC;
-    const speed = <i64>8_000_000_000_000 / <i64>load<i32>(pa + SP_PPB);
-    pfcInit(rec, pfcMode, pfcEnable, load<i32>(pa + SP_PAUSE_TIME), speed);
-    const na = nodeAt(load<i32>(pa + SP_NODE));
-    const xoff = load<i32>(na + SN_XOFF);
-    const xon = load<i32>(na + SN_XON);
-    const hdrm = load<i32>(pa + SP_HEADROOM);
-    if (pfcMode == PFC_MODE_PAUSE) pfcSetThresholds(rec, PFC_PORT_UNIT, xoff, xon, hdrm);
-    else for (let m = pfcEnable; m != 0; m &= m - 1) pfcSetThresholds(rec, ctz(m), xoff, xon, hdrm);
-    // The host wrote the largest frame (MTU) into the ETS record's max-wire field; derive quanta.
+    // Kernel records: the host wrote their config fields (host/sim/fabric.ts through host/kernels/*),
+    // each kernel's configure derives the rest. ETS quanta are for the fabric's largest frame.
+    pfcConfigure(pa + SP_PFC);
     etsConfigure(pa + SP_ETS, load<i32>(hdr + SH_MAX_FRAME));
     for (let tc = 0; tc < 8; tc++) {
-      if (dcqcn) dcqcnCpInit(cpRec(pa, tc), load<i32>(pa + SP_KMIN), load<i32>(pa + SP_KMAX), load<i32>(pa + SP_PMAX_Q16), seed, <u32>(p * 8 + tc));
-      else qcnCpInit(cpRec(pa, tc), load<i32>(pa + SP_Q_EQ), load<i32>(pa + SP_W), 0, seed, <u32>(p * 8 + tc));
+      if (dcqcn) dcqcnCpConfigure(cpRec(pa, tc), seed, <u32>(p * 8 + tc));
+      else qcnCpConfigure(cpRec(pa, tc), seed, <u32>(p * 8 + tc));
     }
-    // Credit kernel records, one per credit priority: this port's receiver half (its buffer) and
-    // sender half. At link-up every sender holds one grant of the peer's whole buffer (CL at ABR 0).
-    const peerCap = load<i32>(portAt(load<i32>(pa + SP_PEER)) + SP_CR_CAP);
-    const ownCap = load<i32>(pa + SP_CR_CAP);
+    // Credit records, one per credit priority: this port's receiver half (its buffer) and sender
+    // half. At link-up every sender holds one grant of the peer's whole buffer (CL at ABR 0).
+    const peer = portAt(load<i32>(pa + SP_PEER));
     for (let m = credit; m != 0; m &= m - 1) {
       const pr = ctz(m);
       const cr = creditRec(pa, pr);
-      creditInit(cr, CREDIT_K, creditUnit, ownCap, creditAging);
+      creditConfigure(cr);
+      const peerCap = load<i32>(creditRec(peer, pr) + CREDIT_CAPACITY);
+      const ownCap = load<i32>(cr + CREDIT_CAPACITY);
       creditOnGrant(cr, peerCap < CREDIT_HALF ? peerCap : CREDIT_HALF, 0);
       store<i32>(pa + SP_CR_LASTCL + (pr << 2), ownCap < CREDIT_HALF ? ownCap : CREDIT_HALF);
     }
@@ -268,7 +257,7 @@ export function simRunUntil(until: i64): i32 {
         const p = load<i32>(sa + SS_PORT);
         count(SC_STORM_XOFF, 1);
         const bit = 1 << load<i32>(sa + SS_PRIO);
-        sendControl(p, PKT_PFC, bit | (bit << 8), load<i32>(portAt(p) + SP_PAUSE_TIME), -1);
+        sendControl(p, PKT_PFC, bit | (bit << 8), load<i32>(portAt(p) + SP_PFC + PFC_PAUSE_TIME), -1);
         evPush(MAIN, now + load<i64>(sa + SS_INTERVAL), (EV_STORM << 28) | <u32>idx);
       }
     } else if (type == EV_CREDIT_REFRESH) {

@@ -7,11 +7,11 @@
 // is dropped only beyond xoff + headroom of its PG; a packet's account bits (A_*) say what to release.
 import { creditDrain, creditGrantValue, creditReceive } from '../credit';
 import {
-  FC_CREDIT, FC_LOSSY, PFC_PENDING, PFC_PORT_UNIT, PFC_TX_TIME, PKT_CNM, PKT_DATA, PKT_GRANT, PKT_PAUSE,
-  PKT_PFC, QCN_CP_QF, SC_CNMS, SC_DROP_LOSSLESS, SC_DROP_LOSSY, SC_DROP_PRIO, SC_GRANTS, SF_DST_ORD,
-  SF_PORT, SF_SRC_ORD, SK_BYTES, SK_HOP, SN_KIND, SP_PEER, SK_FLOW, SK_KIND, SK_PORT, SK_PRIO, SN_LOSSY_Q, SN_ORD, SN_SHARED_SIZE,
-  SN_SHARED_USED, SP_CR_CAP, SP_CR_LASTCL, SP_ETS, SP_NODE, SP_PAUSE_TIME, SP_PFC, SP_QBYTES, SP_REFRESH_EV,
-  SP_WD_DROP,
+  CREDIT_CAPACITY, FC_CREDIT, FC_LOSSY, PFC_PAUSE_TIME, PFC_PENDING, PFC_PORT_UNIT, PFC_TX_TIME, PKT_CNM,
+  PKT_DATA, PKT_GRANT, PKT_PAUSE, PKT_PFC, QCN_CP_QF, SC_CNMS, SC_DROP_LOSSLESS, SC_DROP_LOSSY, SC_DROP_PRIO,
+  SC_GRANTS, SF_DST_ORD, SF_PORT, SF_SRC_ORD, SK_BYTES, SK_FLOW, SK_HOP, SK_KIND, SK_PORT, SK_PRIO, SN_KIND,
+  SN_LOSSY_Q, SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED, SP_CR_LASTCL, SP_ETS, SP_NODE, SP_PEER, SP_PFC,
+  SP_QBYTES, SP_REFRESH_EV, SP_WD_DROP,
 } from '../layout';
 import { pfcArrive, pfcDepart, pfcNextRefresh, pfcTakePending } from '../pfc';
 import { dcqcnCpDequeue, dcqcnCpEnqueue, qcnCpDequeue, qcnCpEnqueue } from '../qcn_cp';
@@ -69,7 +69,7 @@ export function sendPendingPause(p: i32, rec: usize): void {
       const n = ctz(m);
       if (load<i32>(rec + PFC_TX_TIME + (<usize>n << 2)) != 0) xoffs |= 1 << n;
     }
-    sendControl(p, PKT_PFC, prios | (xoffs << 8), load<i32>(portAt(p) + SP_PAUSE_TIME), -1);
+    sendControl(p, PKT_PFC, prios | (xoffs << 8), load<i32>(rec + PFC_PAUSE_TIME), -1);
   }
   if ((pending & 0x100) != 0) sendControl(p, PKT_PAUSE, 0, load<i32>(rec + PFC_TX_TIME + (<usize>PFC_PORT_UNIT << 2)), -1);
   armRefresh(p, portAt(p), rec);
@@ -93,7 +93,7 @@ export function creditFreed(p: i32, pr: i32, bytes: i32): void {
   const cl = creditGrantValue(cr);
   const lastAt = pa + SP_CR_LASTCL + (<usize>pr << 2);
   // Grant once an eighth of the buffer has been freed since the last grant (limits grant traffic).
-  if (((cl - load<i32>(lastAt)) & CREDIT_MASK) >= (load<i32>(pa + SP_CR_CAP) >> 3)) {
+  if (((cl - load<i32>(lastAt)) & CREDIT_MASK) >= (load<i32>(cr + CREDIT_CAPACITY) >> 3)) {
     store<i32>(lastAt, cl);
     count(SC_GRANTS, 1);
     sendControl(p, PKT_GRANT, pr, cl, -1);

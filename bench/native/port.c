@@ -120,29 +120,26 @@ static void pfc_rearm(u8 *rec, i32 u) {
   st32(PI32(rec, PFC_XOFF_AT, u), controlled && !in_xoff ? ld32(PI32(rec, PFC_XOFF_TH, u)) : (i32)0xFFFFFFFFu);
   st32(PI32(rec, PFC_XON_AT, u), in_xoff ? ld32(PI32(rec, PFC_XON_TH, u)) : INT32_MIN);
 }
-static void pfc_init(u8 *rec, i32 mode, i32 enable, i32 pause_time, i64 speed_bps) {
-  memset(rec, 0, PFC_SIZE);
-  st32(rec + PFC_MODE, mode);
-  st32(rec + PFC_ENABLE, enable & 0xFF);
-  st32(rec + PFC_PAUSE_TIME, pause_time & 0xFFFF);
-  i64 quantum = (i64)512000000000000LL / speed_bps;
+/* The configure protocol: the caller writes the config fields (PFC_MODE .. PFC_HEADROOM), this
+   resets the state and derives quantum, refresh interval, unit map, limits and triggers. */
+static void pfc_configure(u8 *rec) {
+  memset(rec + PFC_CONFIG_END, 0, PFC_SIZE - PFC_CONFIG_END);
+  i32 mode = ld32(rec + PFC_MODE);
+  st32(rec + PFC_ENABLE, ld32(rec + PFC_ENABLE) & 0xFF);
+  i32 pause_time = ld32(rec + PFC_PAUSE_TIME) & 0xFFFF;
+  st32(rec + PFC_PAUSE_TIME, pause_time);
+  i64 quantum = (i64)512000000000000LL / ld64(rec + PFC_SPEED_BPS);
   st64(rec + PFC_QUANTUM_PS, quantum);
-  i32 half = (pause_time & 0xFFFF) >> 1;
-  st64(rec + PFC_REFRESH_PS, (i64)(half > 0 ? half : 1) * quantum);
+  i32 quanta = ld32(rec + PFC_REFRESH_QUANTA);
+  if (quanta <= 0) quanta = pause_time >> 1;
+  st64(rec + PFC_REFRESH_PS, (i64)(quanta > 0 ? quanta : 1) * quantum);
   for (i32 n = 0; n < 8; n++) rec[PFC_UNIT_OF + n] = (u8)(mode == PFC_MODE_PAUSE ? PFC_PORT_UNIT : n);
   for (i32 u = 0; u < PFC_UNITS; u++) {
-    st32(PI32(rec, PFC_XOFF_TH, u), I32_MAX);
-    st32(PI32(rec, PFC_LIMIT, u), I32_MAX);
+    i64 limit = (i64)ld32(PI32(rec, PFC_XOFF_TH, u)) + (i64)ld32(PI32(rec, PFC_HEADROOM, u));
+    st32(PI32(rec, PFC_LIMIT, u), limit > I32_MAX ? I32_MAX : (i32)limit);
     st64(PI64(rec, PFC_NEXT_REFRESH, u), NEVER);
     pfc_rearm(rec, u);
   }
-}
-static void pfc_set_thresholds(u8 *rec, i32 unit, i32 xoff, i32 xon, i32 headroom) {
-  i64 limit = (i64)xoff + (i64)headroom;
-  st32(PI32(rec, PFC_XOFF_TH, unit), xoff);
-  st32(PI32(rec, PFC_XON_TH, unit), xon);
-  st32(PI32(rec, PFC_LIMIT, unit), limit > I32_MAX ? I32_MAX : (i32)limit);
-  pfc_rearm(rec, unit);
 }
 static inline i32 pfc_arrive(u8 *rec, i32 prio, i32 bytes, i64 now) {
   i32 unit = rec[PFC_UNIT_OF + prio];
@@ -256,17 +253,16 @@ static inline i32 pfc_blocked_tcs(i32 prios, i32 prio_tc) {
 
 /* ---- qcn_cp (assembly/qcn_cp.ts) ---- */
 static const i32 SAMPLE_TABLE[8] = {150000, 75000, 50000, 37500, 30000, 25000, 21500, 18500};
-static void qcn_cp_init(u8 *rec, i32 q_eq, i32 w, i32 quantiser, u32 seed, u32 id) {
-  memset(rec, 0, QCN_CP_SIZE);
-  i32 fb_max = q_eq * (2 * w + 1);
-  st32(rec + QCN_CP_Q_EQ, q_eq);
-  st32(rec + QCN_CP_W, w);
+static void qcn_cp_configure(u8 *rec, u32 seed, u32 id) {
+  i32 fb_max = ld32(rec + QCN_CP_Q_EQ) * (2 * ld32(rec + QCN_CP_W) + 1);
   st32(rec + QCN_CP_FB_MAX, fb_max);
-  st32(rec + QCN_CP_QUANT, quantiser);
   i32 shift = (32 - clz32((u32)fb_max)) - 6;
   st32(rec + QCN_CP_MSB_SHIFT, shift > 0 ? shift : 0);
+  st32(rec + QCN_CP_Q, 0);
+  st32(rec + QCN_CP_Q_OLD, 0);
   st32(rec + QCN_CP_TTM, 150000);
   stu32(rec + QCN_CP_RNG, rng_seed(seed, id));
+  memset(rec + QCN_CP_FB, 0, QCN_CP_SIZE - QCN_CP_FB);
 }
 static inline i32 qcn_cp_quantise(u8 *rec, i32 q) {
   i64 q_eq = ld32(rec + QCN_CP_Q_EQ), fb_max = ld32(rec + QCN_CP_FB_MAX);
@@ -446,10 +442,25 @@ static void port_init(u32 seed) {
   ets[ETS_BW + 2] = 20;
   ets_configure(ets, 1518);
   u8 *pfc = PORT + PORT_PFC;
-  pfc_init(pfc, PFC_MODE_PFC, 0x18, 0xFFFF, 100000000000LL);
-  for (i32 p = 0; p < 8; p++) pfc_set_thresholds(pfc, p, 30000, 15000, 20000);
+  st32(pfc + PFC_MODE, PFC_MODE_PFC);
+  st32(pfc + PFC_ENABLE, 0x18);
+  st32(pfc + PFC_PAUSE_TIME, 0xFFFF);
+  st64(pfc + PFC_SPEED_BPS, 100000000000LL);
+  for (i32 u = 0; u < PFC_UNITS; u++) {
+    int on = u < PFC_PORT_UNIT;
+    st32(PI32(pfc, PFC_XOFF_TH, u), on ? 30000 : I32_MAX);
+    st32(PI32(pfc, PFC_XON_TH, u), on ? 15000 : 0);
+    st32(PI32(pfc, PFC_HEADROOM, u), on ? 20000 : 0);
+  }
+  pfc_configure(pfc);
   st32(PORT + PORT_CP_MASK, 0x07);
-  for (i32 tc = 0; tc < 8; tc++) qcn_cp_init(PORT + PORT_CP + tc * QCN_CP_SIZE, 26000, 2, QUANT_LINEAR, seed, (u32)tc);
+  for (i32 tc = 0; tc < 8; tc++) {
+    u8 *cp = PORT + PORT_CP + tc * QCN_CP_SIZE;
+    st32(cp + QCN_CP_Q_EQ, 26000);
+    st32(cp + QCN_CP_W, 2);
+    st32(cp + QCN_CP_QUANT, QUANT_LINEAR);
+    qcn_cp_configure(cp, seed, (u32)tc);
+  }
 }
 static void port_run(i32 packets) {
   for (i32 left = packets; left > 0;) {

@@ -228,6 +228,16 @@ export const rpDcqcnSchema = strictObject({
   cnp_interval_ps: ps().default(50 * PS_PER_US),
 });
 
+/**
+ * The reaction-point parameters of `profile` at their defaults on a port of `lineBps`: what a node
+ * runs when the fabric's QCN profile is not the one of its own qcn.rp (its values are for the other
+ * algorithm; host/sim/scenario.ts).
+ */
+export function rpDefaults(profile: QcnRpConfig['profile'], lineBps: number): QcnRpConfig {
+  const { profile: p, ...rest } = profile === 'qau-pc' ? rpQauPcSchema.parse({ profile }) : rpDcqcnSchema.parse({ profile });
+  return { profile: p, line_bps: lineBps, ...rest } as QcnRpConfig;
+}
+
 const rpSchema = z
   .looseObject({ profile: z.unknown() })
   .optional()

@@ -6,11 +6,17 @@
 import { CONTROL_FRAME_BYTES, FC_CODE, WD_ACTION_CODE, WIRE_OVERHEAD } from '../codes.js';
 import { Core } from '../loader.js';
 import { writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
+import { PFC_UNIT_OFF, PORT_UNIT, writePfcParams, type PfcParams } from '../kernels/pfc.js';
+import { writeCreditParams } from '../kernels/credit.js';
+import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
 import { losslessPgs, type NormNode, type Scenario } from './scenario.js';
+import type { QcnRpConfig } from '../config/types.js';
 import { computeRoutes, hopScratch, longestFlowPath, nodeOrdinals, type Routes } from './routes.js';
 
 /** Watchdog log entries the arena holds (summary.ts reads at most this many). */
 export const WDLOG_CAP = 4096;
+/** DCQCN's alpha when a rate limiter engages: 1 (Zhu et al. 2015), Q10. */
+const DCQCN_ALPHA_INIT_Q10 = 1024;
 const POOL_MAX = 4_000_000;
 
 /** Layout constant names read from the core (assembly/layout.ts, section sim). */
@@ -114,8 +120,10 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   w32(h + L.SH_MAX_FRAME, scn.maxFrame);
   // Credit unit and aging are fabric-wide: checkScenario requires every credit node to agree.
   const creditNode = scn.nodes.find((n) => n.modes.includes('credit')) ?? scn.nodes[0];
-  w32(h + L.SH_CREDIT_UNIT, creditNode?.dcb.creditUnit ?? 64);
-  w64(h + L.SH_CREDIT_AGING, creditNode?.dcb.creditAgingPs ?? 0);
+  const creditUnit = creditNode.dcb.creditUnit;
+  const creditAgingPs = BigInt(Math.round(creditNode.dcb.creditAgingPs));
+  w32(h + L.SH_CREDIT_UNIT, creditUnit);
+  w64(h + L.SH_CREDIT_AGING, creditNode.dcb.creditAgingPs);
   const dcqcn = scn.qcn.profile === 'dcqcn';
   w32(h + L.SH_QCN_PROFILE, dcqcn ? 1 : 0);
   w32(h + L.SH_WD_POLLS, a.wdPolls); w32(h + L.SH_NWD_POLLS, wdPolls.length);
@@ -130,7 +138,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
       const lossless = losslessPgs(n.modes);
       const reserved = lossless > 0 ? n.buffer.headroom.reduce((x, y) => x + y, 0) * lossless : 0;
       w32(na + L.SN_SHARED_SIZE, Math.max(0, n.buffer.size - reserved));
-      w32(na + L.SN_XOFF, n.buffer.xoff); w32(na + L.SN_XON, n.buffer.xon); w32(na + L.SN_LOSSY_Q, n.buffer.lossyQueue);
+      w32(na + L.SN_LOSSY_Q, n.buffer.lossyQueue);
     }
   }
   // Ports.
@@ -141,21 +149,25 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     w32(pa + L.SP_FLAGS, node.isHost ? 1 : 0); w64(pa + L.SP_DELAY, p.delay_ps);
     const k = node.ports.indexOf(p.id);
     const headroom = node.buffer ? node.buffer.headroom[k] : 0;
-    w32(pa + L.SP_HEADROOM, headroom);
-    // Credit receiver buffer: the port's headroom (about one round trip, seed 000), hosts alike.
-    const unit = node.dcb.creditUnit;
-    const crBytes = node.buffer ? headroom : hostCreditBytes(p, node.dcb.mtu);
-    w32(pa + L.SP_CR_CAP, Math.floor(crBytes / unit));
-    // This node's own flow control, pause time and watchdog; the port's own congestion points and ETS.
+    // This node's own flow control and watchdog; the kernel records by their configure protocols
+    // (host/kernels/*; simInit calls each kernel's configure): PFC from the node's modes, thresholds
+    // and pause time with this port's headroom, the port's own congestion points, and its credit
+    // receiver buffer: the port's headroom (about one round trip, seed 000), hosts alike.
     w32(pa + L.SP_MODES, node.modes.reduce((word, m, pr) => word | (FC_CODE[m] << (4 * pr)), 0));
-    w32(pa + L.SP_PAUSE_TIME, node.dcb.pauseTime);
+    writePfcParams(core, pa + L.SP_PFC, pfcParamsOf(node, headroom, p.psPerByte));
+    const crBytes = node.buffer ? headroom : hostCreditBytes(p, node.dcb.mtu);
+    const credit = { k: L.SIM_CREDIT_BITS, unitBytes: creditUnit, capacityUnits: Math.floor(crBytes / node.dcb.creditUnit), agingPs: creditAgingPs };
+    for (let pr = 0; pr < 8; pr++) writeCreditParams(core, pa + L.SP_CREDIT + pr * L.CREDIT_SIZE, credit);
     const wd = node.isHost ? null : node.watchdog;
     w32(pa + L.SP_WD_POLL, wd && wd.poll_interval > 0 ? wdPolls.indexOf(wd.poll_interval) : -1);
     w32(pa + L.SP_WD_ACTION, wd ? WD_ACTION_CODE[wd.action] : 0);
     w64(pa + L.SP_WD_DETECT, wd?.detection_time ?? 0); w64(pa + L.SP_WD_RESTORE, wd?.restoration_time ?? 0);
     const cp = p.qcn;
-    w32(pa + L.SP_Q_EQ, cp.q_eq); w32(pa + L.SP_W, cp.w);
-    w32(pa + L.SP_KMIN, cp.kmin); w32(pa + L.SP_KMAX, cp.kmax); w32(pa + L.SP_PMAX_Q16, Math.round((cp.pmax * 65536) / 100));
+    for (let tc = 0; tc < 8; tc++) {
+      const rec = pa + L.SP_CP + tc * L.QCN_CP_SIZE;
+      if (dcqcn) writeDcqcnCpParams(core, rec, { kmin: cp.kmin, kmax: cp.kmax, pmax_q16: Math.round((cp.pmax * 65536) / 100) });
+      else writeQcnCpParams(core, rec, { q_eq: cp.q_eq, w: cp.w, quantiser: 'linear' });
+    }
     const ets = pa + L.SP_ETS;
     for (let x = 0; x < 8; x++) {
       u8[ets + L.ETS_PRIO_TC + x] = p.dcb.prioTc[x];
@@ -184,9 +196,9 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     w64(fa + L.SF_START, f.start_ps); w64(fa + L.SF_STOP, f.stop_ps); w64(fa + L.SF_LEFT, f.size > 0 ? f.size : -1);
     w64(fa + L.SF_RATE, f.rate_bps > 0 ? Math.min(f.rate_bps, srcPort.bps) : srcPort.bps);
     w64(fa + L.SF_ON, f.on_ps); w64(fa + L.SF_OFF, f.off_ps); w64(fa + L.SF_LINE_BPS, srcPort.bps);
-    writeRpParams(core, fa + L.SF_RP, rpParamsOf(scn.nodes[f.src], dcqcn, Math.min(srcPort.bps, Number.MAX_SAFE_INTEGER), L));
+    writeRpParams(core, fa + L.SF_RP, rpParamsOf(scn.nodes[f.src].qcn.rp, Math.min(srcPort.bps, Number.MAX_SAFE_INTEGER), L));
     const np = scn.nodes[f.dst].qcn.rp;
-    writeNpParams(core, fa + L.SF_NP, np.profile === 'dcqcn' ? np.cnp_interval_ps : 50e6);
+    if (np.profile === 'dcqcn') writeNpParams(core, fa + L.SF_NP, np.cnp_interval_ps);
   }
   // Routes.
   i32.set(route, a.route >>> 2);
@@ -224,23 +236,38 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
 }
 
 /**
- * Reaction-point parameters of flow f (its RP record) from its source host's qcn.rp (docs/config.md),
- * and the CNP spacing of its receiver's dcqcn notification point; simInit then calls the kernels'
- * configure (host/kernels/qcn-rp.ts). When the scenario's qcn.profile differs from the node's
- * rp.profile, that profile's own defaults apply.
+ * Reaction-point parameters of a flow from its source host's qcn.rp (docs/config.md), which
+ * checkScenario gave the fabric's profile; simInit then calls the kernels' configure
+ * (host/kernels/qcn-rp.ts). Fields of the other profile are 0.
  */
-function rpParamsOf(src: NormNode, dcqcn: boolean, lineBps: number, L: L): RpParams {
-  const rp = src.qcn.rp;
-  const qauPc = rp.profile === 'qau-pc';
+function rpParamsOf(rp: QcnRpConfig, lineBps: number, L: L): RpParams {
+  const common = { line_bps: lineBps, bc_bytes: rp.bc_bytes, timer_ps: rp.timer_ps, th: rp.th, ai_bps: rp.ai_bps, hai_bps: rp.hai_bps, min_bps: rp.min_bps };
+  if (rp.profile === 'qau-pc') {
+    const flags = (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING;
+    return { profile: 'qau-pc', ...common, gd_shift: rp.gd_shift, min_dec_num: rp.min_dec_num, flags, alpha_timer_ps: 0, g_q10: 0, alpha_init_q10: 0 };
+  }
   return {
-    profile: dcqcn ? 'dcqcn' : 'qau-pc', line_bps: lineBps, bc_bytes: rp.bc_bytes, timer_ps: rp.timer_ps, th: rp.th,
-    ai_bps: rp.ai_bps, hai_bps: rp.hai_bps, min_bps: rp.min_bps,
-    gd_shift: qauPc ? rp.gd_shift : 7, min_dec_num: qauPc ? rp.min_dec_num : 64,
-    flags: qauPc ? (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING
-      : dcqcn ? 0 : L.QCN_RP_F_EXTRA_FR | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING,
-    alpha_timer_ps: rp.profile === 'dcqcn' ? rp.alpha_timer_ps : 55e6,
-    g_q10: 1024 >> (rp.profile === 'dcqcn' ? rp.g_shift : 8),
-    alpha_init_q10: 1024,
+    profile: 'dcqcn', ...common, gd_shift: 0, min_dec_num: 0, flags: 0,
+    alpha_timer_ps: rp.alpha_timer_ps, g_q10: 1024 >> rp.g_shift, alpha_init_q10: DCQCN_ALPHA_INIT_Q10,
+  };
+}
+
+/**
+ * PFC parameters of a port of `node`: the kernel's mode from the node's per-priority modes (PAUSE
+ * when any priority uses it, else PFC when any does), its PFC priorities, and the node's XOFF / XON
+ * thresholds with this port's headroom on the flow-controlled units (unit 8 in PAUSE mode, else each
+ * PFC priority); the other units take no part.
+ */
+function pfcParamsOf(node: NormNode, headroom: number, psPerByte: number): PfcParams {
+  const mode = node.modes.includes('pause') ? 'pause' : node.modes.includes('pfc') ? 'pfc' : 'off';
+  const enable = [0, 1, 2, 3, 4, 5, 6, 7].filter((pr) => node.modes[pr] === 'pfc');
+  const controlled = mode === 'pause' ? [PORT_UNIT] : enable;
+  const units = Array.from({ length: PORT_UNIT + 1 }, (_, u) => controlled.includes(u)
+    ? { xoff: node.buffer?.xoff ?? 0, xon: node.buffer?.xon ?? 0, headroom }
+    : PFC_UNIT_OFF);
+  return {
+    mode, enable, pauseTime: node.dcb.pauseTime, speedBps: 8_000_000_000_000n / BigInt(psPerByte),
+    xoff: units.map((x) => x.xoff), xon: units.map((x) => x.xon), headroom: units.map((x) => x.headroom),
   };
 }
 

@@ -168,7 +168,8 @@ export interface NormPort {
 }
 /** QCN parameters of one node: its reaction points (hosts) and congestion points (switch egress queues). */
 export interface NodeQcn {
-  /** qcn.rp of the node's config, bc_bytes and timer_ps overridden by the scenario's qcn keys. */
+  /** qcn.rp of the node's config (of the fabric's profile's defaults when its own is the other
+   *  profile), bc_bytes and timer_ps overridden by the scenario's qcn keys. */
   rp: QcnRpConfig;
   q_eq: number; w: number; kmin: number; kmax: number; pmax: number;
 }

@@ -14,6 +14,8 @@ import { parseOrThrow } from '../problems.js';
 import { psPerByte } from './units.js';
 import { parseDcb, type DcbView } from './dcb.js';
 import { computeHeadroom } from '../headroom.js';
+import { rpDefaults } from '../config/schema.js';
+import type { QcnRpConfig } from '../config/types.js';
 import { appendAll, maxOf, minOf } from '../extent.js';
 import {
   scenarioSchema, type FlowControlMode, type FrameDist, type NodeQcn, type NormFlow, type NormNode, type NormPort,
@@ -142,7 +144,7 @@ function fabricOf(c: Check): FabricPart {
   const resolveDcb = (ref: unknown, path: string): DcbView => resolveDcbChecked(ref, path).view;
   const q = s.qcn;
   const nodeQcn = (d: DcbView): NodeQcn => ({
-    rp: { ...d.qcnRp, bc_bytes: q?.bc_bytes ?? d.qcnRp.bc_bytes, timer_ps: q?.timer ?? d.qcnRp.timer_ps },
+    rp: withScenarioRp(d.qcnRp, q),
     q_eq: q?.q_eq ?? d.qcnQeq, w: q?.w ?? d.qcnW, kmin: d.qcnKmin, kmax: d.qcnKmax, pmax: d.qcnPmax,
   });
   /** Modes of a node: its own flow_control, else the scenario's, else derived from its DCB config. */
@@ -387,7 +389,16 @@ function sizeBuffers(c: Check, f: FabricPart): void {
 
 }
 
-/** The fabric's QCN: enabled priorities and the one profile every node runs. */
+/** A node's reaction-point parameters with the scenario's qcn.bc_bytes and qcn.timer over them. */
+function withScenarioRp(rp: QcnRpConfig, q: Parsed['qcn']): QcnRpConfig {
+  return { ...rp, bc_bytes: q?.bc_bytes ?? rp.bc_bytes, timer_ps: q?.timer ?? rp.timer_ps };
+}
+
+/**
+ * The fabric's QCN: enabled priorities and the one profile every node runs. A node whose own qcn.rp
+ * is of the other profile (allowed when the scenario sets qcn.profile) runs the fabric's profile with
+ * that profile's defaults (docs/sim.md, QCN), the scenario's qcn keys still over them.
+ */
 function qcnOf(c: Check, f: FabricPart, flows: NormFlow[]): Scenario['qcn'] {
   const { s, bad } = c;
   const q = s.qcn;
@@ -404,9 +415,11 @@ function qcnOf(c: Check, f: FabricPart, flows: NormFlow[]): Scenario['qcn'] {
       }
     });
   }
+  const profile = q?.profile ?? profile0;
+  for (const n of nodes) if (n.qcn.rp.profile !== profile) n.qcn.rp = withScenarioRp(rpDefaults(profile, n.qcn.rp.line_bps), q);
   return {
     enable: qcnEnable,
-    profile: q?.profile ?? profile0,
+    profile,
     priorities: qcnPrios.length > 0 ? qcnPrios : q?.enable ? [...new Set(flows.map((f) => f.priority))].sort() : [],
   };
 

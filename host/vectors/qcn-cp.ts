@@ -3,6 +3,7 @@
 // after it; for qau-pc, fb and qf are those of this enqueue (sampled or not) and 0 on dequeues.
 import { z } from 'zod';
 import { Core } from '../loader.js';
+import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
 import { checkTimeOrder, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
 import type { VectorKernel } from './registry.js';
 
@@ -61,7 +62,6 @@ export const qcnCpStimulus = stimulusOf(params, event).superRefine((s, ctx) => {
 export type QcnCpStimulus = z.output<typeof qcnCpStimulus>;
 
 const ENTITY_ID = 0;
-const QUANTISER = { linear: 0, msb: 1 } as const;
 
 export function runQcnCp(s: QcnCpStimulus): object[] {
   const core = new Core('release');
@@ -72,7 +72,8 @@ export function runQcnCp(s: QcnCpStimulus): object[] {
   const stamp = (e: { t_ps?: number }) => (e.t_ps === undefined ? {} : { t_ps: e.t_ps });
 
   if (p.profile === 'dcqcn') {
-    core.fn<(...a: number[]) => void>('dcqcnCpInit')(rec, p.kmin_bytes, p.kmax_bytes, Math.round(p.pmax * 65536), s.seed | 0, ENTITY_ID);
+    writeDcqcnCpParams(core, rec, { kmin: p.kmin_bytes, kmax: p.kmax_bytes, pmax_q16: Math.round(p.pmax * 65536) });
+    core.fn<(r: number, seed: number, id: number) => void>('dcqcnCpConfigure')(rec, s.seed | 0, ENTITY_ID);
     const enq = core.fn<(r: number, len: number) => number>('dcqcnCpEnqueueOne');
     const deq = core.fn<(r: number, len: number) => void>('dcqcnCpDequeueOne');
     const [qAt, pAt] = [off('DCQCN_CP_Q'), off('DCQCN_CP_P')];
@@ -83,7 +84,8 @@ export function runQcnCp(s: QcnCpStimulus): object[] {
     return out;
   }
 
-  core.fn<(...a: number[]) => void>('qcnCpInit')(rec, p.q_eq, p.w, QUANTISER[p.quantiser], s.seed | 0, ENTITY_ID);
+  writeQcnCpParams(core, rec, { q_eq: p.q_eq, w: p.w, quantiser: p.quantiser });
+  core.fn<(r: number, seed: number, id: number) => void>('qcnCpConfigure')(rec, s.seed | 0, ENTITY_ID);
   const enq = core.fn<(r: number, len: number) => number>('qcnCpEnqueueOne');
   const deq = core.fn<(r: number, len: number) => void>('qcnCpDequeueOne');
   const [qAt, qOldAt, ttmAt, fbAt, qfAt, qOffAt, qDeltaAt] = ['QCN_CP_Q', 'QCN_CP_Q_OLD', 'QCN_CP_TTM', 'QCN_CP_FB', 'QCN_CP_QF', 'QCN_CP_Q_OFF', 'QCN_CP_Q_DELTA'].map(off);
