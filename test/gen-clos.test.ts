@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { measureEngine } from '../bench/clos-engine.js';
 import { measurePartition } from '../bench/clos-partition.js';
 import { benchClos } from '../host/sim/bench.js';
 import { runCli } from './helpers.js';
@@ -97,5 +98,15 @@ describe('dcbkit gen clos', () => {
     // host-edge-agg-core-agg-edge-host (6 hops) and cross once, on the agg1-core0 link.
     const two = measurePartition(2, 2, '20us');
     expect(Math.abs(two.cross_data_frames * 6 - two.packet_hops)).toBeLessThan(two.packet_hops * 0.02);
+  });
+
+  it('the engine-only measurement (docs/sim.md) runs the same simulation as `run` and times only the engine', () => {
+    const m = measureEngine(4, 16, '50us');
+    const file = join(tmp, 'engine.yaml');
+    writeFileSync(file, runCli(['gen', 'clos', '--k', '4', '--flows', '16', '--duration', '50us']).stdout);
+    const s = JSON.parse(runCli(['run', file, '--json']).stdout) as { sim: { packet_hops: number; events: number } };
+    expect([m.packet_hops, m.events]).toEqual([s.sim.packet_hops, s.sim.events]);
+    expect(m.ns_per_event).toBeCloseTo((m.engine_s * 1e9) / m.events, 0);
+    expect(m.packet_hops_per_s).toBe(Math.round(m.packet_hops / m.engine_s));
   });
 });
