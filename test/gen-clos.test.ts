@@ -63,6 +63,9 @@ describe('dcbkit gen clos', () => {
       [['--k', '5', '--flows', '2', '--duration', '5us'], /^--k: an even whole number/m],
       [['--k', '4', '--flows', '0', '--duration', '5us'], /^--flows: a whole number of flows/m],
       [['--k', '4', '--flows', '17', '--duration', '5us', '--pattern', 'permutation'], /^--flows: permutation allows at most 16 flows/m],
+      // Random traffic is bounded too (64 a host, 10^6 in all): 10^11 flows used to run gen out of memory.
+      [['--k', '4', '--flows', '1025', '--duration', '5us'], /^--flows: random allows at most 1024 flows on the 16 hosts/m],
+      [['--k', '64', '--flows', '99999999999', '--duration', '5us'], /^--flows: random allows at most 1000000 flows/m],
       [['--k', '4', '--flows', '2', '--duration', '5us', '--pattern', 'ring'], /^--pattern: one of random, permutation, incast/m],
       [['--k', '4', '--flows', '2', '--duration', 'soon'], /^--duration: /m],
       [['--k', '4', '--flows', '2', '--duration', '5us', '--speed', 'fast'], /^--speed: /m],

@@ -3,7 +3,7 @@
 // runs only the points --out lacks; the Slurm scripts' words survive a real shell unchanged; the
 // Kubernetes Jobs carry the indexed shard command.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,40 @@ describe('sweep --shard and sweep-merge', () => {
       expect(r.stderr).toMatch(re);
       expect(existsSync(out)).toBe(false);
     }
+  });
+
+  it('refuses a damaged shard, naming the file and what is wrong; --resume re-runs a damaged point', async () => {
+    const out = join(tmp, 'damaged');
+    const copy = (name: string, edit: (dir: string) => void) => {
+      const dir = join(tmp, name);
+      cpSync(shard(0), dir, { recursive: true });
+      edit(dir);
+      return dir;
+    };
+    const editJson = (file: string, f: (d: any) => void) => { const d = JSON.parse(readFileSync(file, 'utf8')); f(d); writeFileSync(file, JSON.stringify(d)); };
+    const rest = [shard(1), shard(2), shard(3)];
+    // A plan with words for numbers used to merge into an empty sweep.csv ("merged x points").
+    const words = copy('words', (d) => editJson(join(d, 'run.json'), (j) => { j.sweep.points = 'x'; j.sweep.shard.count = 'x'; }));
+    const grid6 = copy('grid6', (d) => editJson(join(d, 'run.json'), (j) => { j.sweep.points = 7; }));
+    const noise = copy('noise', (d) => writeFileSync(join(d, 'points', '0.summary.json'), '\u0000\u00ff{'));
+    const typed = copy('typed', (d) => editJson(join(d, 'points', '0.summary.json'), (j) => { j.drops.lossless = 'x'; }));
+    const cases: [string, RegExp][] = [
+      [words, /^.*\/words\/run\.json: a damaged sweep output \(sweep\.points: .*expected number.*\)$/m],
+      [grid6, /^.*\/grid6\/run\.json: a damaged sweep output \(sweep: points must be the product of the parameters' value counts\)$/m],
+      [noise, /^.*\/noise\/points\/0\.summary\.json: not a point summary of dcbkit sweep$/m],
+      [typed, /^.*\/typed\/points\/0\.summary\.json: its drops_lossless is not a number$/m],
+    ];
+    for (const [dir, re] of cases) {
+      const r = await runCliAsync(['sweep-merge', dir, ...rest, '--out', out]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(re);
+      expect(r.stderr).not.toMatch(/missing/);
+      expect(existsSync(out)).toBe(false);
+    }
+    // --resume treats a damaged point as missing: it runs it again.
+    const r = runCli(['sweep', ...grid, '--shard', '0/4', '--out', typed, '--resume']);
+    expect(r.stdout).toMatch(/^shard 0\/4: 2 of 6 points: ran 1, kept 1 from /);
+    expect(read(typed, 'points/0.summary.json')).toBe(read(shard(0), 'points/0.summary.json'));
   });
 
   it('--resume runs only the points --out lacks, accepts a shard directory, and refuses another sweep', () => {

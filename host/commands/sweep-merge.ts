@@ -131,7 +131,8 @@ export async function clusterSweep(args: SweepArgs, metrics: (keyof PointMetrics
 
 /** DIR of --slurm / --k8s: run.json with the plan beside the scripts; shards of the same sweep kept for resubmission. */
 function writePlanDir(out: string, plan: SweepPlan, files: Map<string, string>): void {
-  const same = existsSync(join(out, SWEEP_OUTPUT.signature)) && readSweepDir(out)?.plan.id === plan.id;
+  const before = existsSync(join(out, SWEEP_OUTPUT.signature)) ? readSweepDir(out) : undefined;
+  const same = typeof before === 'object' && before.plan.id === plan.id;
   files.set(SWEEP_OUTPUT.signature, canonicalJson({ generator: SWEEP_OUTPUT.generator, sweep: plan, point_wall_s: {}, wall_s: 0, jobs: 0, points: 0 }));
   writeTreeAtomic(out, files, SWEEP_OUTPUT, '--out', same ? ['shards'] : []);
 }

@@ -22,9 +22,15 @@ export function closHostCount(k: number): number {
   return (k * k * k) / 4;
 }
 
+/** Random traffic: at most this many flows per host on average, and this many in all (a run keeps
+ *  a 368-byte record per flow in its 4 GB memory, and the YAML grows about 80 bytes a flow). */
+export const CLOS_RANDOM_FLOWS_PER_HOST = 64;
+export const CLOS_MAX_FLOWS = 1_000_000;
+
 /** Largest flow count `pattern` allows on `hosts` hosts. */
 export function closMaxFlows(pattern: ClosPattern, hosts: number): number {
-  return pattern === 'random' ? Number.MAX_SAFE_INTEGER : pattern === 'permutation' ? hosts : hosts - 1;
+  if (pattern === 'random') return Math.min(CLOS_RANDOM_FLOWS_PER_HOST * hosts, CLOS_MAX_FLOWS);
+  return pattern === 'permutation' ? hosts : hosts - 1;
 }
 
 function xorshift32(seed: number): () => number {

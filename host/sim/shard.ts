@@ -20,7 +20,8 @@ import { SWEEP_OUTPUT, writeTreeAtomic } from '../io.js';
 import { canonicalJson, deterministicSummary } from './report.js';
 import type { SimSummary } from './result.js';
 import { sweepFiles, type XUnit } from './sweep-report.js';
-import { gridValues, pointMetrics, type ParamValue, type PointMetrics, type SweepOutcome, type SweepParam, type SweepPoint } from './sweep.js';
+import { z } from 'zod';
+import { METRIC_NAMES, gridValues, pointMetrics, type ParamValue, type PointMetrics, type SweepOutcome, type SweepParam, type SweepPoint } from './sweep.js';
 import { toolVersions } from '../versions.js';
 
 export interface ShardSpec { index: number; count: number }
@@ -73,31 +74,68 @@ export function pointFile(index: number, total: number): string {
 
 interface SweepDirInfo { plan: SweepPlan; pointWall: Record<string, number>; wall_s: number; jobs: number }
 
-/** run.json of a sweep output that carries a plan, or undefined (none, another command's, an older sweep's). */
-export function readSweepDir(dir: string): SweepDirInfo | undefined {
+const count = (min: number) => z.number().int().min(min);
+/** The "sweep" plan and the counts of a sweep's run.json, as sweep and sweep-merge write them. */
+const sweepRunSchema = z.object({
+  generator: z.literal(SWEEP_OUTPUT.generator),
+  sweep: z.object({
+    id: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex'),
+    params: z.array(z.object({ path: z.string(), values: z.array(z.union([z.number(), z.string(), z.boolean()])).min(1) })),
+    metrics: z.array(z.enum(METRIC_NAMES as [keyof PointMetrics, ...(keyof PointMetrics)[]])),
+    x_unit: z.object({ label: z.string(), per: z.number().positive() }).nullable(),
+    points: count(1),
+    shard: z.object({ index: count(0), count: count(1) }).refine((s) => s.index < s.count, 'index must be below count').optional(),
+  }).refine((p) => p.points === p.params.reduce((n, q) => n * q.values.length, 1), 'points must be the product of the parameters\' value counts'),
+  point_wall_s: z.record(z.string(), z.number().min(0)).optional(),
+  wall_s: z.number().min(0).optional(),
+  jobs: count(0).optional(), // 0 in the plan directory of --slurm / --k8s
+});
+
+/**
+ * run.json of a sweep output that carries a plan; undefined when there is none (no file, another
+ * command's, an older sweep's); a `field: rule` string when it is a sweep's run.json but damaged.
+ */
+export function readSweepDir(dir: string): SweepDirInfo | string | undefined {
+  let doc: unknown;
   try {
-    const doc = JSON.parse(readFileSync(join(dir, SWEEP_OUTPUT.signature), 'utf8')) as {
-      generator?: unknown; sweep?: SweepPlan; point_wall_s?: Record<string, number>; wall_s?: number; jobs?: number;
-    };
-    if (doc.generator !== SWEEP_OUTPUT.generator || typeof doc.sweep?.id !== 'string') return undefined;
-    return { plan: doc.sweep, pointWall: doc.point_wall_s ?? {}, wall_s: doc.wall_s ?? 0, jobs: doc.jobs ?? 1 };
+    doc = JSON.parse(readFileSync(join(dir, SWEEP_OUTPUT.signature), 'utf8'));
   } catch {
     return undefined;
   }
+  const d = doc as { generator?: unknown; sweep?: unknown } | null;
+  if (typeof d !== 'object' || d === null || d.generator !== SWEEP_OUTPUT.generator || typeof d.sweep !== 'object') return undefined;
+  const r = sweepRunSchema.safeParse(doc);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    return `${i.path.join('.')}: ${i.message}`;
+  }
+  const v = r.data;
+  return { plan: v.sweep as SweepPlan, pointWall: v.point_wall_s ?? {}, wall_s: v.wall_s ?? 0, jobs: v.jobs ?? 1 };
 }
 
-/** Point `index`'s summary as stored in `dir` (wall time from run.json), or undefined when absent or unreadable. */
-export function readPointSummary(dir: string, info: SweepDirInfo, index: number): SimSummary | undefined {
+/**
+ * Point `index`'s summary as stored in `dir` (wall time from run.json): undefined when absent;
+ * a `PointFault` when the file is there but not a summary whose metrics are numbers.
+ */
+export function readPointSummary(dir: string, info: SweepDirInfo, index: number): SimSummary | PointFault | undefined {
   const file = join(dir, pointFile(index, info.plan.points));
   if (!existsSync(file)) return undefined;
+  let det: SimSummary;
   try {
-    const det = JSON.parse(readFileSync(file, 'utf8')) as SimSummary;
-    const wall = info.pointWall[index] ?? 0;
-    return { ...det, sim: { ...det.sim, wall_s: wall, packet_hops_per_s: wall > 0 ? det.sim.packet_hops / wall : 0 } };
+    det = JSON.parse(readFileSync(file, 'utf8')) as SimSummary;
+    const bad = Object.entries(pointMetrics(det)).find(([, v]) => v !== null && !(typeof v === 'number' && Number.isFinite(v)));
+    if (bad) return { fault: `its ${bad[0]} is not a number` };
+    if (typeof det.sim.packet_hops !== 'number') return { fault: 'its sim.packet_hops is not a number' };
   } catch {
-    return undefined;
+    return { fault: 'not a point summary of dcbkit sweep' };
   }
+  const wall = info.pointWall[index] ?? 0;
+  return { ...det, sim: { ...det.sim, wall_s: wall, packet_hops_per_s: wall > 0 ? det.sim.packet_hops / wall : 0 } };
 }
+
+/** Why a point summary on disk cannot be used. */
+export interface PointFault { fault: string }
+const isFault = (s: SimSummary | PointFault | undefined): s is PointFault => s !== undefined && 'fault' in s;
 
 /**
  * For --resume: the summaries `outDir` already holds for `points` of the sweep `plan`. A missing or
@@ -108,13 +146,15 @@ export function reusableSummaries(outDir: string, plan: SweepPlan, points: reado
   const found = new Map<number, SimSummary>();
   if (!existsSync(join(outDir, SWEEP_OUTPUT.signature))) return found;
   const info = readSweepDir(outDir);
+  if (typeof info === 'string') throw new InputError({ path: '--resume', rule: `"${outDir}" holds a damaged sweep output (${info})` });
   if (!info) throw new InputError({ path: '--resume', rule: `"${outDir}" is not an output of a sweep that dcbkit can resume (no "sweep" plan in its run.json)` });
   if (info.plan.id !== plan.id) {
     throw new InputError({ path: '--resume', rule: `"${outDir}" holds another sweep (${info.plan.id.slice(0, 12)}, not ${plan.id.slice(0, 12)}): the scenario, the grid or the metric options differ` });
   }
   for (const p of points) {
+    // A damaged point is run again, like a missing one.
     const s = readPointSummary(outDir, info, p.index);
-    if (s) found.set(p.index, s);
+    if (s && !isFault(s)) found.set(p.index, s);
   }
   return found;
 }
@@ -170,6 +210,7 @@ export async function mergeShards(dirs: readonly string[], outDir: string): Prom
   dirs.forEach((dir) => {
     const info = readSweepDir(dir);
     if (!info) problems.push({ path: dir, rule: 'not a dcbkit sweep output (no run.json with "generator": "dcbkit sweep" and a "sweep" plan)' });
+    else if (typeof info === 'string') problems.push({ path: join(dir, SWEEP_OUTPUT.signature), rule: `a damaged sweep output (${info})` });
     else infos.push({ dir, info });
   });
   if (problems.length) throw new InputError(problems);
@@ -187,6 +228,11 @@ export async function mergeShards(dirs: readonly string[], outDir: string): Prom
     for (let i = 0; i < plan.points; i++) {
       const s = readPointSummary(dir, info, i);
       if (!s) continue;
+      if (isFault(s)) {
+        problems.push({ path: `${dir}/${pointFile(i, plan.points)}`, rule: s.fault });
+        holder.set(i, dir); // said once, not again as missing
+        continue;
+      }
       const other = holder.get(i);
       if (other !== undefined) problems.push({ path: `${dir}/${pointFile(i, plan.points)}`, rule: `point ${i} is duplicated: ${other} holds it too` });
       else { holder.set(i, dir); summaries.set(i, s); }
