@@ -54,6 +54,8 @@ export async function main(rawArgv: string[]): Promise<number> {
     .strict()
     .demandCommand(1, GIVE_A_COMMAND)
     .alias('version', 'V')
+    // main() returns the status; yargs' own exit after `completion` (or help) would end a host process.
+    .exitProcess(false)
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .middleware(stopOnUsageProblems, false)

@@ -1,11 +1,11 @@
-// CLI fuzz test (issue 10): random bytes, random JSON and YAML (valid documents with wrong values,
+// CLI fuzz test (issue 10; gen, completion and sweep-merge since 2026-11-24): random bytes, random JSON and YAML (valid documents with wrong values,
 // huge numbers, deep nesting, unicode, NUL) and random option values into every command that reads
 // a file or a value. Every case must exit 0 or 2, never print a stack trace or "internal error",
 // and after a failure leave no file behind (every --out / --pcap points into an empty folder that
 // is checked again). The CLI runs in-process through main() (host/cli.ts); sweep, which starts
 // worker threads, is spawned a few times. One seed: the same cases every run. The count of cases
 // per command is printed at the end and quoted in docs/config.md ("CLI fuzz test").
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -330,6 +330,54 @@ describe('CLI fuzz', () => {
     });
     // one at a time: each judged before the next writes into `outs`
     for (const args of cases) judge('sweep', args, await runCliAsync(args));
+  }, 600_000);
+
+  it('gen clos, completion and sweep-merge: random flags, and damaged shard outputs', async () => {
+    await fuzz('gen clos', 120, () => [
+      'gen', nastyArg(['clos']), '--k', nastyArg(['4', '2', '6']), '--flows', nastyArg(['3', '1', '16']), '--duration', nastyArg(['5us', '1us']),
+      ...maybe(0.3, '--seed', nastyArg(['7'])), ...maybe(0.3, '--speed', nastyArg(['100G', '25G'])),
+      ...maybe(0.3, '--pattern', nastyArg(['random', 'permutation', 'incast'])), ...maybe(0.1, nastyArg()),
+    ]);
+    // Plausible flags: what gen prints, validate accepts.
+    for (let i = 0; i < 10; i++) {
+      const k = pick([2, 4, 6]);
+      const pattern = pick(['random', 'permutation', 'incast']);
+      const hosts = (k * k * k) / 4;
+      const flows = 1 + (next() % (pattern === 'random' ? 3 * hosts : pattern === 'permutation' ? hosts : hosts - 1));
+      const g = await inProcess(['gen', 'clos', '--k', String(k), '--flows', String(flows), '--duration', '5us', '--pattern', pattern, '--seed', String(next())]);
+      expect(g.status, g.stderr).toBe(0);
+      const v = await inProcess(['validate', writeInput(g.stdout, '.yaml')]);
+      expect(v.status, v.stderr).toBe(0);
+    }
+    // yargs prints the script with console.log (vitest shows it); a few cases: it used to exit the process.
+    await fuzz('completion', 5, () => ['completion', ...maybe(0.7, nastyArg(['bash', 'zsh']))]);
+    // sweep-merge over the two shards of a real sweep, one of them damaged each time: its run.json
+    // or a point summary mutated, truncated, replaced by noise, or removed.
+    const sweepBase = { ...(readJson('test/fixtures/sweep-tiny.yaml') as Record<string, unknown>), duration: '20us', sample: '2us' };
+    const scenario = writeInput(stringifyYaml(sweepBase), '.yaml');
+    const shards = [0, 1].map((i) => join(work, `in-shard${i}`));
+    for (const [i, dir] of shards.entries()) {
+      const r = await runCliAsync(['sweep', scenario, '--param', 'seed=1,2,3', '--jobs', '1', '--shard', `${i}/2`, '--out', dir]);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    let damaged = 0;
+    const damage = (): string => {
+      const dir = join(work, `in-damaged${damaged++}`);
+      cpSync(shards[0], dir, { recursive: true });
+      const file = join(dir, chance(0.5) ? 'run.json' : pick(['points/0.summary.json', 'points/2.summary.json']));
+      const text = readFileSync(file, 'utf8');
+      switch (next() % 4) {
+        case 0: writeFileSync(file, documentText(JSON.parse(text) as Json)); break;
+        case 1: writeFileSync(file, text.slice(0, next() % text.length)); break;
+        case 2: writeFileSync(file, Uint8Array.from({ length: next() % 64 }, () => next() % 256)); break;
+        default: rmSync(file);
+      }
+      return dir;
+    };
+    await fuzz('sweep-merge', 80, () => {
+      const dirs = chance(0.8) ? [damage(), shards[1]] : [pick([...shards, work, join(work, 'nope'), nastyArg()]), ...maybe(0.5, shards[1])];
+      return ['sweep-merge', ...(chance(0.5) ? dirs : dirs.reverse()), '--out', outArg(), ...maybe(0.3, '--json')];
+    });
   }, 600_000);
 
   afterAll(() => {
