@@ -62,11 +62,47 @@ function nastyValue(): unknown {
   }
 }
 
+/**
+ * JSON.stringify, falling back to a loop for nesting too deep for V8's recursive one (whose stack
+ * limit differs from process to process: a 3,000-deep case passed alone and overflowed in CI). The
+ * text is the same either way, so the cases do not depend on the process.
+ */
+function jsonText(v: unknown): string | undefined {
+  try {
+    return JSON.stringify(v);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+  }
+  const out: string[] = [];
+  // Work items: a value to write, or a literal piece of text (closing brackets, commas, keys).
+  const todo: ({ value: unknown } | { text: string })[] = [{ value: v }];
+  while (todo.length) {
+    const item = todo.pop()!;
+    if ('text' in item) { out.push(item.text); continue; }
+    const x = item.value;
+    if (Array.isArray(x)) {
+      const parts: ({ value: unknown } | { text: string })[] = [{ text: '[' }];
+      x.forEach((e, i) => { if (i) parts.push({ text: ',' }); parts.push(e === undefined || typeof e === 'function' ? { text: 'null' } : { value: e }); });
+      parts.push({ text: ']' });
+      todo.push(...parts.reverse());
+    } else if (x !== null && typeof x === 'object') {
+      const entries = Object.entries(x).filter(([, e]) => e !== undefined && typeof e !== 'function');
+      const parts: ({ value: unknown } | { text: string })[] = [{ text: '{' }];
+      entries.forEach(([k, e], i) => { parts.push({ text: `${i ? ',' : ''}${JSON.stringify(k)}:` }, { value: e }); });
+      parts.push({ text: '}' });
+      todo.push(...parts.reverse());
+    } else {
+      out.push(JSON.stringify(x) ?? 'null');
+    }
+  }
+  return out.join('');
+}
+
 /** A command-line value: mostly wrong, sometimes plausible. */
 function nastyArg(plausible: readonly string[] = []): string {
   if (plausible.length && chance(0.35)) return pick(plausible);
   const v = nastyValue();
-  return typeof v === 'string' ? unRaw(v) : unRaw(JSON.stringify(v) ?? 'undefined');
+  return typeof v === 'string' ? unRaw(v) : unRaw(jsonText(v) ?? 'undefined');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -110,11 +146,11 @@ function mutate(doc: Json, keep: readonly string[] = []): Json {
 }
 
 function asText(doc: Json): string {
-  if (chance(0.5)) return unRaw(JSON.stringify(doc) ?? 'null');
+  if (chance(0.5)) return unRaw(jsonText(doc) ?? 'null');
   try {
     return unRaw(stringifyYaml(doc, { aliasDuplicateObjects: false }));
   } catch {
-    return unRaw(JSON.stringify(doc) ?? 'null');
+    return unRaw(jsonText(doc) ?? 'null');
   }
 }
 
