@@ -80,8 +80,11 @@ export async function main(rawArgv: string[]): Promise<number> {
   parser.completion('completion', 'print a bash/zsh completion script for dcbkit (add it to ~/.bashrc or ~/.zshrc)');
   let exitCode = 0;
   try {
-    await parser.parseAsync();
-    stopOnUsageProblems();
+    if (argv[0] === 'completion' && !argv.some((a) => a === '--help' || a === '-h')) printCompletionScript(parser, argv.slice(1));
+    else {
+      await parser.parseAsync();
+      stopOnUsageProblems();
+    }
   } catch (e) {
     if (e instanceof ProblemsError) {
       for (const p of e.problems) process.stderr.write(formatProblem(p) + '\n');
@@ -93,6 +96,18 @@ export async function main(rawArgv: string[]): Promise<number> {
     }
   }
   return exitCode;
+}
+
+/**
+ * `dcbkit completion`: yargs' script for the shell in $SHELL (bash, or zsh). Handled here rather than
+ * by yargs' own command, which ends the process after printing and, kept alive, then reports the
+ * words after it as unknown commands.
+ */
+function printCompletionScript(parser: { showCompletionScript(): unknown }, rest: string[]): void {
+  if (rest.length) {
+    throw new InputError({ path: rest[0], rule: 'unexpected argument; usage: dcbkit completion (prints the script for the shell in $SHELL, bash or zsh)' });
+  }
+  parser.showCompletionScript();
 }
 
 /** True when this file is the program being run (not imported, e.g. by the in-process CLI tests). */

@@ -55,6 +55,11 @@ describe('dcbkit completion', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('complete -o bashdefault -o default -F _dcbkit_yargs_completions dcbkit');
     expect(r.stdout).toContain('dcbkit --get-yargs-completions');
+    expect(r.stderr).toBe('');
+    // Words after it are refused (they used to be reported as unknown commands after the script).
+    const extra = await runCliAsync(['completion', 'zsh']);
+    expect([extra.status, extra.stdout]).toEqual([2, '']);
+    expect(extra.stderr).toMatch(/^zsh: unexpected argument; usage: dcbkit completion/);
   });
 
   it('completes command names, subcommands and options from the real command table', async () => {
