@@ -1,0 +1,89 @@
+// ns-3 as an independent peer of dcbkit's fabric simulator (docs/sim.md, "Validation against ns-3"):
+// builds test/ns3/dcbkit_ns3.cc against Debian's ns-3 3.37 (libns3-dev), writes the checked
+// scenario dcbkit runs as that program's line format, and reads back its per-flow counts.
+// Only what both models mean the same way is translated: lossy drop-tail switches, one fixed frame
+// size, offered rates, pinned paths; anything else is refused here rather than compared.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Scenario } from '../../host/sim/scenario.js';
+import { requireTool } from '../helpers.js';
+
+/** ns-3 3.37's libraries the program uses, in link order (pkg-config also names libgsl, not installed). */
+const NS3_LIBS = [
+  'ns3-point-to-point', 'ns3-internet', 'ns3-applications', 'ns3-traffic-control', 'ns3-network', 'ns3-bridge', 'ns3-stats', 'ns3-core',
+];
+
+export interface Ns3Flow { id: number; sent_frames: number; delivered_frames: number; delivered_bytes: number }
+export interface Ns3Result { frame: number; packet_hops: number; drops: number; wall_s: number; flows: Ns3Flow[] }
+
+/** Compiles the peer program into a fresh temporary directory; returns the executable's path. */
+export function buildNs3Peer(): string {
+  requireTool('g++');
+  requireTool('pkg-config');
+  // The docs quote 3.37's behaviour (device-queue flow control, tie order); another version may differ.
+  const version = spawnSync('pkg-config', ['--modversion', 'ns3-core'], { encoding: 'utf8' });
+  if (version.status !== 0 || version.stdout.trim() !== '3.37') {
+    throw new Error(`ns-3 3.37 is needed (Debian libns3-dev; scripts/test.sh installs it); pkg-config says: ${version.stdout.trim() || version.stderr.trim() || 'not found'}`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'dcbkit-ns3-'));
+  const exe = join(dir, 'dcbkit_ns3');
+  const src = fileURLToPath(new URL('./dcbkit_ns3.cc', import.meta.url));
+  try {
+    execFileSync('g++', ['-O2', '-std=c++17', src, '-o', exe, ...NS3_LIBS.map((l) => `-l${l}`)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    const err = e as { stderr?: Buffer };
+    throw new Error(`cannot build test/ns3/dcbkit_ns3.cc against ns-3 (Debian libns3-dev; scripts/test.sh installs it):\n${err.stderr?.toString() ?? e}`);
+  }
+  return exe;
+}
+
+/** The translation's preconditions, each a sentence naming what does not fit. */
+function refuse(what: string): never {
+  throw new Error(`scenario cannot be compared with ns-3: ${what}`);
+}
+
+/**
+ * The peer program's description of a checked scenario: nodes, links (rate, delay, each end's
+ * lossy egress limit in frame bytes; 0 at hosts, whose NIC never drops), flows with their paths.
+ */
+export function ns3Spec(scn: Scenario): string {
+  const frames = new Set<number>();
+  for (const f of scn.flows) {
+    if (f.frames.kind !== 0) refuse(`flow ${f.id} has a frame-size distribution (one fixed size only)`);
+    frames.add(f.frames.a);
+  }
+  if (frames.size !== 1) refuse(`flows use frame sizes ${[...frames].join(', ')} (one fixed size only)`);
+  const lines = [`seed ${scn.seed}`, `duration_ps ${scn.duration_ps}`, `frame ${[...frames][0]}`];
+  for (const n of scn.nodes) {
+    if (n.modes.some((m) => m !== 'lossy')) refuse(`${n.name} has lossless priorities (all must be lossy)`);
+    lines.push(`node ${n.name} ${n.isHost ? 'host' : 'switch'}`);
+  }
+  if (scn.qcn.enable && scn.qcn.priorities.length > 0) refuse('QCN is on');
+  const limit = (node: number) => scn.nodes[node].buffer?.lossyQueue ?? 0;
+  for (const p of scn.ports) {
+    if (p.id > p.peer) continue;
+    const q = scn.ports[p.peer];
+    if (p.bps !== q.bps || p.delay_ps !== q.delay_ps) refuse(`link ${p.name} differs between its ends`);
+    lines.push(`link ${scn.nodes[p.node].name} ${scn.nodes[q.node].name} ${p.bps} ${p.delay_ps} ${limit(p.node)} ${limit(q.node)}`);
+  }
+  for (const f of scn.flows) {
+    if (!f.path) refuse(`flow ${f.id} has no pinned path`);
+    if (!(f.rate_bps > 0)) refuse(`flow ${f.id} has no offered rate`);
+    if (f.size !== 0 || f.on_ps !== 0) refuse(`flow ${f.id} is sized or on/off`);
+    const stop = Math.min(f.stop_ps, scn.duration_ps);
+    const names = f.path.map((n) => scn.nodes[n].name);
+    lines.push(`flow ${f.id} ${scn.nodes[f.src].name} ${scn.nodes[f.dst].name} ${f.rate_bps} ${f.start_ps} ${stop} constant ${names.join(' ')}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Runs the peer program on a scenario; its JSON result. */
+export function runNs3(exe: string, scn: Scenario): Ns3Result {
+  const dir = mkdtempSync(join(tmpdir(), 'dcbkit-ns3-spec-'));
+  const spec = join(dir, 'scenario.spec');
+  writeFileSync(spec, ns3Spec(scn));
+  return JSON.parse(execFileSync(exe, [spec], { encoding: 'utf8', maxBuffer: 64 << 20 })) as Ns3Result;
+}
