@@ -1,13 +1,14 @@
 // dcbkit's fabric simulator against ns-3 3.37 (docs/sim.md, "Validation against ns-3").
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkScenario, type ScenarioInput } from '../host/sim/scenario.js';
 import { runScenario } from '../host/sim/run.js';
-import { buildNs3Peer, runNs3, type Ns3Result } from './ns3/ns3-peer.js';
+import { buildNs3Peer, removeNs3Peer, runNs3, type Ns3Result } from './ns3/ns3-peer.js';
 
 const LOSSY = Array(8).fill('lossy') as 'lossy'[];
 
 let peer = '';
 beforeAll(() => { peer = buildNs3Peer(); });
+afterAll(() => { if (peer) removeNs3Peer(peer); });
 
 function both(doc: ScenarioInput) {
   const scn = checkScenario(doc);

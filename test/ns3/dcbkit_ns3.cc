@@ -335,6 +335,16 @@ main(int argc, char** argv)
     Ipv4AddressHelper linkAddresses("10.0.0.0", "255.255.255.252");
     for (const auto& l : spec.links)
     {
+        // The device must serialise a frame in exactly dcbkit's time, (F + 20) x 8 / rate in whole ps.
+        const uint64_t wireBits = uint64_t(wire) * 8;
+        if ((wireBits * 1000000000000ull) % l.rateBps != 0 ||
+            DataRate(l.rateBps).CalculateBytesTxTime(wire).GetPicoSeconds() !=
+                int64_t(wireBits * 1000000000000ull / l.rateBps))
+        {
+            Fail("link " + l.a + " " + l.b + ": a " + std::to_string(wire) +
+                 " B packet does not take a whole number of ps at " + std::to_string(l.rateBps) +
+                 " bit/s in both simulators");
+        }
         PointToPointHelper p2p;
         p2p.DisableFlowControl();
         p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(l.rateBps)));

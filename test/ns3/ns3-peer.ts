@@ -3,10 +3,10 @@
 // scenario dcbkit runs as that program's line format, and reads back its per-flow counts.
 // Only what both models mean the same way is translated: lossy drop-tail switches, one fixed frame
 // size, offered rates, pinned paths; anything else is refused here rather than compared.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../../host/sim/scenario.js';
 import { requireTool } from '../helpers.js';
@@ -80,10 +80,36 @@ export function ns3Spec(scn: Scenario): string {
   return lines.join('\n') + '\n';
 }
 
-/** Runs the peer program on a scenario; its JSON result. */
-export function runNs3(exe: string, scn: Scenario): Ns3Result {
+/** Removes the peer program's directory (buildNs3Peer's). */
+export function removeNs3Peer(exe: string): void {
+  rmSync(dirname(exe), { recursive: true, force: true });
+}
+
+/** The scenario's description in a file of a fresh temporary directory, and how to remove it. */
+function tempSpec(scn: Scenario): { spec: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'dcbkit-ns3-spec-'));
   const spec = join(dir, 'scenario.spec');
   writeFileSync(spec, ns3Spec(scn));
-  return JSON.parse(execFileSync(exe, [spec], { encoding: 'utf8', maxBuffer: 64 << 20 })) as Ns3Result;
+  return { spec, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Runs the peer program on a scenario; its JSON result. */
+export function runNs3(exe: string, scn: Scenario): Ns3Result {
+  const { spec, remove } = tempSpec(scn);
+  try {
+    return JSON.parse(execFileSync(exe, [spec], { encoding: 'utf8' })) as Ns3Result;
+  } finally {
+    remove();
+  }
+}
+
+/** runNs3 in a child process that runs while the caller works (dcbkit in this process). */
+export function runNs3Async(exe: string, scn: Scenario): Promise<Ns3Result> {
+  const { spec, remove } = tempSpec(scn);
+  return new Promise<Ns3Result>((done, fail) => {
+    execFile(exe, [spec], { encoding: 'utf8' }, (err, stdout, stderr) => {
+      if (err) fail(new Error(`${exe} ${spec}: ${err.message}\n${stderr}`));
+      else done(JSON.parse(stdout) as Ns3Result);
+    });
+  }).finally(remove);
 }
