@@ -335,8 +335,7 @@ export const SH_QCN_MASK: i32 = SH_NSTORMS + I32;            // priorities with 
 export const SH_QCN_PROFILE: i32 = SH_QCN_MASK + I32;        // 0 qau-pc, 1 dcqcn (one profile per fabric)
 export const SH_SEED: i32 = SH_QCN_PROFILE + I32;             // run seed of every random stream
 export const SH_HOSTQ: i32 = SH_SEED + I32;                  // bytes a host TC queue holds before its flows wait
-export const SH_CREDIT_UNIT: i32 = SH_HOSTQ + I32;            // credit unit, bytes (fabric-wide)
-export const SH_WD_POLLS: i32 = SH_CREDIT_UNIT + I32;        // address of i64[SH_NWD_POLLS]: the distinct watchdog poll intervals, ps
+export const SH_WD_POLLS: i32 = SH_HOSTQ + I32;        // address of i64[SH_NWD_POLLS]: the distinct watchdog poll intervals, ps
 export const SH_NWD_POLLS: i32 = SH_WD_POLLS + I32;           // distinct watchdog poll intervals
 export const SH_PATHS: i32 = SH_NWD_POLLS + I32;            // address of i32[SH_NFLOWS * SH_PATH_LEN]: each flow's egress port at its
                                                              //   1st, 2nd, ... switch (filled by simInit from the routes; mmu.ts)

@@ -60,7 +60,6 @@ export let wdCap: i32 = 0;
 export let freeList: i32 = -1;
 export let now: i64 = 0;
 export let qcnMask: i32 = 0;
-export let creditUnit: i32 = 64;
 export let creditAging: i64 = 0;
 export let hostQueue: i32 = 0;
 /** Credit priorities of any port (credit re-grant events run only when some port has one). */
@@ -74,6 +73,8 @@ export const PFC_TIMES: usize = memory.data(16, 8);
 @inline export function nodeAt(n: i32): usize { return nodes + <usize>n * SN_SIZE; }
 @inline export function flowAt(f: i32): usize { return flows + <usize>f * SF_SIZE; }
 @inline export function pktAt(k: i32): usize { return pool + <usize>k * SK_SIZE; }
+/** Entry `hop` of flow f's path row: its egress port at the hop-th switch (SH_PATHS). */
+@inline export function pathAt(f: i32, hop: i32): usize { return paths + ((<usize>f * <usize>pathLen + <usize>hop) << 2); }
 @inline export function cpRec(pa: usize, tc: i32): usize { return pa + SP_CP + <usize>(tc * QCN_CP_SIZE); }
 /** QCN reaction point of flow record fa: current rate limit (0 while idle) and timer deadline. */
 @inline export function rpRate(fa: usize): i64 { return load<i32>(fa + SF_RP + QCN_RP_ACTIVE) != 0 ? load<i64>(fa + SF_RP + QCN_RP_CR) : 0; }

@@ -37,11 +37,11 @@ import { creditConfigure, creditOnGrant } from '../credit';
 import { etsConfigure } from '../ets';
 import {
   CREDIT_CAPACITY, ETS_PRIO_TC, FC_CREDIT, FC_LOSSY, PFC_PAUSE_TIME, PKT_PFC, SC_EVENTS, SC_NOW, SC_STORM_XOFF,
-  SF_NP, SF_PORT, SF_RP, SF_RP_EV_AT, SF_START, SH_COUNTERS, SH_CREDIT_AGING, SH_CREDIT_UNIT, SH_FLOWS,
+  SF_NP, SF_PORT, SF_RP, SF_RP_EV_AT, SF_START, SH_COUNTERS, SH_CREDIT_AGING, SH_FLOWS,
   SH_HEAP, SH_HEAP_CAP, SH_HOSTQ, SH_MAX_FRAME, SH_MIX, SH_NFLOWS, SH_NH, SH_NHOSTS, SH_NODES, SH_NPORTS,
   SH_NSTORMS, SH_NWD_POLLS, SH_PATHS, SH_PATH_LEN, SH_POOL, SH_POOL_CAP, SH_PORTS, SH_QCN_MASK, SH_QCN_PROFILE,
   SH_ROUTE, SH_SEED, SH_STORMS, SH_WDLOG, SH_WDLOG_CAP, SH_WD_POLLS, SIM_ID_RP, SK_NEXT, SP_CREDIT_MASK,
-  SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS, SP_FLAGS, SP_LOSSLESS, SP_NODE, SP_PEER, SP_PFC, SP_PPB,
+  SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS, SP_FLAGS, SP_LOSSLESS, SP_PEER, SP_PFC, SP_PPB,
   SP_PRIO_TC, SP_QHEAD, SP_QTAIL, SP_REFRESH_EV, SP_SINK_HEAD, SP_SINK_PRIOS, SP_SINK_TAIL, SP_SIZE,
   SP_WAIT_HEAD, SP_WAKE_AT, SP_WD_DETECT, SP_WD_LEFT, SS_INTERVAL, SS_PORT, SS_PRIO, SS_SIZE, SS_START,
   SS_STOP,
@@ -50,10 +50,10 @@ import { pfcConfigure, pfcRefreshDue } from '../pfc';
 import { dcqcnCpConfigure, qcnCpConfigure } from '../qcn_cp';
 import { dcqcnNpConfigure, qcnRpAdvance, qcnRpConfigure } from '../qcn_rp';
 import {
-  CREDIT_HALF, CREDIT_K, EV_ARRIVE, EV_CREDIT_REFRESH, EV_FLOW, EV_REFRESH, EV_RP_TIMER, EV_STORM,
+  CREDIT_HALF, EV_ARRIVE, EV_CREDIT_REFRESH, EV_FLOW, EV_REFRESH, EV_RP_TIMER, EV_STORM,
   EV_TX_DONE, EV_WAKE, EV_WATCHDOG, FOREVER, INDEX_MASK, anyCredit, count, cpRec, creditAging, creditMaskAt,
-  creditRec, creditUnit, ctr, dcqcn, flowAt, flows, freeList, hdr, hostQueue, mix, modeAt, nFlows, routeColumns,
-  nPorts, nStorms, nh, nodeAt, nodes, now, pathLen, paths, pktAt, pool, portAt, ports, qcnMask, route, storms, wdCap,
+  creditRec, ctr, dcqcn, flowAt, flows, freeList, hdr, hostQueue, mix, modeAt, nFlows, routeColumns,
+  nPorts, nStorms, nh, nodes, now, pathLen, paths, pktAt, pool, portAt, ports, qcnMask, route, storms, wdCap,
   wdPolls, wdlog,
 } from './arena';
 import { ARR, MAIN, TX, evDone, evNext, evOverflow, evPayloadAt, evPush, evReset, evTake, evTopTime } from './events';
@@ -88,7 +88,6 @@ export function simInit(base: i32): i32 {
   storms = <usize>load<i32>(hdr + SH_STORMS);
   nStorms = load<i32>(hdr + SH_NSTORMS);
   qcnMask = load<i32>(hdr + SH_QCN_MASK);
-  creditUnit = load<i32>(hdr + SH_CREDIT_UNIT);
   creditAging = load<i64>(hdr + SH_CREDIT_AGING);
   hostQueue = load<i32>(hdr + SH_HOSTQ);
   wdPolls = <usize>load<i32>(hdr + SH_WD_POLLS);

@@ -17,7 +17,7 @@ import { pfcArrive, pfcDepart, pfcNextRefresh, pfcTakePending } from '../pfc';
 import { dcqcnCpDequeue, dcqcnCpEnqueue, qcnCpDequeue, qcnCpEnqueue } from '../qcn_cp';
 import {
   A_CREDIT, A_LOSSLESS, A_LOSSY, A_NONE, CE_BIT, CREDIT_MASK, EV_REFRESH, count, cpRec, creditMaskAt,
-  creditRec, dcqcn, flowAt, freePacket, modeAt, routeColumns, nFlows, nPorts, nh, nodeAt, now, pathLen, paths, pktAt, portAt,
+  creditRec, dcqcn, flowAt, freePacket, modeAt, routeColumns, nFlows, nPorts, nh, nodeAt, now, pathAt, pathLen, pktAt, portAt,
   qcnMask, route,
 } from './arena';
 import { MAIN, evPush } from './events';
@@ -157,7 +157,7 @@ export function tracePaths(): i32 {
       if (load<i32>(nodeAt(node) + SN_KIND) == 0) break; // a host: delivered
       if (hop >= pathLen) return 1;
       p = nextHop(node, dstOrd, f);
-      store<i32>(paths + ((<usize>f * <usize>pathLen + <usize>hop) << 2), p);
+      store<i32>(pathAt(f, hop), p);
     }
   }
   return 0;
@@ -174,7 +174,7 @@ export function switchReceive(inP: i32, k: i32): void {
   const pr = load<i32>(ka + SK_PRIO);
   const f = load<i32>(ka + SK_FLOW);
   const hop = load<i32>(ka + SK_HOP);
-  const out = load<i32>(paths + ((<usize>f * <usize>pathLen + <usize>hop) << 2));
+  const out = load<i32>(pathAt(f, hop));
   store<i32>(ka + SK_HOP, hop + 1);
   const oa = portAt(out);
   const tc = <i32>load<u8>(oa + SP_ETS + pr);

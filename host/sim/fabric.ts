@@ -118,12 +118,12 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   w32(h + L.SH_SEED, scn.seed >>> 0); w32(h + L.SH_HOSTQ, scn.hostQueue);
   // simInit configures every port's ETS record (etsConfigure) for the fabric's largest frame.
   w32(h + L.SH_MAX_FRAME, scn.maxFrame);
-  // Credit unit and aging are fabric-wide: checkScenario requires every credit node to agree.
+  // Credit unit and aging are fabric-wide (checkScenario requires every credit node to agree); they
+  // go into each credit record below.
   const creditNode = scn.nodes.find((n) => n.modes.includes('credit')) ?? scn.nodes[0];
   const creditUnit = creditNode.dcb.creditUnit;
   const creditAgingPs = BigInt(Math.round(creditNode.dcb.creditAgingPs));
-  w32(h + L.SH_CREDIT_UNIT, creditUnit);
-  w64(h + L.SH_CREDIT_AGING, creditNode.dcb.creditAgingPs);
+  w64(h + L.SH_CREDIT_AGING, creditNode.dcb.creditAgingPs); // the period of the re-grant events
   const dcqcn = scn.qcn.profile === 'dcqcn';
   w32(h + L.SH_QCN_PROFILE, dcqcn ? 1 : 0);
   w32(h + L.SH_WD_POLLS, a.wdPolls); w32(h + L.SH_NWD_POLLS, wdPolls.length);
@@ -261,9 +261,11 @@ function rpParamsOf(rp: QcnRpConfig, lineBps: number, L: L): RpParams {
 function pfcParamsOf(node: NormNode, headroom: number, psPerByte: number): PfcParams {
   const mode = node.modes.includes('pause') ? 'pause' : node.modes.includes('pfc') ? 'pfc' : 'off';
   const enable = [0, 1, 2, 3, 4, 5, 6, 7].filter((pr) => node.modes[pr] === 'pfc');
-  const controlled = mode === 'pause' ? [PORT_UNIT] : enable;
-  const units = Array.from({ length: PORT_UNIT + 1 }, (_, u) => controlled.includes(u)
-    ? { xoff: node.buffer?.xoff ?? 0, xon: node.buffer?.xon ?? 0, headroom }
+  // A host has no ingress buffer to account, so none of its units takes part.
+  const buffer = node.buffer;
+  const controlled = buffer === null ? [] : mode === 'pause' ? [PORT_UNIT] : enable;
+  const units = Array.from({ length: PORT_UNIT + 1 }, (_, u) => buffer !== null && controlled.includes(u)
+    ? { xoff: buffer.xoff, xon: buffer.xon, headroom }
     : PFC_UNIT_OFF);
   return {
     mode, enable, pauseTime: node.dcb.pauseTime, speedBps: 8_000_000_000_000n / BigInt(psPerByte),
