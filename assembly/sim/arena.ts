@@ -22,11 +22,16 @@ export const EV_RP_TIMER: u32 = 6;
 export const EV_STORM: u32 = 7;
 export const EV_WATCHDOG: u32 = 8;
 export const EV_CREDIT_REFRESH: u32 = 9;
+export const EV_RTO: u32 = 10;
 export const INDEX_MASK: u32 = 0x0fffffff;
 
 // Packet kinds (PKT_*), flow-control modes (FC_*) and watchdog actions (WD_*) are layout codes.
 /** Kind bit of a data frame marked Congestion Experienced by a dcqcn CP. */
 export const CE_BIT: i32 = 1 << 16;
+/** Kind bit of a roce data frame: its receiver acts on its arrival (ACK, NACK), so it needs an arrival event. */
+export const ROCE_BIT: i32 = 1 << 17;
+/** Kind bit of a frame that travels its flow's path backwards through the switch queues (roce ACK, NACK, CNP). */
+export const REV_BIT: i32 = 1 << 18;
 // Buffer account of a queued packet (kind bits 8..15).
 export const A_NONE: i32 = 0;
 export const A_LOSSY: i32 = 1;
@@ -47,6 +52,8 @@ export let route: usize = 0;
 /** Each flow's egress port at each switch of its path (SH_PATHS), `pathLen` entries per flow. */
 export let paths: usize = 0;
 export let pathLen: i32 = 0;
+/** Whether the path table also holds reverse rows (nFlows + f: flow f's path back from its destination). */
+export let revPaths: bool = false;
 export let nh: usize = 0;
 export let mix: usize = 0;
 export let ctr: usize = 0;
