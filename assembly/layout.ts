@@ -68,6 +68,15 @@ export const PKT_PAUSE: i32 = 2;
 export const PKT_CNM: i32 = 3;
 export const PKT_GRANT: i32 = 4;
 export const PKT_CNP: i32 = 5;
+/** RoCE transport acknowledgement and negative acknowledgement (go-back-N), 64-byte frames. */
+export const PKT_ACK: i32 = 6;
+export const PKT_NACK: i32 = 7;
+/** Transport of a simulator flow (SF_TRANSPORT). */
+export const TRANSPORT_NONE: i32 = 0;
+export const TRANSPORT_ROCE: i32 = 1;
+/** Gaps of a flow's arrival process (SF_GAPS). */
+export const GAPS_CONSTANT: i32 = 0;
+export const GAPS_POISSON: i32 = 1;
 
 // ---------------------------------------------------------------------------------------------
 // rng (assembly/rng.ts): one u32 word per entity, kept inside the entity's own record.
@@ -335,15 +344,16 @@ export const SH_QCN_MASK: i32 = SH_NSTORMS + I32;            // priorities with 
 export const SH_QCN_PROFILE: i32 = SH_QCN_MASK + I32;        // 0 qau-pc, 1 dcqcn (one profile per fabric)
 export const SH_SEED: i32 = SH_QCN_PROFILE + I32;             // run seed of every random stream
 export const SH_HOSTQ: i32 = SH_SEED + I32;                  // bytes a host TC queue holds before its flows wait
-export const SH_CREDIT_UNIT: i32 = SH_HOSTQ + I32;            // credit unit, bytes (fabric-wide)
-export const SH_WD_POLLS: i32 = SH_CREDIT_UNIT + I32;        // address of i64[SH_NWD_POLLS]: the distinct watchdog poll intervals, ps
+export const SH_WD_POLLS: i32 = SH_HOSTQ + I32;        // address of i64[SH_NWD_POLLS]: the distinct watchdog poll intervals, ps
 export const SH_NWD_POLLS: i32 = SH_WD_POLLS + I32;           // distinct watchdog poll intervals
 export const SH_PATHS: i32 = SH_NWD_POLLS + I32;            // address of i32[SH_NFLOWS * SH_PATH_LEN]: each flow's egress port at its
                                                              //   1st, 2nd, ... switch (filled by simInit from the routes; mmu.ts)
 export const SH_PATH_LEN: i32 = SH_PATHS + I32;              // row stride of SH_PATHS: the most switches any flow's frames cross
 export const SH_CREDIT_AGING: i32 = ((SH_PATH_LEN + I32) + 7) & ~7; // i64 ps (0 = credits never age)
 export const SH_MAX_FRAME: i32 = SH_CREDIT_AGING + I64;          // largest frame of the fabric (MTU, bytes): every port's ETS quanta
-export const SH_SIZE: i32 = ((SH_MAX_FRAME + I32) + 7) & ~7;
+export const SH_REV_PATHS: i32 = SH_MAX_FRAME + I32;         // 1: SH_PATHS also holds, in rows nFlows + f, each roce flow's path
+                                                             //   back from its destination (ACKs, NACKs, CNPs), traced by simInit
+export const SH_SIZE: i32 = ((SH_REV_PATHS + I32) + 7) & ~7;
 // Flow-control modes and watchdog parameters are per port (SP_MODES, SP_WD_*); the PFC, congestion
 // point and credit parameters sit in the port's kernel records (SP_PFC, SP_CP, SP_CREDIT) and the
 // reaction-point parameters in each flow's RP record (SF_RP), written by host/kernels/* before
@@ -389,9 +399,8 @@ export const SP_QHEAD: i32 = SP_WAKE_AT + I64;               // i32[8] packet in
 export const SP_HEADWIRE: i32 = SP_QHEAD + 8 * I32;          // i32[8] wire bytes of each TC's head frame (ETS selection)
 export const SP_QTAIL: i32 = SP_HEADWIRE + 8 * I32;          // i32[8]
 export const SP_QBYTES: i32 = SP_QTAIL + 8 * I32;            // i32[8] frame bytes queued per TC
-export const SP_WAIT_HEAD: i32 = SP_QBYTES + 8 * I32;        // host port: first flow waiting for room in its NIC queue
-export const SP_WD_STORM: i32 = SP_WAIT_HEAD + I32;          // priorities in storm state
-export const SP_REFRESH_EV: i32 = SP_WD_STORM + I32;         // i64 time of the queued XOFF-refresh event (max = none)
+export const SP_WD_STORM: i32 = SP_QBYTES + 8 * I32;          // priorities in storm state
+export const SP_REFRESH_EV: i32 = ((SP_WD_STORM + I32) + 7) & ~7;         // i64 time of the queued XOFF-refresh event (max = none)
 export const SP_WD_ACTION: i32 = SP_REFRESH_EV + I64;        // watchdog action: 0 drop, 1 forward, 2 alert
 export const SP_WD_POLL: i32 = SP_WD_ACTION + I32;           // index into SH_WD_POLLS, -1 = no watchdog on this port
 export const SP_TX_BYTES_TC: i32 = SP_WD_POLL + I32;         // i64[8] wire bytes sent per TC
@@ -404,8 +413,10 @@ export const SP_WD_LAST_RX: i32 = SP_WD_LAST_TX + 8 * I64;   // i64[8]
 export const SP_WD_DETECT: i32 = SP_WD_LAST_RX + 8 * I64;    // i64 ps
 export const SP_WD_RESTORE: i32 = SP_WD_DETECT + I64;        // i64 ps
 export const SP_CR_LASTCL: i32 = SP_WD_RESTORE + I64;        // i32[8] credit receiver: limit of the last grant sent
+export const SP_NIC_RING: i32 = SP_CR_LASTCL + 8 * I32;      // i32[8] host port: per TC, the last flow of its ring of flows
+                                                             //   ready to send (SF_RING_NEXT links them in a circle), -1 none
 // Kernel records.
-export const SP_ETS: i32 = ((SP_CR_LASTCL + 8 * I32) + 63) & ~63;  // ETS record (ETS_BYTES = 128)
+export const SP_ETS: i32 = ((SP_NIC_RING + 8 * I32) + 63) & ~63;  // ETS record (ETS_BYTES = 128)
 export const SP_PFC: i32 = SP_ETS + ETS_BYTES;               // PFC record (PFC_SIZE)
 export const SP_CREDIT: i32 = SP_PFC + PFC_SIZE;             // 8 x credit record (CREDIT_SIZE = 112), one per priority
 export const SP_CP: i32 = SP_CREDIT + 8 * CREDIT_SIZE;       // 8 x QCN CP record (QCN_CP_SIZE = 72), one per TC
@@ -417,9 +428,10 @@ export const SK_FLOW: i32 = SK_NEXT + I32;                    // flow of a data 
 export const SK_BYTES: i32 = SK_FLOW + I32;                   // frame bytes (FCS included, no preamble or IFG)
 export const SK_PRIO: i32 = SK_BYTES + I32;                   // priority 0..7 (control frames 7)
 export const SK_PORT: i32 = SK_PRIO + I32;                   // receiving port while in flight; ingress port while queued in a switch
-export const SK_KIND: i32 = SK_PORT + I32;                   // bits 0..7 kind (0 data 1 PFC 2 PAUSE 3 CNM 4 grant), 8..15 buffer account
+export const SK_KIND: i32 = SK_PORT + I32;                   // bits 0..7 kind (PKT_*), 8..15 buffer account, 16 CE mark,
+                                                             //   17 roce data (its receiver acts on arrival), 18 travels its flow's path backwards
 export const SK_A: i32 = SK_KIND + I32;                      // PFC/grant: priority; CNM: flow
-export const SK_B: i32 = SK_A + I32;                         // PFC: quanta; grant: credit limit; CNM: qf
+export const SK_B: i32 = SK_A + I32;                         // PFC: quanta; grant: credit limit; CNM: qf; roce data: PSN; ACK/NACK: the PSN expected next
 export const SK_ARRIVE_AT: i32 = SK_A;  // i64 data frame in a port's sink list: arrival time at the host (overlays A, B)
 export const SK_HOP: i32 = SK_A;        // data frame on its way: switches it has entered, its column in its flow's path row
 export const SK_SIZE: i32 = SK_B + I32;
@@ -427,11 +439,15 @@ export const SK_SIZE: i32 = SK_B + I32;
 // Entity ids of the simulator's random streams (DESIGN.md §2: each entity owns an xorshift32 seeded
 // from the run seed and its id). Disjoint ranges, so no two entities share a stream in any fabric
 // with fewer than 2^26 ports and 2^29 flows: congestion point of (port p, TC t) = p * 8 + t,
-// reaction point of flow f = SIM_ID_RP | f, traffic source of flow f = SIM_ID_SOURCE | f.
+// reaction point of flow f = SIM_ID_RP | f, traffic source of flow f = SIM_ID_SOURCE | f, the draw of
+// flow f's start jitter = SIM_ID_START | f.
 export const SIM_ID_RP: i32 = 1 << 29;
 export const SIM_ID_SOURCE: i32 = 2 << 29;
+export const SIM_ID_START: i32 = 3 << 29;
 
-// Flow record: traffic source, delivery counters and its QCN reaction point.
+// Flow record: traffic source, its place in its host's NIC scheduler, the RoCE transport's sender
+// and receiver halves, delivery counters, and its QCN reaction point (assembly/sim/nic.ts,
+// assembly/sim/transport.ts).
 export const SF_SRC: i32 = 0;                                // source host (node id)
 export const SF_DST: i32 = SF_SRC + I32;                     // destination host (node id)
 export const SF_PRIO: i32 = SF_DST + I32;                    // priority 0..7 of its frames
@@ -442,31 +458,59 @@ export const SF_FB: i32 = SF_FA + I32;                       // the largest fram
 export const SF_MIXOFF: i32 = SF_FB + I32;                   // first entry of its mix in SH_MIX (pairs bytes, cumulative weight)
 export const SF_MIXN: i32 = SF_MIXOFF + I32;                 // entries in its mix
 export const SF_MIXTOT: i32 = SF_MIXN + I32;                 // total weight of its mix
-export const SF_RNG: i32 = SF_MIXTOT + I32;                  // u32 xorshift32 state of the traffic source
-export const SF_STATE: i32 = SF_RNG + I32;                   // 0 not started, 1 sending, 2 waiting for its NIC queue, 3 done
-export const SF_NEXT_WAIT: i32 = SF_STATE + I32;             // next flow waiting for the same NIC queue, -1 none
-export const SF_DST_ORD: i32 = SF_NEXT_WAIT + I32;           // route column of its frames (host/sim/routes.ts)
-export const SF_SRC_ORD: i32 = SF_DST_ORD + I32;             // route column back to its source (CNMs)
+export const SF_RNG: i32 = SF_MIXTOT + I32;                  // u32 xorshift32 state of the traffic source (sizes, Poisson gaps)
+export const SF_STATE: i32 = SF_RNG + I32;                   // 0 not in its NIC ring, 1 in its ring, 3 done
+export const SF_RING_NEXT: i32 = SF_STATE + I32;             // next flow in the ring of its (host port, TC) (SP_NIC_RING)
+export const SF_DST_ORD: i32 = SF_RING_NEXT + I32;           // route column of its frames (host/sim/routes.ts)
+export const SF_SRC_ORD: i32 = SF_DST_ORD + I32;             // route column back to its source (CNMs, ACKs)
 export const SF_TC: i32 = SF_SRC_ORD + I32;                  // TC of its priority at the source port
-export const SF_START: i32 = SF_TC + I32;                    // i64 fields from here
-export const SF_STOP: i32 = SF_START + I64;                   // i64 ps: the source stops
-export const SF_LEFT: i32 = SF_STOP + I64;                   // bytes still to send, -1 unlimited
-export const SF_RATE: i32 = SF_LEFT + I64;                   // offered rate, bit/s
-export const SF_ON: i32 = SF_RATE + I64;                      // i64 ps: on part of an on/off period (0: always on)
-export const SF_OFF: i32 = SF_ON + I64;                       // i64 ps: off part
-export const SF_NEXT_AT: i32 = SF_OFF + I64;                  // i64 ps: the source's next frame (its queued event)
-export const SF_SENT: i32 = SF_NEXT_AT + I64;                 // i64 bytes generated
-export const SF_DELIV: i32 = SF_SENT + I64;                   // i64 bytes delivered to the destination
-export const SF_LAST_DELIV: i32 = SF_DELIV + I64;             // i64 ps of the last delivery
-export const SF_TOTAL: i32 = SF_LAST_DELIV + I64;             // i64 bytes of a sized flow (-1 unlimited)
-export const SF_LINE_BPS: i32 = SF_TOTAL + I64;              // i64
+export const SF_QUANTUM: i32 = SF_TC + I32;                  // NIC DRR quantum, wire bytes: largest wire frame x weight
+export const SF_DEFICIT: i32 = SF_QUANTUM + I32;             // NIC DRR deficit, wire bytes (0 while out of the ring)
+export const SF_TURN: i32 = SF_DEFICIT + I32;                // 1 while its DRR turn runs (the quantum was added)
+export const SF_NEXT_BYTES: i32 = SF_TURN + I32;             // bytes of its next new frame, drawn ahead (0 = not drawn)
+export const SF_GAPS: i32 = SF_NEXT_BYTES + I32;             // arrival-process gaps: GAPS_CONSTANT or GAPS_POISSON
+export const SF_TRANSPORT: i32 = SF_GAPS + I32;              // TRANSPORT_NONE (open loop) or TRANSPORT_ROCE (go-back-N)
+export const SF_ACK_PRIO: i32 = SF_TRANSPORT + I32;          // roce: priority of its ACK, NACK and CNP frames
+export const SF_ACK_EVERY: i32 = SF_ACK_PRIO + I32;          // roce: the receiver ACKs every this many in-order frames
+export const SF_RCV_UNACKED: i32 = SF_ACK_EVERY + I32;       // roce receiver: in-order frames since its last ACK
+export const SF_RCV_NACKED: i32 = SF_RCV_UNACKED + I32;      // roce receiver: 1 once it NACKed the current gap
+export const SF_TAIL_BYTES: i32 = SF_RCV_NACKED + I32;       // roce: bytes of the message's last frame
+export const SF_LAST_WIRE: i32 = SF_TAIL_BYTES + I32;        // wire bytes of the last frame it sent (rate limiter gap)
+export const SF_START: i32 = ((SF_LAST_WIRE + I32) + 7) & ~7; // i64 fields from here: ps the source starts (jitter applied by simInit)
+export const SF_STOP: i32 = SF_START + I64;                  // i64 ps: the source stops
+export const SF_LEFT: i32 = SF_STOP + I64;                   // bytes still to generate, -1 unlimited (transport none)
+export const SF_RATE: i32 = SF_LEFT + I64;                   // offered rate, bit/s; 0 = none (as fast as the NIC serves it)
+export const SF_ON: i32 = SF_RATE + I64;                     // i64 ps: on part of an on/off period (0: always on)
+export const SF_OFF: i32 = SF_ON + I64;                      // i64 ps: off part
+export const SF_NEXT_AT: i32 = SF_OFF + I64;                 // i64 ps: its arrival process makes the next frame (offered rate only)
+export const SF_FLOW_EV_AT: i32 = SF_NEXT_AT + I64;          // i64 ps: its one queued FLOW event (max = none)
+export const SF_LAST_AT: i32 = SF_FLOW_EV_AT + I64;          // i64 ps: its last frame left the rate limiter
+export const SF_SENT: i32 = SF_LAST_AT + I64;                // i64 frame bytes sent (retransmissions included)
+export const SF_DELIV: i32 = SF_SENT + I64;                  // i64 bytes delivered to the destination (roce: in order)
+export const SF_LAST_DELIV: i32 = SF_DELIV + I64;            // i64 ps of the last delivery
+export const SF_START_JITTER: i32 = SF_LAST_DELIV + I64;     // i64 ps: the start is delayed by a uniform draw in [0, this)
+export const SF_LINE_BPS: i32 = SF_START_JITTER + I64;       // i64
 export const SF_RP_EV_AT: i32 = SF_LINE_BPS + I64;           // i64 time of the one queued RP timer event (max = none)
-export const SF_RP: i32 = SF_RP_EV_AT + I64;                 // QCN reaction point record (QCN_RP_SIZE = 160)
+export const SF_RTO: i32 = SF_RP_EV_AT + I64;                // i64 ps: roce retransmission timeout
+export const SF_RTO_AT: i32 = SF_RTO + I64;                  // i64 ps: the running retransmission timer's deadline (max = none)
+export const SF_RTO_EV_AT: i32 = SF_RTO_AT + I64;            // i64 ps: its one queued RTO event (max = none)
+export const SF_NPSN: i32 = SF_RTO_EV_AT + I64;              // i64 roce: frames (PSNs) of the message, -1 unlimited
+export const SF_SND_NXT: i32 = SF_NPSN + I64;                // i64 roce sender: next PSN to send
+export const SF_SND_UNA: i32 = SF_SND_NXT + I64;             // i64 roce sender: oldest PSN not yet acknowledged
+export const SF_SND_MAX: i32 = SF_SND_UNA + I64;             // i64 roce sender: one past the highest PSN ever sent
+export const SF_RCV_NXT: i32 = SF_SND_MAX + I64;             // i64 roce receiver: next PSN expected in order
+export const SF_RETX_BYTES: i32 = SF_RCV_NXT + I64;          // i64 roce: frame bytes sent again (PSN below SND_MAX)
+export const SF_DONE_AT: i32 = SF_RETX_BYTES + I64;          // i64 ps: roce receiver got the whole message in order (0 = not yet)
+export const SF_TIMEOUTS: i32 = SF_DONE_AT + I64;            // i64 roce: retransmission timeouts
+export const SF_NACKS: i32 = SF_TIMEOUTS + I64;              // i64 roce: NACKs the receiver sent
+export const SF_RP: i32 = SF_NACKS + I64;                    // QCN reaction point record (QCN_RP_SIZE)
 export const SF_NP: i32 = SF_RP + QCN_RP_SIZE;               // dcqcn notification point at the receiver (DCQCN_NP_SIZE = 16)
-export const SF_PACE_BYTES: i32 = SF_NP + DCQCN_NP_SIZE;      // the last pacing gap's frame bytes (0 = none yet)
-export const SF_PACE_RATE: i32 = ((SF_PACE_BYTES + I32) + 7) & ~7; // i64 ... and rate, bit/s
+export const SF_PACE_BYTES: i32 = SF_NP + DCQCN_NP_SIZE;      // the last rate-limiter gap's wire bytes (0 = none yet)
+export const SF_ARR_BYTES: i32 = SF_PACE_BYTES + I32;        // the last constant arrival gap's wire bytes (0 = none yet)
+export const SF_PACE_RATE: i32 = SF_ARR_BYTES + I32;         // i64 ... the rate-limiter gap's rate, bit/s
 export const SF_PACE_PS: i32 = SF_PACE_RATE + I64;           // i64 ... and the gap: wire bits / rate, ps
-export const SF_SIZE: i32 = SF_PACE_PS + I64;
+export const SF_ARR_PS: i32 = SF_PACE_PS + I64;              // i64 the constant arrival gap at SF_RATE, ps
+export const SF_SIZE: i32 = SF_ARR_PS + I64;
 
 // Counters (i64).
 export const SC_HOPS: i32 = 0;                                // packet-hops: frames serialised on a link
@@ -506,21 +550,21 @@ if (CREDIT_SYNCS_RX + I64 > CREDIT_SIZE || CREDIT_SIZE % 16 != 0) ERROR('layout:
 if (ETS_DEFICIT + 8 * I32 > ETS_BYTES || ETS_BYTES % 64 != 0) ERROR('layout: ETS record');
 if (SN_LOSSY_Q + I32 > SN_SIZE) ERROR('layout: sim node record');
 if (SK_B + I32 > SK_SIZE || SK_ARRIVE_AT + I64 > SK_SIZE) ERROR('layout: sim packet record');
-if (SF_PACE_PS + I64 > SF_SIZE || SF_SIZE % 8 != 0) ERROR('layout: sim flow record');
+if (SF_ARR_PS + I64 > SF_SIZE || SF_SIZE % 8 != 0) ERROR('layout: sim flow record');
 if (SC_NOW + I64 > SC_SIZE) ERROR('layout: sim counters');
 if (SS_INTERVAL + I64 > SS_SIZE) ERROR('layout: sim storm record');
-if (SH_MAX_FRAME + I32 > SH_SIZE) ERROR('layout: sim header');
+if (SH_REV_PATHS + I32 > SH_SIZE) ERROR('layout: sim header');
 // i64 fields are 8-byte aligned (a misaligned i64 load is slow and breaks the host's BigInt64Array views).
 if (QCN_CP_SAMPLES % 8 != 0 || QCN_RP_ALPHA_DEADLINE % 8 != 0 || QCN_RP_CUTS % 8 != 0) ERROR('layout: QCN i64 alignment');
 if (PFC_SPEED_BPS % 8 != 0 || PFC_QUANTUM_PS % 8 != 0 || PFC_NEXT_REFRESH % 8 != 0 || PFC_BLOCKED_FROM % 8 != 0) ERROR('layout: PFC i64 alignment');
 if (CREDIT_AGING_PS % 8 != 0 || PORT_RX_FRAMES % 8 != 0 || PORT_TC_TX_BYTES % 8 != 0) ERROR('layout: i64 alignment');
 if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_TX_BYTES_TC % 8 != 0 || SP_WD_DETECT % 8 != 0) ERROR('layout: sim port i64 alignment');
-if (SF_START % 8 != 0 || SF_RP % 8 != 0 || SF_NP % 8 != 0 || SF_PACE_RATE % 8 != 0) ERROR('layout: sim flow i64 alignment');
+if (SF_START % 8 != 0 || SF_RP % 8 != 0 || SF_NP % 8 != 0 || SF_PACE_RATE % 8 != 0 || SF_NACKS % 8 != 0) ERROR('layout: sim flow i64 alignment');
 if (SH_CREDIT_AGING % 8 != 0 || SS_START % 8 != 0 || SK_ARRIVE_AT % 8 != 0) ERROR('layout: i64 alignment');
 // Embedded records: each starts where the previous part ends (no overlap) and the container holds it.
 if (PORT_ETS < PORT_TC_TX_BYTES + 8 * I64 || PORT_PFC < PORT_ETS + ETS_BYTES || PORT_CP < PORT_PFC + PFC_SIZE) ERROR('layout: port records overlap');
 if (PORT_CP + 8 * QCN_CP_SIZE > PORT_BYTES) ERROR('layout: port record too small');
-if (SP_ETS < SP_CR_LASTCL + 8 * I32 || SP_PFC < SP_ETS + ETS_BYTES || SP_CREDIT < SP_PFC + PFC_SIZE || SP_CP < SP_CREDIT + 8 * CREDIT_SIZE) ERROR('layout: sim port records overlap');
+if (SP_ETS < SP_NIC_RING + 8 * I32 || SP_PFC < SP_ETS + ETS_BYTES || SP_CREDIT < SP_PFC + PFC_SIZE || SP_CP < SP_CREDIT + 8 * CREDIT_SIZE) ERROR('layout: sim port records overlap');
 if (SP_CP + 8 * QCN_CP_SIZE > SP_SIZE || SP_SIZE % 64 != 0) ERROR('layout: sim port record size (a multiple of 64: records start on a cache line)');
 if (SP_TX_BYTES_TC > 256) ERROR('layout: the hot sim port fields must stay in the first 256 bytes (four cache lines)');
 if (SF_RP < SF_RP_EV_AT + I64 || SF_NP < SF_RP + QCN_RP_SIZE || SF_PACE_BYTES < SF_NP + DCQCN_NP_SIZE) ERROR('layout: sim flow records overlap');

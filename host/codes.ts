@@ -24,6 +24,8 @@ export const WD_ACTION_CODE = { drop: 0, forward: 1, alert: 2 } as const;
 /** PFC kernel mode (PFC_MODE_OFF, PFC_MODE_PFC, PFC_MODE_PAUSE). */
 export type PfcMode = 'off' | 'pfc' | 'pause';
 export const PFC_MODE_CODE: Record<PfcMode, number> = { off: 0, pfc: 1, pause: 2 };
+/** The PFC record's whole-port unit (802.3x PAUSE state, the port's total occupancy). */
+export const PFC_PORT_UNIT = 8;
 /** QCN congestion point's Fb quantiser (QUANT_LINEAR, QUANT_MSB). */
 export type QcnQuantiser = 'linear' | 'msb';
 export const QUANT_CODE: Record<QcnQuantiser, number> = { linear: 0, msb: 1 };
@@ -35,5 +37,5 @@ export const CORE_CODES: Record<string, number> = {
   FC_LOSSY: FC_CODE.lossy, FC_PFC: FC_CODE.pfc, FC_PAUSE: FC_CODE.pause, FC_CREDIT: FC_CODE.credit,
   WD_DROP: WD_ACTION_CODE.drop, WD_FORWARD: WD_ACTION_CODE.forward, WD_ALERT: WD_ACTION_CODE.alert,
   PFC_MODE_OFF: PFC_MODE_CODE.off, PFC_MODE_PFC: PFC_MODE_CODE.pfc, PFC_MODE_PAUSE: PFC_MODE_CODE.pause,
-  QUANT_LINEAR: QUANT_CODE.linear, QUANT_MSB: QUANT_CODE.msb,
+  QUANT_LINEAR: QUANT_CODE.linear, QUANT_MSB: QUANT_CODE.msb, PFC_PORT_UNIT,
 };

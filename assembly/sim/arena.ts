@@ -22,11 +22,16 @@ export const EV_RP_TIMER: u32 = 6;
 export const EV_STORM: u32 = 7;
 export const EV_WATCHDOG: u32 = 8;
 export const EV_CREDIT_REFRESH: u32 = 9;
+export const EV_RTO: u32 = 10;
 export const INDEX_MASK: u32 = 0x0fffffff;
 
 // Packet kinds (PKT_*), flow-control modes (FC_*) and watchdog actions (WD_*) are layout codes.
 /** Kind bit of a data frame marked Congestion Experienced by a dcqcn CP. */
 export const CE_BIT: i32 = 1 << 16;
+/** Kind bit of a roce data frame: its receiver acts on its arrival (ACK, NACK), so it needs an arrival event. */
+export const ROCE_BIT: i32 = 1 << 17;
+/** Kind bit of a frame that travels its flow's path backwards through the switch queues (roce ACK, NACK, CNP). */
+export const REV_BIT: i32 = 1 << 18;
 // Buffer account of a queued packet (kind bits 8..15).
 export const A_NONE: i32 = 0;
 export const A_LOSSY: i32 = 1;
@@ -47,6 +52,8 @@ export let route: usize = 0;
 /** Each flow's egress port at each switch of its path (SH_PATHS), `pathLen` entries per flow. */
 export let paths: usize = 0;
 export let pathLen: i32 = 0;
+/** Whether the path table also holds reverse rows (nFlows + f: flow f's path back from its destination). */
+export let revPaths: bool = false;
 export let nh: usize = 0;
 export let mix: usize = 0;
 export let ctr: usize = 0;
@@ -60,7 +67,6 @@ export let wdCap: i32 = 0;
 export let freeList: i32 = -1;
 export let now: i64 = 0;
 export let qcnMask: i32 = 0;
-export let creditUnit: i32 = 64;
 export let creditAging: i64 = 0;
 export let hostQueue: i32 = 0;
 /** Credit priorities of any port (credit re-grant events run only when some port has one). */
@@ -74,6 +80,8 @@ export const PFC_TIMES: usize = memory.data(16, 8);
 @inline export function nodeAt(n: i32): usize { return nodes + <usize>n * SN_SIZE; }
 @inline export function flowAt(f: i32): usize { return flows + <usize>f * SF_SIZE; }
 @inline export function pktAt(k: i32): usize { return pool + <usize>k * SK_SIZE; }
+/** Entry `hop` of flow f's path row: its egress port at the hop-th switch (SH_PATHS). */
+@inline export function pathAt(f: i32, hop: i32): usize { return paths + ((<usize>f * <usize>pathLen + <usize>hop) << 2); }
 @inline export function cpRec(pa: usize, tc: i32): usize { return pa + SP_CP + <usize>(tc * QCN_CP_SIZE); }
 /** QCN reaction point of flow record fa: current rate limit (0 while idle) and timer deadline. */
 @inline export function rpRate(fa: usize): i64 { return load<i32>(fa + SF_RP + QCN_RP_ACTIVE) != 0 ? load<i64>(fa + SF_RP + QCN_RP_CR) : 0; }

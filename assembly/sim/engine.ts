@@ -13,12 +13,13 @@
 // allocates after simInit and memory never grows during a run. The engine is split by model, as
 // ns-3 splits qbb-net-device / switch-mmu / switch-node / rdma-hw: arena.ts (state, pool, codes),
 // events.ts (the three heaps), queues.ts (egress FIFOs), link.ts (transmission and arrival),
-// mmu.ts (switch admission, PFC generation, forwarding), nic.ts (traffic sources, reaction points,
-// deliveries), watchdog.ts (PFC watchdog); this file holds simInit and the event loop only.
+// mmu.ts (switch admission, PFC generation, forwarding), nic.ts (traffic sources, the NIC's scheduler
+// among flows, reaction points, deliveries), transport.ts (RoCE go-back-N), watchdog.ts (PFC
+// watchdog); this file holds simInit and the event loop only.
 //
 // Events (payload = type << 28 | index):
 //   TX_DONE(port)  ARRIVE(packet)  FLOW(flow)  WAKE(port)  REFRESH(port * 16 + pg)
-//   RP_TIMER(flow) STORM(storm)    WATCHDOG(poll interval index)  CREDIT_REFRESH(0)
+//   RP_TIMER(flow) STORM(storm)    WATCHDOG(poll interval index)  CREDIT_REFRESH(0)  RTO(flow)
 // Parameters that a node's config sets (flow-control mode per priority, pause time, watchdog, QCN
 // CP and RP parameters) are read from the port or flow record, never from one global.
 // Stale events (a refresh after XON, a timer after a newer CNM) are recognised by comparing the
@@ -37,29 +38,32 @@ import { creditConfigure, creditOnGrant } from '../credit';
 import { etsConfigure } from '../ets';
 import {
   CREDIT_CAPACITY, ETS_PRIO_TC, FC_CREDIT, FC_LOSSY, PFC_PAUSE_TIME, PKT_PFC, SC_EVENTS, SC_NOW, SC_STORM_XOFF,
-  SF_NP, SF_PORT, SF_RP, SF_RP_EV_AT, SF_START, SH_COUNTERS, SH_CREDIT_AGING, SH_CREDIT_UNIT, SH_FLOWS,
+  SF_NP, SF_PORT, SF_RP, SF_RP_EV_AT, SF_START, SH_COUNTERS, SH_CREDIT_AGING, SH_FLOWS,
   SH_HEAP, SH_HEAP_CAP, SH_HOSTQ, SH_MAX_FRAME, SH_MIX, SH_NFLOWS, SH_NH, SH_NHOSTS, SH_NODES, SH_NPORTS,
   SH_NSTORMS, SH_NWD_POLLS, SH_PATHS, SH_PATH_LEN, SH_POOL, SH_POOL_CAP, SH_PORTS, SH_QCN_MASK, SH_QCN_PROFILE,
-  SH_ROUTE, SH_SEED, SH_STORMS, SH_WDLOG, SH_WDLOG_CAP, SH_WD_POLLS, SIM_ID_RP, SK_NEXT, SP_CREDIT_MASK,
-  SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS, SP_FLAGS, SP_LOSSLESS, SP_NODE, SP_PEER, SP_PFC, SP_PPB,
+  SH_REV_PATHS, SH_ROUTE, SH_SEED, SH_STORMS, SH_WDLOG, SH_WDLOG_CAP, SH_WD_POLLS, SIM_ID_RP, SIM_ID_START, SK_NEXT,
+  SF_FLOW_EV_AT, SF_NEXT_AT, SF_RTO_AT, SF_RTO_EV_AT, SF_START_JITTER, SP_CREDIT_MASK,
+  SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS, SP_FLAGS, SP_LOSSLESS, SP_PEER, SP_PFC, SP_PPB,
   SP_PRIO_TC, SP_QHEAD, SP_QTAIL, SP_REFRESH_EV, SP_SINK_HEAD, SP_SINK_PRIOS, SP_SINK_TAIL, SP_SIZE,
-  SP_WAIT_HEAD, SP_WAKE_AT, SP_WD_DETECT, SP_WD_LEFT, SS_INTERVAL, SS_PORT, SS_PRIO, SS_SIZE, SS_START,
+  SP_NIC_RING, SP_WAKE_AT, SP_WD_DETECT, SP_WD_LEFT, SS_INTERVAL, SS_PORT, SS_PRIO, SS_SIZE, SS_START,
   SS_STOP,
 } from '../layout';
 import { pfcConfigure, pfcRefreshDue } from '../pfc';
 import { dcqcnCpConfigure, qcnCpConfigure } from '../qcn_cp';
 import { dcqcnNpConfigure, qcnRpAdvance, qcnRpConfigure } from '../qcn_rp';
 import {
-  CREDIT_HALF, CREDIT_K, EV_ARRIVE, EV_CREDIT_REFRESH, EV_FLOW, EV_REFRESH, EV_RP_TIMER, EV_STORM,
+  CREDIT_HALF, EV_ARRIVE, EV_CREDIT_REFRESH, EV_FLOW, EV_REFRESH, EV_RP_TIMER, EV_RTO, EV_STORM,
   EV_TX_DONE, EV_WAKE, EV_WATCHDOG, FOREVER, INDEX_MASK, anyCredit, count, cpRec, creditAging, creditMaskAt,
-  creditRec, creditUnit, ctr, dcqcn, flowAt, flows, freeList, hdr, hostQueue, mix, modeAt, nFlows, routeColumns,
-  nPorts, nStorms, nh, nodeAt, nodes, now, pathLen, paths, pktAt, pool, portAt, ports, qcnMask, route, storms, wdCap,
-  wdPolls, wdlog,
+  creditRec, ctr, dcqcn, flowAt, flows, freeList, hdr, hostQueue, mix, modeAt, nFlows, routeColumns,
+  nPorts, nStorms, nh, nodes, now, pathLen, paths, pktAt, pool, portAt, ports, qcnMask, revPaths, route, storms,
+  wdCap, wdPolls, wdlog,
 } from './arena';
 import { ARR, MAIN, TX, evDone, evNext, evOverflow, evPayloadAt, evPush, evReset, evTake, evTopTime } from './events';
 import { arrive, tryTransmit } from './link';
 import { armRefresh, creditRefresh, sendPendingPause, tracePaths } from './mmu';
-import { armRp, deliverArrived, flowEvent } from './nic';
+import { armRp, deliverArrived, flowEvent, rateChanged } from './nic';
+import { rngNext, rngSeed } from '../rng';
+import { rtoEvent } from './transport';
 import { sendControl } from './queues';
 import { watchdogPoll } from './watchdog';
 
@@ -81,6 +85,7 @@ export function simInit(base: i32): i32 {
   nh = <usize>load<i32>(hdr + SH_NH);
   paths = <usize>load<i32>(hdr + SH_PATHS);
   pathLen = load<i32>(hdr + SH_PATH_LEN);
+  revPaths = load<i32>(hdr + SH_REV_PATHS) != 0;
   mix = <usize>load<i32>(hdr + SH_MIX);
   ctr = <usize>load<i32>(hdr + SH_COUNTERS);
   wdlog = <usize>load<i32>(hdr + SH_WDLOG);
@@ -88,7 +93,6 @@ export function simInit(base: i32): i32 {
   storms = <usize>load<i32>(hdr + SH_STORMS);
   nStorms = load<i32>(hdr + SH_NSTORMS);
   qcnMask = load<i32>(hdr + SH_QCN_MASK);
-  creditUnit = load<i32>(hdr + SH_CREDIT_UNIT);
   creditAging = load<i64>(hdr + SH_CREDIT_AGING);
   hostQueue = load<i32>(hdr + SH_HOSTQ);
   wdPolls = <usize>load<i32>(hdr + SH_WD_POLLS);
@@ -111,7 +115,7 @@ export function simInit(base: i32): i32 {
     }
     store<i32>(pa + SP_CTRL_HEAD, -1);
     store<i32>(pa + SP_CTRL_TAIL, -1);
-    store<i32>(pa + SP_WAIT_HEAD, -1);
+    for (let tc = 0; tc < 8; tc++) store<i32>(pa + SP_NIC_RING + (tc << 2), -1);
     store<i64>(pa + SP_REFRESH_EV, FOREVER);
     const wdDetect = load<i64>(pa + SP_WD_DETECT);
     for (let pr = 0; pr < 8; pr++) store<i64>(pa + SP_WD_LEFT + (<usize>pr << 3), wdDetect);
@@ -158,7 +162,19 @@ export function simInit(base: i32): i32 {
     qcnRpConfigure(fa + SF_RP, seed, <u32>(SIM_ID_RP | f));
     if (dcqcn) dcqcnNpConfigure(fa + SF_NP);
     store<i64>(fa + SF_RP_EV_AT, FOREVER);
-    evPush(MAIN, load<i64>(fa + SF_START), (EV_FLOW << 28) | <u32>f);
+    store<i64>(fa + SF_RTO_AT, FOREVER);
+    store<i64>(fa + SF_RTO_EV_AT, FOREVER);
+    // The start, delayed by a uniform draw in [0, start_jitter) from the flow's own start stream.
+    let start = load<i64>(fa + SF_START);
+    const startJitter = load<i64>(fa + SF_START_JITTER);
+    if (startJitter > 0) {
+      store<u32>(STREAM, rngSeed(seed, <u32>(SIM_ID_START | f)));
+      start += <i64>((<f64>rngNext(STREAM) / 4294967296.0) * <f64>startJitter);
+      store<i64>(fa + SF_START, start);
+    }
+    store<i64>(fa + SF_NEXT_AT, start);
+    store<i64>(fa + SF_FLOW_EV_AT, start);
+    evPush(MAIN, start, (EV_FLOW << 28) | <u32>f);
   }
   // Priorities whose data frames to a host need no arrival event (see "Deliveries to hosts").
   for (let p = 0; p < nPorts; p++) {
@@ -176,6 +192,8 @@ export function simInit(base: i32): i32 {
 }
 
 const TOUCHED: usize = memory.data(8, 8);
+/** One xorshift32 state for draws made once at init (start jitter). */
+const STREAM: usize = memory.data(8, 8);
 /**
  * Port records beyond which touchSoon pays: below it the records stay in the caches and the extra
  * loads only cost (16:1 incast, 17 ports: 33 -> 36 ns per event); above it the early misses save
@@ -250,7 +268,10 @@ export function simRunUntil(until: i64): i32 {
         store<i64>(fa + SF_RP_EV_AT, FOREVER);
         qcnRpAdvance(fa + SF_RP, t);
         armRp(idx, fa);
+        rateChanged(idx, fa);
       }
+    } else if (type == EV_RTO) {
+      rtoEvent(idx, t);
     } else if (type == EV_STORM) {
       const sa = storms + <usize>idx * SS_SIZE;
       if (now < load<i64>(sa + SS_STOP)) {

@@ -16,12 +16,13 @@ import {
 import { pfcBlockedMask, pfcBlockedTcs, pfcReceivePause, pfcReceivePfc } from '../pfc';
 import { dcqcnRpOnCnp, qcnRpOnCnm } from '../qcn_rp';
 import {
-  CE_BIT, EV_ARRIVE, EV_TX_DONE, EV_WAKE, FOREVER, PFC_TIMES, count, creditMaskAt, creditRec, flowAt,
-  freePacket, now, pktAt, portAt,
+  CE_BIT, EV_ARRIVE, EV_TX_DONE, EV_WAKE, FOREVER, PFC_TIMES, REV_BIT, ROCE_BIT, count, creditMaskAt, creditRec,
+  flowAt, freePacket, now, pktAt, portAt,
 } from './arena';
 import { ARR, MAIN, TX, evPush } from './events';
 import { nextHop, release, switchReceive } from './mmu';
-import { armRp, deliverArrived, hostReceive, wakeWaitingFlow } from './nic';
+import { armRp, deliverArrived, hostReceive, nicServe, rateChanged } from './nic';
+import { roceSenderReceive } from './transport';
 import { dequeue, sendControl, wireBytes } from './queues';
 
 // ----------------------------------------------------------------------------------------------
@@ -42,7 +43,7 @@ export function startFrame(p: i32, pa: usize, k: i32): void {
   store<i32>(ka + SK_PORT, load<i32>(pa + SP_PEER));
   const arriveAt = end + load<i64>(pa + SP_DELAY);
   const kind = load<i32>(ka + SK_KIND);
-  if (((load<i32>(pa + SP_SINK_PRIOS) >> load<i32>(ka + SK_PRIO)) & 1) != 0 && (kind & 0xff) == PKT_DATA && (kind & CE_BIT) == 0) {
+  if (((load<i32>(pa + SP_SINK_PRIOS) >> load<i32>(ka + SK_PRIO)) & 1) != 0 && (kind & (0xff | CE_BIT | ROCE_BIT | REV_BIT)) == PKT_DATA) {
     // A data frame into a host: delivered from the sink list, no event (see "Deliveries to hosts").
     deliverArrived(pa, now);
     store<i64>(ka + SK_ARRIVE_AT, arriveAt);
@@ -127,6 +128,9 @@ export function tryTransmit(p: i32): void {
   if ((load<i32>(ets + ETS_WEIGHTED_MASK) & ~(backlog & ~blocked)) != 0) store<i32>(pa + SP_UNSAT, 1);
   const tc = etsSelect(ets, backlog, blocked, pa + SP_HEADWIRE);
   if (tc < 0) return;
+  const host = (load<i32>(pa + SP_FLAGS) & 1) != 0;
+  // Host NIC: its scheduler pulls the TC's next frame behind this one before it leaves.
+  if (host) nicServe(p, pa, tc);
   const k = dequeue(pa, tc);
   const ka = pktAt(k);
   const bytes = load<i32>(ka + SK_BYTES);
@@ -139,12 +143,7 @@ export function tryTransmit(p: i32): void {
   const node = load<i32>(pa + SP_NODE);
   // Busy before release, which may queue control frames and call tryTransmit again.
   store<i64>(pa + SP_BUSY_UNTIL, now + <i64>wireBytes(bytes) * <i64>load<i32>(pa + SP_PPB));
-  if ((load<i32>(pa + SP_FLAGS) & 1) != 0) {
-    // Host NIC: room in this TC queue again, so a waiting flow may continue.
-    wakeWaitingFlow(p, tc);
-  } else {
-    release(node, k, tc, pa);
-  }
+  if (!host) release(node, k, tc, pa);
   startFrame(p, pa, k);
 }
 
@@ -176,12 +175,15 @@ export function arrive(k: i32): void {
   const ka = pktAt(k);
   const p = load<i32>(ka + SK_PORT);
   const pa = portAt(p);
-  const kind = load<i32>(ka + SK_KIND) & 0xff;
-  if (kind == PKT_DATA) {
-    if ((load<i32>(pa + SP_FLAGS) & 1) != 0) {
-      hostReceive(p, pa, k);
-    } else {
-      switchReceive(p, k);
+  const word = load<i32>(ka + SK_KIND);
+  const kind = word & 0xff;
+  if (kind == PKT_DATA || (word & REV_BIT) != 0) {
+    // Data, and the roce frames that travel the data path back (ACK, NACK, CNP).
+    if ((load<i32>(pa + SP_FLAGS) & 1) == 0) switchReceive(p, k);
+    else if (kind == PKT_DATA) hostReceive(p, pa, k);
+    else {
+      roceSenderReceive(ka);
+      freePacket(k);
     }
     return;
   }
@@ -197,6 +199,7 @@ export function arrive(k: i32): void {
       if (kind == PKT_CNP) dcqcnRpOnCnp(fa + SF_RP, now);
       else qcnRpOnCnm(fa + SF_RP, now, load<i32>(ka + SK_B));
       armRp(f, fa);
+      rateChanged(f, fa);
     } else {
       const node = load<i32>(pa + SP_NODE);
       const qf = load<i32>(ka + SK_B);

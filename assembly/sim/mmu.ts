@@ -9,16 +9,16 @@ import { creditDrain, creditGrantValue, creditReceive } from '../credit';
 import {
   CREDIT_CAPACITY, FC_CREDIT, FC_LOSSY, PFC_PAUSE_TIME, PFC_PENDING, PFC_PORT_UNIT, PFC_TX_TIME, PKT_CNM,
   PKT_DATA, PKT_GRANT, PKT_PAUSE, PKT_PFC, QCN_CP_QF, SC_CNMS, SC_DROP_LOSSLESS, SC_DROP_LOSSY, SC_DROP_PRIO,
-  SC_GRANTS, SF_DST_ORD, SF_PORT, SF_SRC_ORD, SK_BYTES, SK_FLOW, SK_HOP, SK_KIND, SK_PORT, SK_PRIO, SN_KIND,
+  SC_GRANTS, SF_DST_ORD, SF_PORT, SF_SRC_ORD, SF_TRANSPORT, TRANSPORT_ROCE, SK_BYTES, SK_FLOW, SK_HOP, SK_KIND, SK_PORT, SK_PRIO, SN_KIND,
   SN_LOSSY_Q, SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED, SP_CR_LASTCL, SP_ETS, SP_NODE, SP_PEER, SP_PFC,
   SP_QBYTES, SP_REFRESH_EV, SP_WD_DROP,
 } from '../layout';
 import { pfcArrive, pfcDepart, pfcNextRefresh, pfcTakePending } from '../pfc';
 import { dcqcnCpDequeue, dcqcnCpEnqueue, qcnCpDequeue, qcnCpEnqueue } from '../qcn_cp';
 import {
-  A_CREDIT, A_LOSSLESS, A_LOSSY, A_NONE, CE_BIT, CREDIT_MASK, EV_REFRESH, count, cpRec, creditMaskAt,
-  creditRec, dcqcn, flowAt, freePacket, modeAt, routeColumns, nFlows, nPorts, nh, nodeAt, now, pathLen, paths, pktAt, portAt,
-  qcnMask, route,
+  A_CREDIT, A_LOSSLESS, A_LOSSY, A_NONE, CE_BIT, CREDIT_MASK, EV_REFRESH, REV_BIT, count, cpRec, creditMaskAt,
+  creditRec, dcqcn, flowAt, freePacket, modeAt, routeColumns, nFlows, nPorts, nh, nodeAt, now, pathAt, pathLen, pktAt, portAt,
+  qcnMask, revPaths, route,
 } from './arena';
 import { MAIN, evPush } from './events';
 import { tryTransmit } from './link';
@@ -38,7 +38,7 @@ export function release(node: i32, k: i32, tc: i32, outPa: usize): void {
   const na = nodeAt(node);
   const inP = load<i32>(ka + SK_PORT);
   const ia = portAt(inP);
-  if (((qcnMask >> pr) & 1) != 0) {
+  if (((qcnMask >> pr) & 1) != 0 && (load<i32>(ka + SK_KIND) & 0xff) == PKT_DATA) {
     if (dcqcn) dcqcnCpDequeue(cpRec(outPa, tc), bytes);
     else qcnCpDequeue(cpRec(outPa, tc), bytes);
   }
@@ -150,17 +150,29 @@ export function nextHop(node: i32, dstOrd: i32, flow: i32): i32 {
 export function tracePaths(): i32 {
   for (let f = 0; f < nFlows; f++) {
     const fa = flowAt(f);
-    const dstOrd = load<i32>(fa + SF_DST_ORD);
-    let p = load<i32>(fa + SF_PORT);
-    for (let hop = 0; ; hop++) {
-      const node = load<i32>(portAt(load<i32>(portAt(p) + SP_PEER)) + SP_NODE);
-      if (load<i32>(nodeAt(node) + SN_KIND) == 0) break; // a host: delivered
-      if (hop >= pathLen) return 1;
-      p = nextHop(node, dstOrd, f);
-      store<i32>(paths + ((<usize>f * <usize>pathLen + <usize>hop) << 2), p);
+    const last = tracePath(f, load<i32>(fa + SF_PORT), load<i32>(fa + SF_DST_ORD), f);
+    if (last < 0) return 1;
+    // A roce flow's ACKs, NACKs and CNPs go back from its destination's port toward its source.
+    if (revPaths && load<i32>(fa + SF_TRANSPORT) == TRANSPORT_ROCE) {
+      if (tracePath(nFlows + f, load<i32>(portAt(last) + SP_PEER), load<i32>(fa + SF_SRC_ORD), f) < 0) return 1;
     }
   }
   return 0;
+}
+
+/**
+ * Fills path row `row` from port `p` toward route column `ord`, hashing on flow f; returns the last
+ * port, whose peer is the host reached, or -1 when the path is longer than a row.
+ */
+function tracePath(row: i32, p: i32, ord: i32, f: i32): i32 {
+  for (let hop = 0; hop <= pathLen; hop++) {
+    const node = load<i32>(portAt(load<i32>(portAt(p) + SP_PEER)) + SP_NODE);
+    if (load<i32>(nodeAt(node) + SN_KIND) == 0) return p; // a host: delivered
+    if (hop == pathLen) break;
+    p = nextHop(node, ord, f);
+    store<i32>(pathAt(row, hop), p);
+  }
+  return -1;
 }
 
 /** A data frame arrives at switch port `inP`: admission, PFC/PAUSE generation, QCN, enqueue. */
@@ -174,7 +186,9 @@ export function switchReceive(inP: i32, k: i32): void {
   const pr = load<i32>(ka + SK_PRIO);
   const f = load<i32>(ka + SK_FLOW);
   const hop = load<i32>(ka + SK_HOP);
-  const out = load<i32>(paths + ((<usize>f * <usize>pathLen + <usize>hop) << 2));
+  const word = load<i32>(ka + SK_KIND);
+  // A frame going back (roce ACK, NACK, CNP) follows its flow's reverse row.
+  const out = load<i32>(pathAt((word & REV_BIT) != 0 ? nFlows + f : f, hop));
   store<i32>(ka + SK_HOP, hop + 1);
   const oa = portAt(out);
   const tc = <i32>load<u8>(oa + SP_ETS + pr);
@@ -201,10 +215,11 @@ export function switchReceive(inP: i32, k: i32): void {
     acct = A_LOSSLESS;
     if (load<i32>(rec + PFC_PENDING) != 0) sendPendingPause(inP, rec);
   }
-  store<i32>(ka + SK_KIND, (load<i32>(ka + SK_KIND) & CE_BIT) | PKT_DATA | (acct << 8));
+  store<i32>(ka + SK_KIND, (word & ~0xff00) | (acct << 8));
   store<i32>(ka + SK_PORT, inP);
   enqueue(oa, tc, k, bytes);
-  if (((qcnMask >> pr) & 1) != 0) {
+  // Congestion points sample and mark data frames only.
+  if (((qcnMask >> pr) & 1) != 0 && (word & 0xff) == PKT_DATA) {
     const cp = cpRec(oa, tc);
     if (dcqcn) {
       // DCQCN: the CP marks CE (RED-like on the queue); the receiver's NP answers with CNPs.

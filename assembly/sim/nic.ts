@@ -1,27 +1,58 @@
-// The host NIC: traffic sources (fixed, uniform or weighted frame sizes, offered rate, on/off, flow
-// size), the per-TC NIC queue a flow waits on, the QCN / DCQCN reaction point that paces each flow,
-// and delivery of data frames to the destination host (docs/sim.md, Hosts and Deliveries to hosts).
+// The host NIC: its flows' sources (frame sizes; an offered rate with constant or Poisson gaps; on/off;
+// a size), the scheduler that pulls frames from its flows into its per-TC queues, the QCN / DCQCN
+// reaction point that paces each flow, and delivery of frames to the destination host
+// (docs/sim.md, "Hosts").
 //
-// Invariants: a flow has at most one FLOW event and one RP_TIMER event queued (SF_RP_EV_AT holds
-// the latter's time); bytes delivered and the last delivery time per flow are exact up to each batch end.
+// Scheduling among flows. An RDMA NIC arbitrates among its queue pairs per traffic class and moves a
+// frame into the TC's transmit queue only when that queue has room; it never lets one queue pair's
+// doorbell push the others out. The model: per (host port, TC) a ring of the flows that are ready
+// to send, served by deficit round robin (Shreedhar and Varghese, "Efficient Fair Queueing Using
+// Deficit Round Robin", SIGCOMM 1995) in wire bytes, quantum = the fabric's largest wire frame x the
+// flow's weight, so every turn sends at least one frame. A frame is pulled while the TC queue holds
+// at most one frame or fewer than `host_queue` bytes (default 0: the frame about to be sent and one
+// behind it; frames queued past the rate limiter would leave at line rate whatever the limiter
+// decides meanwhile): when a frame of that TC is selected to leave (tryTransmit, before it is
+// dequeued, so a TC with ready flows never empties and keeps its ETS deficit), when a flow becomes
+// ready, and when the transport rewinds.
+// A flow is ready when
+//   - it has data: a frame of its size or message left, or (roce) a PSN to send or resend;
+//   - its arrival process has made the next frame (only with an offered `rate`: constant or Poisson
+//     gaps at that rate, advanced by one gap per frame whatever the service, so a source that fell
+//     behind catches up at the NIC's pace; gaps in an off period move to the next on period);
+//   - its rate limiter allows: the last frame left the limiter at least one frame time at the current
+//     rate ago. The limit is the QCN / DCQCN current rate, read at each check, so a rate change takes
+//     effect at once, earlier or later (rateChanged re-times a flow that waits).
+// A flow that is not ready leaves the ring (its deficit reset, as DRR does for an empty queue) with
+// one FLOW event queued at the time it will be ready; it rejoins at the ring's tail.
+//
+// Invariants: a flow is in at most one ring (SF_STATE 1); SF_FLOW_EV_AT is the time of its one live
+// FLOW event (older ones are stale and ignored); a flow has at most one live RP_TIMER event
+// (SF_RP_EV_AT); bytes delivered and the last delivery time per flow are exact up to each batch end.
 import { creditReceive } from '../credit';
 import {
-  PKT_CNP, PKT_DATA, QCN_RP_ACTIVE, SC_CNMS, SF_DELIV, SF_FA, SF_FB, SF_FKIND, SF_LAST_DELIV, SF_LEFT,
-  SF_MIXN, SF_MIXOFF, SF_MIXTOT, SF_NEXT_AT, SF_NEXT_WAIT, SF_NP, SF_OFF, SF_ON, SF_PACE_BYTES, SF_PACE_PS,
-  SF_PACE_RATE, SF_PORT, SF_PRIO, SF_RATE, SF_RNG, SF_RP, SF_RP_EV_AT, SF_SENT, SF_START, SF_STATE, SF_STOP,
-  SF_TC, SK_ARRIVE_AT, SK_BYTES, SK_FLOW, SK_HOP, SK_KIND, SK_NEXT, SK_PORT, SK_PRIO, SP_QBYTES, SP_SINK_HEAD,
-  SP_SINK_TAIL, SP_WAIT_HEAD,
+  GAPS_POISSON, PKT_CNP, PKT_DATA, QCN_RP_ACTIVE, SC_CNMS, SF_DEFICIT, SF_DELIV, SF_FA, SF_FB, SF_FKIND,
+  SF_FLOW_EV_AT, SF_GAPS, SF_LAST_AT, SF_LAST_DELIV, SF_LAST_WIRE, SF_LEFT, SF_MIXN, SF_MIXOFF, SF_MIXTOT,
+  SF_NEXT_AT, SF_NEXT_BYTES, SF_NP, SF_OFF, SF_ON, SF_PACE_BYTES, SF_PACE_PS, SF_PACE_RATE, SF_PORT, SF_PRIO,
+  SF_QUANTUM, SF_RATE, SF_RING_NEXT, SF_RNG, SF_RP, SF_RP_EV_AT, SF_SENT, SF_SND_MAX, SF_SND_NXT, SF_START, SF_STATE, SF_STOP,
+  SF_TC, SF_TRANSPORT, SF_TURN, SF_ARR_BYTES, SF_ARR_PS, SK_ARRIVE_AT, SK_BYTES, SK_FLOW, SK_HOP, SK_KIND,
+  SK_NEXT, SK_PORT, SK_PRIO, SP_NIC_RING, SP_QBYTES, SP_QHEAD, SP_QTAIL, SP_SINK_HEAD, SP_SINK_TAIL, TRANSPORT_ROCE,
 } from '../layout';
 import { dcqcnNpOnCe, qcnRpOnFrameSent } from '../qcn_rp';
 import { rngNext } from '../rng';
 import {
-  CE_BIT, EV_FLOW, EV_RP_TIMER, allocPacket, count, creditMaskAt, creditRec, flowAt, freePacket, hostQueue,
-  mix, now, pktAt, portAt, qcnMask, rpDeadline, rpRate,
+  CE_BIT, EV_FLOW, EV_RP_TIMER, FOREVER, allocPacket, count, creditMaskAt, creditRec, flowAt, freePacket,
+  hostQueue, mix, now, pktAt, portAt, qcnMask, rpDeadline, rpRate,
 } from './arena';
 import { MAIN, evPush } from './events';
 import { tryTransmit } from './link';
 import { creditFreed } from './mmu';
 import { enqueue, sendControl, wireBytes } from './queues';
+import { roceHasData, roceNextBytes, roceReceiveData, roceSendReverse, roceTakeFrame } from './transport';
+
+/** Flow states (SF_STATE). */
+const OUT_OF_RING: i32 = 0;
+const IN_RING: i32 = 1;
+const DONE: i32 = 3;
 
 /** Keeps exactly one timer event queued per engaged reaction point, at or before its deadline. */
 @inline
@@ -53,17 +84,24 @@ export function deliverArrived(pa: usize, upTo: i64): void {
   if (k < 0) store<i32>(pa + SP_SINK_TAIL, -1);
 }
 
+/** A data frame arrives at its destination host (port p): delivery, DCQCN notification, credit, transport. */
 export function hostReceive(p: i32, pa: usize, k: i32): void {
   const ka = pktAt(k);
   const f = load<i32>(ka + SK_FLOW);
   const bytes = load<i32>(ka + SK_BYTES);
   const fa = flowAt(f);
-  store<i64>(fa + SF_DELIV, load<i64>(fa + SF_DELIV) + <i64>bytes);
-  store<i64>(fa + SF_LAST_DELIV, now);
   const pr = load<i32>(ka + SK_PRIO);
+  const roce = load<i32>(fa + SF_TRANSPORT) == TRANSPORT_ROCE;
+  if (roce) roceReceiveData(p, pa, f, fa, ka);
+  else {
+    store<i64>(fa + SF_DELIV, load<i64>(fa + SF_DELIV) + <i64>bytes);
+    store<i64>(fa + SF_LAST_DELIV, now);
+  }
   if ((load<i32>(ka + SK_KIND) & CE_BIT) != 0 && dcqcnNpOnCe(fa + SF_NP, now)) {
     count(SC_CNMS, 1);
-    sendControl(p, PKT_CNP, f, 0, f);
+    // A roce receiver's CNP travels the flow's path back like its ACKs; otherwise as a control frame.
+    if (roce) roceSendReverse(p, pa, PKT_CNP, f, fa, 0);
+    else sendControl(p, PKT_CNP, f, 0, f);
   }
   if (((creditMaskAt(pa) >> pr) & 1) != 0) {
     // The NIC consumes on arrival: the blocks are received and freed at once.
@@ -77,8 +115,9 @@ export function hostReceive(p: i32, pa: usize, k: i32): void {
 // Traffic sources
 // ----------------------------------------------------------------------------------------------
 
+/** Draws a frame size from the flow's law (fixed, uniform or weighted mix). */
 @inline
-export function frameSize(fa: usize): i32 {
+function drawFrameSize(fa: usize): i32 {
   const kind = load<i32>(fa + SF_FKIND);
   const a = load<i32>(fa + SF_FA);
   if (kind == 0) return a;
@@ -94,91 +133,244 @@ export function frameSize(fa: usize): i32 {
   return load<i32>(at);
 }
 
-export function wakeWaitingFlow(p: i32, tc: i32): void {
-  // Waiting flows of a host port are kept in one list; wake the first whose TC drained.
-  const pa = portAt(p);
-  if (load<i32>(pa + SP_QBYTES + (<usize>tc << 2)) >= hostQueue) return;
-  for (let f = load<i32>(pa + SP_WAIT_HEAD), prev = -1; f >= 0; prev = f, f = load<i32>(flowAt(f) + SF_NEXT_WAIT)) {
-    const fa = flowAt(f);
-    if (load<i32>(fa + SF_TC) == tc) {
-      const next = load<i32>(fa + SF_NEXT_WAIT);
-      if (prev < 0) store<i32>(pa + SP_WAIT_HEAD, next);
-      else store<i32>(flowAt(prev) + SF_NEXT_WAIT, next);
-      store<i32>(fa + SF_STATE, 1);
-      store<i64>(fa + SF_NEXT_AT, now);
-      evPush(MAIN, now, (EV_FLOW << 28) | <u32>f);
-      return;
-    }
+/** Bytes of the flow's next frame: the transport's next PSN, else the next draw (kept until sent), cut to what is left. */
+@inline
+function nextFrameBytes(fa: usize): i32 {
+  if (load<i32>(fa + SF_TRANSPORT) == TRANSPORT_ROCE) return roceNextBytes(fa);
+  let bytes = load<i32>(fa + SF_NEXT_BYTES);
+  if (bytes == 0) {
+    bytes = drawFrameSize(fa);
+    const left = load<i64>(fa + SF_LEFT);
+    if (left > 0 && <i64>bytes > left) bytes = <i32>(left > 64 ? left : 64);
+    store<i32>(fa + SF_NEXT_BYTES, bytes);
   }
+  return bytes;
 }
 
-export function flowEvent(f: i32, t: i64): void {
-  const fa = flowAt(f);
-  const state = load<i32>(fa + SF_STATE);
-  if (state == 3 || state == 2) return;
-  if (state == 1 && t != load<i64>(fa + SF_NEXT_AT)) return; // superseded
-  if (now >= load<i64>(fa + SF_STOP) || load<i64>(fa + SF_LEFT) == 0) { store<i32>(fa + SF_STATE, 3); return; }
-  store<i32>(fa + SF_STATE, 1);
-  // On/off sources stay silent during the off part of each period.
+/** Moves time t out of an off period of an on/off source (to the start of the next on period). */
+@inline
+function inOnPeriod(fa: usize, t: i64): i64 {
   const on = load<i64>(fa + SF_ON);
-  if (on > 0) {
-    const period = on + load<i64>(fa + SF_OFF);
-    const phase = (now - load<i64>(fa + SF_START)) % period;
-    if (phase >= on) {
-      const at = now + (period - phase);
-      store<i64>(fa + SF_NEXT_AT, at);
-      evPush(MAIN, at, (EV_FLOW << 28) | <u32>f);
-      return;
+  if (on == 0) return t;
+  const start = load<i64>(fa + SF_START);
+  if (t < start) return start;
+  const period = on + load<i64>(fa + SF_OFF);
+  const phase = (t - start) % period;
+  return phase < on ? t : t + (period - phase);
+}
+
+/** Frame time of `wire` bytes at `rate` bit/s, ps. */
+@inline
+function frameTime(wire: i32, rate: i64): i64 { return (<i64>wire * 8_000_000_000_000) / rate; }
+
+/** Whether the flow has something to send (data left, or a PSN to send or resend). */
+@inline
+function hasData(fa: usize): bool {
+  if (load<i32>(fa + SF_TRANSPORT) == TRANSPORT_ROCE) return roceHasData(fa);
+  return load<i64>(fa + SF_LEFT) != 0;
+}
+
+/**
+ * The earliest time the flow may hand its next frame to its TC queue (FOREVER: nothing to send until
+ * the transport says so, or stopped). The later of its arrival process (new data only) and its rate
+ * limiter at the current rate, moved out of off periods.
+ */
+function readyAt(fa: usize): i64 {
+  if (now >= load<i64>(fa + SF_STOP) || !hasData(fa)) return FOREVER;
+  let t = load<i64>(fa + SF_START);
+  if (load<i64>(fa + SF_RATE) > 0 && (load<i32>(fa + SF_TRANSPORT) != TRANSPORT_ROCE || isNewPsn(fa))) {
+    const next = load<i64>(fa + SF_NEXT_AT);
+    if (next > t) t = next;
+  }
+  const cr = rpRate(fa);
+  if (cr > 0 && load<i32>(fa + SF_LAST_WIRE) > 0) {
+    // The limiter's gap after the last frame, at the rate in force now (cached: rates repeat).
+    const wire = load<i32>(fa + SF_LAST_WIRE);
+    let gap = load<i64>(fa + SF_PACE_PS);
+    if (cr != load<i64>(fa + SF_PACE_RATE) || wire != load<i32>(fa + SF_PACE_BYTES)) {
+      gap = frameTime(wire, cr);
+      store<i64>(fa + SF_PACE_PS, gap);
+      store<i64>(fa + SF_PACE_RATE, cr);
+      store<i32>(fa + SF_PACE_BYTES, wire);
+    }
+    const rl = load<i64>(fa + SF_LAST_AT) + gap;
+    if (rl > t) t = rl;
+  }
+  return inOnPeriod(fa, t > now ? t : now);
+}
+
+/** Whether a roce flow's next PSN is new data (a resent PSN's data was made long ago: it waits for no arrival). */
+@inline
+function isNewPsn(fa: usize): bool { return load<i64>(fa + SF_SND_NXT) >= load<i64>(fa + SF_SND_MAX); }
+
+/** Advances the arrival process by one frame of `wire` bytes: a constant gap, or an exponential one (Poisson). */
+@inline
+function advanceArrivals(fa: usize, wire: i32): void {
+  const rate = load<i64>(fa + SF_RATE);
+  if (rate == 0) return;
+  let gap: i64;
+  if (load<i32>(fa + SF_GAPS) == GAPS_POISSON) {
+    // Exponential with mean one frame time: -ln(U) x mean, U uniform in (0, 1) from the source's stream.
+    const u = (<f64>rngNext(fa + SF_RNG) + 0.5) / 4294967296.0;
+    gap = <i64>(-Math.log(u) * <f64>frameTime(wire, rate));
+  } else {
+    gap = load<i64>(fa + SF_ARR_PS);
+    if (wire != load<i32>(fa + SF_ARR_BYTES)) {
+      gap = frameTime(wire, rate);
+      store<i64>(fa + SF_ARR_PS, gap);
+      store<i32>(fa + SF_ARR_BYTES, wire);
     }
   }
+  store<i64>(fa + SF_NEXT_AT, inOnPeriod(fa, load<i64>(fa + SF_NEXT_AT) + gap));
+}
+
+/** Queues the flow's one live FLOW event at t (an earlier live one stays; a later one goes stale). */
+@inline
+function armFlow(f: i32, fa: usize, t: i64): void {
+  if (t == FOREVER) return;
+  const queued = load<i64>(fa + SF_FLOW_EV_AT);
+  if (queued <= t && queued >= now) return;
+  store<i64>(fa + SF_FLOW_EV_AT, t);
+  evPush(MAIN, t, (EV_FLOW << 28) | <u32>f);
+}
+
+/** Appends flow f at the tail of its (port, TC) ring. */
+@inline
+function ringJoin(pa: usize, tc: i32, f: i32, fa: usize): void {
+  const tailAt = pa + SP_NIC_RING + (<usize>tc << 2);
+  const tail = load<i32>(tailAt);
+  if (tail < 0) store<i32>(fa + SF_RING_NEXT, f);
+  else {
+    const ta = flowAt(tail);
+    store<i32>(fa + SF_RING_NEXT, load<i32>(ta + SF_RING_NEXT));
+    store<i32>(ta + SF_RING_NEXT, f);
+  }
+  store<i32>(tailAt, f);
+  store<i32>(fa + SF_STATE, IN_RING);
+}
+
+/**
+ * Puts flow f into its NIC ring if it is ready now, else queues its FLOW event for when it will be;
+ * then lets the NIC fill the TC queue and the port transmit. Called when something may have made
+ * the flow ready: its FLOW event, a rate change, an ACK, a NACK or a timeout.
+ */
+export function flowWake(f: i32, fa: usize): void {
+  const state = load<i32>(fa + SF_STATE);
+  if (state != OUT_OF_RING) return;
+  if (now >= load<i64>(fa + SF_STOP)) { store<i32>(fa + SF_STATE, DONE); return; }
+  const t = readyAt(fa);
+  if (t > now) { armFlow(f, fa, t); return; }
   const p = load<i32>(fa + SF_PORT);
   const pa = portAt(p);
   const tc = load<i32>(fa + SF_TC);
-  if (load<i32>(pa + SP_QBYTES + (<usize>tc << 2)) >= hostQueue) {
-    store<i32>(fa + SF_STATE, 2);
-    store<i32>(fa + SF_NEXT_WAIT, load<i32>(pa + SP_WAIT_HEAD));
-    store<i32>(pa + SP_WAIT_HEAD, f);
-    return;
+  ringJoin(pa, tc, f, fa);
+  nicServe(p, pa, tc);
+  tryTransmit(p);
+}
+
+/** FLOW event at t: the flow may be ready (start, arrival process, rate limiter, on period). */
+export function flowEvent(f: i32, t: i64): void {
+  const fa = flowAt(f);
+  if (load<i64>(fa + SF_FLOW_EV_AT) != t) return; // stale: re-timed since
+  store<i64>(fa + SF_FLOW_EV_AT, FOREVER);
+  flowWake(f, fa);
+}
+
+/** The flow's rate limit changed (CNM, CNP, RP timer): re-time it if it waits out of its ring. */
+export function rateChanged(f: i32, fa: usize): void {
+  if (load<i32>(fa + SF_STATE) != OUT_OF_RING) return;
+  const t = readyAt(fa);
+  if (t <= now) flowWake(f, fa);
+  else if (t != FOREVER) {
+    store<i64>(fa + SF_FLOW_EV_AT, t);
+    evPush(MAIN, t, (EV_FLOW << 28) | <u32>f);
   }
-  const k = allocPacket();
-  if (k < 0) {
-    // Packet pool exhausted (counted): try again a microsecond later.
-    store<i64>(fa + SF_NEXT_AT, now + 1_000_000);
-    evPush(MAIN, now + 1_000_000, (EV_FLOW << 28) | <u32>f);
-    return;
+}
+
+/**
+ * Pulls frames from the ring of (port p, TC tc) into the TC queue while it has room, by deficit
+ * round robin. The caller starts transmission (tryTransmit) afterwards.
+ */
+export function nicServe(p: i32, pa: usize, tc: i32): void {
+  const tailAt = pa + SP_NIC_RING + (<usize>tc << 2);
+  const qbAt = pa + SP_QBYTES + (<usize>tc << 2);
+  const headAt = pa + SP_QHEAD + (<usize>tc << 2);
+  const qtailAt = pa + SP_QTAIL + (<usize>tc << 2);
+  // Room: fewer than host_queue bytes, or at most one frame (so the frame being sent has a successor
+  // and the TC does not empty between frames, which would reset its ETS deficit).
+  while (load<i32>(qbAt) < hostQueue || load<i32>(headAt) == load<i32>(qtailAt)) {
+    const tail = load<i32>(tailAt);
+    if (tail < 0) return;
+    const ta = flowAt(tail);
+    const f = load<i32>(ta + SF_RING_NEXT);
+    const fa = flowAt(f);
+    const t = readyAt(fa);
+    if (t > now) {
+      // Not ready: out of the ring, deficit reset; back when its FLOW event finds it ready.
+      if (f == tail) store<i32>(tailAt, -1);
+      else store<i32>(ta + SF_RING_NEXT, load<i32>(fa + SF_RING_NEXT));
+      store<i32>(fa + SF_STATE, now >= load<i64>(fa + SF_STOP) ? DONE : OUT_OF_RING);
+      store<i32>(fa + SF_DEFICIT, 0);
+      store<i32>(fa + SF_TURN, 0);
+      armFlow(f, fa, t);
+      continue;
+    }
+    if (load<i32>(fa + SF_TURN) == 0) {
+      store<i32>(fa + SF_TURN, 1);
+      store<i32>(fa + SF_DEFICIT, load<i32>(fa + SF_DEFICIT) + load<i32>(fa + SF_QUANTUM));
+    }
+    const bytes = nextFrameBytes(fa);
+    const wire = wireBytes(bytes);
+    const deficit = load<i32>(fa + SF_DEFICIT);
+    if (deficit < wire) {
+      // Turn over: the head moves to the tail (the ring's tail pointer advances to it).
+      store<i32>(fa + SF_TURN, 0);
+      store<i32>(tailAt, f);
+      continue;
+    }
+    const k = allocPacket();
+    if (k < 0) {
+      // Packet pool exhausted (counted): this flow tries again a microsecond later.
+      if (f == tail) store<i32>(tailAt, -1);
+      else store<i32>(ta + SF_RING_NEXT, load<i32>(fa + SF_RING_NEXT));
+      store<i32>(fa + SF_STATE, OUT_OF_RING);
+      store<i32>(fa + SF_DEFICIT, 0);
+      store<i32>(fa + SF_TURN, 0);
+      armFlow(f, fa, now + 1_000_000);
+      return;
+    }
+    store<i32>(fa + SF_DEFICIT, deficit - wire);
+    takeFrame(p, pa, tc, f, fa, k, bytes);
   }
-  let bytes = frameSize(fa);
-  const left = load<i64>(fa + SF_LEFT);
-  if (left > 0 && <i64>bytes > left) bytes = <i32>(left > 64 ? left : 64);
-  if (left > 0) store<i64>(fa + SF_LEFT, left - <i64>bytes > 0 ? left - <i64>bytes : 0);
+}
+
+/** Builds flow f's next frame in packet k and queues it on TC tc: counters, arrival process, limiter, transport. */
+@inline
+function takeFrame(p: i32, pa: usize, tc: i32, f: i32, fa: usize, k: i32, bytes: i32): void {
   const ka = pktAt(k);
   store<i32>(ka + SK_FLOW, f);
   store<i32>(ka + SK_BYTES, bytes);
   store<i32>(ka + SK_PRIO, load<i32>(fa + SF_PRIO));
-  store<i32>(ka + SK_KIND, PKT_DATA);
   store<i32>(ka + SK_PORT, p);
   store<i32>(ka + SK_HOP, 0);
+  const wire = wireBytes(bytes);
+  if (load<i32>(fa + SF_TRANSPORT) == TRANSPORT_ROCE) {
+    if (isNewPsn(fa)) advanceArrivals(fa, wire);
+    roceTakeFrame(f, fa, ka, bytes);
+  } else {
+    store<i32>(ka + SK_KIND, PKT_DATA);
+    const left = load<i64>(fa + SF_LEFT);
+    if (left > 0) store<i64>(fa + SF_LEFT, left - <i64>bytes > 0 ? left - <i64>bytes : 0);
+    store<i32>(fa + SF_NEXT_BYTES, 0);
+    advanceArrivals(fa, wire);
+  }
   enqueue(pa, tc, k, bytes);
   store<i64>(fa + SF_SENT, load<i64>(fa + SF_SENT) + <i64>bytes);
+  store<i64>(fa + SF_LAST_AT, now);
+  store<i32>(fa + SF_LAST_WIRE, wire);
+  // The rate limiter's queue is the flow itself: its backlog is 0 when the frame leaves it.
   if (((qcnMask >> load<i32>(fa + SF_PRIO)) & 1) != 0) {
     qcnRpOnFrameSent(fa + SF_RP, now, bytes, 0);
     armRp(f, fa);
   }
-  // Next frame after one frame time at the offered rate, limited by the reaction point.
-  let rate = load<i64>(fa + SF_RATE);
-  const cr = rpRate(fa);
-  if (cr > 0 && cr < rate) rate = cr;
-  // Frame time at that rate; the division is cached per flow (sizes and rates repeat).
-  let gap = load<i64>(fa + SF_PACE_PS);
-  if (rate != load<i64>(fa + SF_PACE_RATE) || bytes != load<i32>(fa + SF_PACE_BYTES)) {
-    gap = (<i64>wireBytes(bytes) * 8_000_000_000_000) / rate;
-    store<i64>(fa + SF_PACE_PS, gap);
-    store<i64>(fa + SF_PACE_RATE, rate);
-    store<i32>(fa + SF_PACE_BYTES, bytes);
-  }
-  const at = now + gap;
-  store<i64>(fa + SF_NEXT_AT, at);
-  if (load<i64>(fa + SF_LEFT) != 0) evPush(MAIN, at, (EV_FLOW << 28) | <u32>f);
-  else store<i32>(fa + SF_STATE, 3);
-  tryTransmit(p);
 }

@@ -4,10 +4,9 @@
 // knows which field holds which parameter: `vectors pfc` (host/pfc.ts), the tests and the simulator
 // (host/sim/fabric.ts, then simInit) all write through it.
 import type { Core } from '../loader.js';
-import { PFC_MODE_CODE, type PfcMode } from '../codes.js';
+import { PFC_MODE_CODE, PFC_PORT_UNIT as PORT_UNIT, type PfcMode } from '../codes.js';
 
-/** Index of the whole-port unit (802.3x PAUSE state and the port's total occupancy). */
-export const PORT_UNIT = 8;
+export { PORT_UNIT };
 
 /** Parameters of one port's PFC record (sizes bytes, speed bit/s). */
 export interface PfcParams {

@@ -37,7 +37,9 @@ export interface Fabric {
   scn: Scenario;
   base: number;
   arenaBytes: number;
-  addr: { ports: number; nodes: number; flows: number; counters: number; wdlog: number };
+  addr: { ports: number; nodes: number; flows: number; counters: number; wdlog: number; paths: number };
+  /** Row stride of the path table (addr.paths): each flow's egress port at its 1st, 2nd, ... switch. */
+  pathLen: number;
   L: L;
   /** The forwarding tables the engine was given (host/sim/routes.ts), and the switch ordinals they use. */
   routes: Routes;
@@ -82,7 +84,11 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   for (const p of scn.ports) poolEst += Math.ceil(p.delay_ps / (minWire * p.psPerByte)) + 2;
   poolEst += nHosts * 8 * Math.ceil(scn.hostQueue / scn.minFrame + 1);
   const poolCap = Math.min(POOL_MAX, poolEst);
-  const heapCap = poolCap + nPorts * 16 + nFlows * 4 + scn.storms.length + 64;
+  // Per flow: its FLOW, RP timer and RTO events, plus FLOW events a rate change left stale.
+  const heapCap = poolCap + nPorts * 16 + nFlows * 8 + scn.storms.length + 64;
+  // roce flows' ACKs travel their path back: a second row per flow in the path table.
+  const revPaths = scn.flows.some((f) => f.transport === 'roce');
+  const pathRows = revPaths ? 2 * nFlows : nFlows;
   const mixEntries = scn.flows.reduce((a, f) => a + f.frames.mix.length, 0);
   // The distinct watchdog poll intervals: one poll event each (usually one for the whole fabric).
   const wdPolls = [...new Set(scn.nodes.filter((n) => !n.isHost && n.watchdog).map((n) => n.watchdog!.poll_interval))].filter((x) => x > 0);
@@ -92,7 +98,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const o = {
     hdr: take(L.SH_SIZE), nodes: take(nNodes * L.SN_SIZE), ports: take(nPorts * L.SP_SIZE), flows: take(nFlows * L.SF_SIZE),
     pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * columns * 4), nh: take(nhWords.length * 4),
-    paths: take(nFlows * pathLen * 4 + 4), mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
+    paths: take(pathRows * pathLen * 4 + 4), mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
   };
   const arenaBytes = off;
   const base = core.fn<(b: number) => number>('simReserve')(arenaBytes);
@@ -110,7 +116,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   w32(h + L.SH_POOL_CAP, poolCap); w32(h + L.SH_HEAP_CAP, heapCap);
   w32(h + L.SH_PORTS, a.ports); w32(h + L.SH_NODES, a.nodes); w32(h + L.SH_FLOWS, a.flows); w32(h + L.SH_POOL, a.pool);
   w32(h + L.SH_HEAP, a.heap); w32(h + L.SH_ROUTE, a.route); w32(h + L.SH_NH, a.nh); w32(h + L.SH_MIX, a.mix);
-  w32(h + L.SH_PATHS, a.paths); w32(h + L.SH_PATH_LEN, pathLen);
+  w32(h + L.SH_PATHS, a.paths); w32(h + L.SH_PATH_LEN, pathLen); w32(h + L.SH_REV_PATHS, revPaths ? 1 : 0);
   w32(h + L.SH_COUNTERS, a.counters); w32(h + L.SH_WDLOG, a.wdlog); w32(h + L.SH_WDLOG_CAP, WDLOG_CAP);
   w32(h + L.SH_STORMS, a.storms); w32(h + L.SH_NSTORMS, scn.storms.length);
   const qcnMask = scn.qcn.enable ? scn.qcn.priorities.reduce((m, p) => m | (1 << p), 0) : 0;
@@ -118,12 +124,12 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   w32(h + L.SH_SEED, scn.seed >>> 0); w32(h + L.SH_HOSTQ, scn.hostQueue);
   // simInit configures every port's ETS record (etsConfigure) for the fabric's largest frame.
   w32(h + L.SH_MAX_FRAME, scn.maxFrame);
-  // Credit unit and aging are fabric-wide: checkScenario requires every credit node to agree.
+  // Credit unit and aging are fabric-wide (checkScenario requires every credit node to agree); they
+  // go into each credit record below.
   const creditNode = scn.nodes.find((n) => n.modes.includes('credit')) ?? scn.nodes[0];
   const creditUnit = creditNode.dcb.creditUnit;
   const creditAgingPs = BigInt(Math.round(creditNode.dcb.creditAgingPs));
-  w32(h + L.SH_CREDIT_UNIT, creditUnit);
-  w64(h + L.SH_CREDIT_AGING, creditNode.dcb.creditAgingPs);
+  w64(h + L.SH_CREDIT_AGING, creditNode.dcb.creditAgingPs); // the period of the re-grant events
   const dcqcn = scn.qcn.profile === 'dcqcn';
   w32(h + L.SH_QCN_PROFILE, dcqcn ? 1 : 0);
   w32(h + L.SH_WD_POLLS, a.wdPolls); w32(h + L.SH_NWD_POLLS, wdPolls.length);
@@ -194,7 +200,20 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     w32(fa + L.SF_DST_ORD, flowColumn[f.id]); w32(fa + L.SF_SRC_ORD, hostOrd.get(f.src)!);
     w32(fa + L.SF_TC, srcPort.dcb.prioTc[f.priority]);
     w64(fa + L.SF_START, f.start_ps); w64(fa + L.SF_STOP, f.stop_ps); w64(fa + L.SF_LEFT, f.size > 0 ? f.size : -1);
-    w64(fa + L.SF_RATE, f.rate_bps > 0 ? Math.min(f.rate_bps, srcPort.bps) : srcPort.bps);
+    w64(fa + L.SF_START_JITTER, f.start_jitter_ps);
+    // No rate: no arrival process, the flow sends as fast as its NIC's scheduler serves it.
+    w64(fa + L.SF_RATE, f.rate_bps > 0 ? Math.min(f.rate_bps, srcPort.bps) : 0);
+    w32(fa + L.SF_GAPS, f.interarrival === 'poisson' ? L.GAPS_POISSON : L.GAPS_CONSTANT);
+    w32(fa + L.SF_QUANTUM, (scn.maxFrame + WIRE_OVERHEAD) * f.weight);
+    if (f.transport === 'roce') {
+      // One message of `size` bytes (unlimited without one) in frames of the flow's size, the last the remainder.
+      const frame = f.frames.a;
+      const npsn = f.size > 0 ? Math.ceil(f.size / frame) : -1;
+      w32(fa + L.SF_TRANSPORT, L.TRANSPORT_ROCE);
+      w64(fa + L.SF_NPSN, npsn);
+      w32(fa + L.SF_TAIL_BYTES, npsn > 0 ? Math.max(64, f.size - (npsn - 1) * frame) : frame);
+      w32(fa + L.SF_ACK_PRIO, f.ack_priority); w32(fa + L.SF_ACK_EVERY, f.ack_every); w64(fa + L.SF_RTO, f.rto_ps);
+    }
     w64(fa + L.SF_ON, f.on_ps); w64(fa + L.SF_OFF, f.off_ps); w64(fa + L.SF_LINE_BPS, srcPort.bps);
     writeRpParams(core, fa + L.SF_RP, rpParamsOf(scn.nodes[f.src].qcn.rp, Math.min(srcPort.bps, Number.MAX_SAFE_INTEGER), L));
     const np = scn.nodes[f.dst].qcn.rp;
@@ -227,7 +246,8 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     flowAt: (f: number) => a.flows + f * L.SF_SIZE,
     pausedPs: (p: number, now: number, pr: number) =>
       Number(pfcPausedPs(portAt(p) + L.SP_PFC, pauseMode[p] ? L.PFC_PORT_UNIT : pr, BigInt(now))),
-    addr: { ports: a.ports, nodes: a.nodes, flows: a.flows, counters: a.counters, wdlog: a.wdlog },
+    addr: { ports: a.ports, nodes: a.nodes, flows: a.flows, counters: a.counters, wdlog: a.wdlog, paths: a.paths },
+    pathLen,
     runUntil(tPs: number) {
       if (runUntil(BigInt(tPs)) !== 0) throw new Error('simulator event queue overflow (sizing bug)');
       if (core.memoryBytes !== memAfterInit) throw new Error('linear memory grew during the run');
@@ -261,9 +281,11 @@ function rpParamsOf(rp: QcnRpConfig, lineBps: number, L: L): RpParams {
 function pfcParamsOf(node: NormNode, headroom: number, psPerByte: number): PfcParams {
   const mode = node.modes.includes('pause') ? 'pause' : node.modes.includes('pfc') ? 'pfc' : 'off';
   const enable = [0, 1, 2, 3, 4, 5, 6, 7].filter((pr) => node.modes[pr] === 'pfc');
-  const controlled = mode === 'pause' ? [PORT_UNIT] : enable;
-  const units = Array.from({ length: PORT_UNIT + 1 }, (_, u) => controlled.includes(u)
-    ? { xoff: node.buffer?.xoff ?? 0, xon: node.buffer?.xon ?? 0, headroom }
+  // A host has no ingress buffer to account, so none of its units takes part.
+  const buffer = node.buffer;
+  const controlled = buffer === null ? [] : mode === 'pause' ? [PORT_UNIT] : enable;
+  const units = Array.from({ length: PORT_UNIT + 1 }, (_, u) => buffer !== null && controlled.includes(u)
+    ? { xoff: buffer.xoff, xon: buffer.xon, headroom }
     : PFC_UNIT_OFF);
   return {
     mode, enable, pauseTime: node.dcb.pauseTime, speedBps: 8_000_000_000_000n / BigInt(psPerByte),

@@ -291,6 +291,48 @@ export function flowsSpec(flows: SimResult['summary']['flows']): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/**
+ * Flow completion: each finished sized flow's slowdown (its FCT over the FCT it would have alone on
+ * its path), labelled with the FCT; flows that retransmitted (roce go-back-N) in another colour.
+ */
+export function fctSpec(flows: SimResult['summary']['flows'], durationPs: number): TopLevelSpec {
+  const names = flowNames(flows);
+  const unit = timeUnitFor(durationPs);
+  const rows = flows.filter((f) => f.fct_ps !== null && f.slowdown != null).map((f) => ({
+    flow: names.get(`flow ${f.id}`)!,
+    slowdown: f.slowdown,
+    fct: `${(f.fct_ps! / unit.ps).toPrecision(4)} ${unit.label}`,
+    recovery: (f.retransmitted_bytes ?? 0) > 0 ? 'retransmitted' : 'no retransmission',
+  }));
+  return {
+    title: 'Flow completion: slowdown (FCT / FCT alone on its path), FCT at the bar',
+    width: WIDTH,
+    height: { step: 16 },
+    data: { values: rows },
+    layer: [
+      {
+        mark: { type: 'bar' },
+        encoding: {
+          y: { field: 'flow', type: 'nominal', title: null, sort: null, axis: { labelLimit: 360 } },
+          x: { field: 'slowdown', type: 'quantitative', title: 'slowdown (1 = alone on its path)', scale: { zero: true } },
+          color: {
+            field: 'recovery', type: 'nominal', title: null,
+            scale: { domain: ['no retransmission', 'retransmitted'], range: ['#4c78a8', '#e45756'] },
+          },
+        },
+      },
+      {
+        mark: { type: 'text', align: 'left', dx: 3, fontSize: 10 },
+        encoding: {
+          y: { field: 'flow', type: 'nominal', sort: null },
+          x: { field: 'slowdown', type: 'quantitative' },
+          text: { field: 'fct' },
+        },
+      },
+    ],
+  } as TopLevelSpec;
+}
+
 export const SERIES_KINDS: SimSeries['kind'][] = ['queue', 'rate', 'pause', 'throughput', 'credit', 'other'];
 
 /** Every plot the result has data for, as file name -> SVG text, in a fixed order. */
@@ -336,5 +378,6 @@ export async function renderPlots(result: SimResult): Promise<Map<string, string
   }
   if (result.summary.ets.per_tc.length > 0) out.set('ets.svg', await renderSvg(etsSpec(result.summary.ets.per_tc)));
   if (result.summary.flows.length > 0) out.set('flows.svg', await renderSvg(flowsSpec(result.summary.flows)));
+  if (result.summary.flows.some((f) => f.fct_ps !== null && f.slowdown != null)) out.set('fct.svg', await renderSvg(fctSpec(result.summary.flows, duration)));
   return out;
 }

@@ -4,7 +4,7 @@
 //                     fields (sim.wall_s, sim.packet_hops_per_s): byte-identical for the same seed
 //   run.json          the wall-clock figures and tool versions (the only non-deterministic file)
 //   series/<kind>.csv one file per series kind, long layout: series,entity,unit,t_ps,value,priority
-//   <kind>.svg, ets.svg, flows.svg   the plots (host/sim/plots.ts)
+//   <kind>.svg, ets.svg, flows.svg, fct.svg   the plots (host/sim/plots.ts)
 //   report.html       one self-contained page: summary tables and the SVGs inline, no external assets
 //
 // docs/reports.md describes each file for users.

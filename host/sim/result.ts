@@ -34,6 +34,21 @@ export interface SimFlowResult {
   window_ps?: number;
   /** Marked by the scenario as a victim flow (not itself part of the congestion). */
   victim?: boolean;
+  /** `none` (open-loop source) or `roce` (go-back-N queue pair). */
+  transport?: 'none' | 'roce';
+  /** Bytes the application received (roce: in order) x 8 / window; equals throughput_bps. */
+  goodput_bps?: number;
+  /** Frame bytes sent again (roce go-back-N); 0 for transport none. */
+  retransmitted_bytes?: number;
+  /** roce: retransmission timeouts at the sender and NACKs from the receiver. */
+  timeouts?: number;
+  nacks?: number;
+  /**
+   * The completion time of the flow alone on its path (its bytes at the path's slowest link, one frame
+   * on each other link, every propagation delay), and fct_ps over it; null without fct_ps.
+   */
+  ideal_fct_ps?: number | null;
+  slowdown?: number | null;
 }
 
 export interface SimSummary {

@@ -64,7 +64,24 @@ const flowCommon = {
   /** Frame size (bytes incl. FCS) or a distribution. */
   frames: frames.default(1500),
   victim: z.boolean().optional(),
+  /** Gaps of the arrival process at `rate`: constant, or exponential (Poisson arrivals) from the flow's own stream. */
+  interarrival: z.enum(['constant', 'poisson']).default('constant'),
+  /** The start is delayed by a uniform draw in [0, start_jitter) from the flow's own stream. */
+  start_jitter: timePs.optional(),
+  /** The flow's share among its host's flows of one TC (deficit round robin quantum = this x the largest frame). */
+  weight: z.number().int().min(1, 'a weight is a whole number from 1 to 1000').max(1000, 'a weight is a whole number from 1 to 1000').default(1),
+  /** `none`: an open-loop source (the default); `roce`: one RC queue pair with go-back-N (docs/sim.md). */
+  transport: z.enum(['none', 'roce']).optional(),
 };
+
+const roceSchema = z.strictObject({
+  /** The receiver ACKs every this many in-order frames (and the message's last). */
+  ack_every: z.number().int().min(1, 'ack_every is a whole number from 1').max(65536, 'ack_every is at most 65536').default(1),
+  /** Retransmission timeout; default 4.096 us x 2^8 (the InfiniBand local ACK timeout, exponent 8). */
+  rto: timePs.default(4_096_000 * 256),
+  /** Priority of ACK, NACK and CNP frames; default the flow's own. */
+  ack_priority: priority.optional(),
+});
 
 const watchdogSchema = z.strictObject({
   detection_time: timePs.default(200e9),
@@ -103,7 +120,11 @@ export const scenarioSchema = z.strictObject({
       link: linkParams.optional(),
       dcb: dcbRef.optional(),
       buffer: bufferSchema.optional(),
-      /** Bytes a host NIC queue per TC may hold before its flows wait (default 4 x max frame). */
+      /**
+       * The NIC moves frames from its flows into a TC queue while it holds fewer than host_queue bytes;
+       * default 0: only into an empty queue, one frame ahead of the wire, as a NIC's transmit scheduler
+       * dispatches one packet per opportunity (a deeper queue delays what its rate limiters decide).
+       */
       host_queue: sizeBytes.optional(),
     })
     .default({}),
@@ -123,6 +144,10 @@ export const scenarioSchema = z.strictObject({
     .min(1, 'a scenario needs links'),
   qcn: qcnSchema.optional(),
   watchdog: watchdogSchema.optional(),
+  /** Transport of every flow without its own `transport` key (default none). */
+  transport: z.enum(['none', 'roce']).default('none'),
+  /** Parameters of the roce transport. */
+  roce: roceSchema.default({ ack_every: 1, rto: 4_096_000 * 256 }),
   traffic: z
     .strictObject({
       flows: z.array(z.strictObject({
@@ -156,6 +181,9 @@ export interface FrameDist { kind: 0 | 1 | 2; a: number; b: number; mix: { bytes
 export interface NormFlow {
   id: number; src: number; dst: number; priority: number; start_ps: number; stop_ps: number;
   size: number; rate_bps: number; on_ps: number; off_ps: number; frames: FrameDist; victim: boolean;
+  interarrival: 'constant' | 'poisson'; start_jitter_ps: number; weight: number;
+  /** Transport (the flow's key, else the scenario's) and, for roce, its parameters. */
+  transport: 'none' | 'roce'; ack_every: number; rto_ps: number; ack_priority: number;
   /** Pinned route: node ids from src to dst (host/sim/routes.ts gives it its own route column). */
   path?: number[];
 }

@@ -97,7 +97,7 @@ export function checkScenario(doc: unknown): Scenario {
     name: s.name, seed: s.seed, duration_ps: s.duration, sample_ps: s.sample ?? Math.max(1, Math.floor(s.duration / 200)),
     deadlock_threshold_ps: s.deadlock_threshold,
     modes, nodes, ports, flows, storms, qcn,
-    hostQueue: s.defaults.host_queue ?? 4 * (maxFrame + WIRE_OVERHEAD), maxFrame, minFrame,
+    hostQueue: s.defaults.host_queue ?? 0, maxFrame, minFrame,
     seriesPorts, seriesFlows,
   };
 }
@@ -290,17 +290,22 @@ function trafficOf(c: Check, f: FabricPart): { flows: NormFlow[]; storms: Scenar
     if (!nodes[i].isHost) { bad(path, `"${n}" is a switch; traffic starts and ends at hosts`); return -1; }
     return i;
   };
-  type Common = { priority: number; start: number; stop?: number; size?: number; rate?: number; frames: Parsed['traffic']['flows'][number]['frames']; victim?: boolean };
+  type Common = Pick<Parsed['traffic']['flows'][number], 'priority' | 'start' | 'stop' | 'size' | 'rate' | 'frames' | 'victim' | 'interarrival' | 'start_jitter' | 'weight' | 'transport'>;
   /** Where each flow was declared, for problems about it (an incast sender, an all-to-all pair). */
   const flowAt: string[] = [];
   const addFlow = (src: number, dst: number, f: Common, path: string, onOff?: { on: number; off: number }, at = path) => {
     if (src < 0 || dst < 0) return;
     if (src === dst) { bad(at, 'a flow needs two different hosts'); return; }
     flowAt.push(at);
+    const transport = f.transport ?? s.transport;
+    if (transport === 'roce' && typeof f.frames !== 'number') bad(`${path}.frames`, 'transport roce cuts a message into frames of one size (the path MTU): give one frame size');
+    if (f.interarrival === 'poisson' && f.rate === undefined) bad(`${path}.interarrival`, 'poisson gaps are drawn at the flow\'s rate: give a rate');
     flows.push({
       id: flows.length, src, dst, priority: f.priority, start_ps: f.start, stop_ps: f.stop ?? Number.MAX_SAFE_INTEGER,
       size: f.size ?? 0, rate_bps: f.rate ?? 0, on_ps: onOff?.on ?? 0, off_ps: onOff?.off ?? 0,
       frames: frameDist(f.frames, `${path}.frames`), victim: f.victim ?? false,
+      interarrival: f.interarrival, start_jitter_ps: f.start_jitter ?? 0, weight: f.weight,
+      transport, ack_every: s.roce.ack_every, rto_ps: s.roce.rto, ack_priority: s.roce.ack_priority ?? f.priority,
     });
   };
   s.traffic.flows.forEach((f, i) => {

@@ -10,6 +10,7 @@ import { WDLOG_CAP } from './fabric.js';
 import type { Scenario } from './scenario.js';
 import type { SimFlowResult, SimSummary } from './result.js';
 import { round3 } from './sample.js';
+import { WIRE_OVERHEAD } from '../codes.js';
 
 /** What the driver measured during the run, beside the counters. */
 export interface RunMeasures {
@@ -22,6 +23,27 @@ export interface RunMeasures {
 }
 
 export type FullSummary = SimSummary & { drops: SimSummary['drops'] & { pool_exhausted: number }; credit: { grants: number } };
+
+/**
+ * Completion time of flow f alone on its path: its wire bytes at the path's slowest link, one frame
+ * of `frame` bytes on every other link (store and forward) and every propagation delay, ps.
+ */
+export function idealFctPs(fab: Fabric, scn: Scenario, f: number, size: number, frame: number): number {
+  const links = [scn.ports[scn.nodes[scn.flows[f].src].ports[0]]];
+  for (let hop = 0; hop < fab.pathLen; hop++) {
+    if (scn.nodes[links[links.length - 1].peerNode].isHost) break;
+    links.push(scn.ports[fab.r32(fab.addr.paths + 4 * (f * fab.pathLen + hop))]);
+  }
+  const frames = Math.ceil(size / frame);
+  const wire = size + frames * WIRE_OVERHEAD;
+  const slowest = links.reduce((a, p) => (p.psPerByte > a.psPerByte ? p : a));
+  let t = wire * slowest.psPerByte;
+  for (const p of links) {
+    t += p.delay_ps;
+    if (p !== slowest) t += (Math.min(frame, size) + WIRE_OVERHEAD) * p.psPerByte;
+  }
+  return t;
+}
 
 export function summarise(fab: Fabric, scn: Scenario, m: RunMeasures): FullSummary {
   const { L, r32, r64, portAt, flowAt } = fab;
@@ -51,18 +73,30 @@ export function summarise(fab: Fabric, scn: Scenario, m: RunMeasures): FullSumma
   const flows: SimFlowResult[] = scn.flows.map((f) => {
     const fa = flowAt(f.id);
     const delivered = r64(fa + L.SF_DELIV);
-    const done = f.size > 0 && delivered >= f.size;
-    const fct = done ? r64(fa + L.SF_LAST_DELIV) - f.start_ps : null;
+    // The start as the engine ran it (start_jitter applied at init).
+    const start = r64(fa + L.SF_START);
+    const roce = f.transport === 'roce';
+    // A roce message is complete when its last PSN arrived in order; an open-loop flow at its last byte.
+    const doneAt = roce ? r64(fa + L.SF_DONE_AT) : f.size > 0 && delivered >= f.size ? r64(fa + L.SF_LAST_DELIV) : 0;
+    const fct = doneAt > 0 ? doneAt - start : null;
     // Window: start to completion for a finished sized flow, else start to stop (or the run's end).
-    const window = fct ?? Math.max(1, m.windowEnd[f.id] - f.start_ps);
+    const window = fct ?? Math.max(1, m.windowEnd[f.id] - start);
     const inWindow = fct === null ? m.deliveredAtEnd[f.id] ?? delivered : delivered;
+    const rate = window > 0 ? Math.round((inWindow * 8 * 1e12) / window) : 0;
+    const ideal = f.size > 0 ? idealFctPs(fab, scn, f.id, f.size, f.frames.b) : null;
     const out: SimFlowResult = {
       id: f.id, src: scn.nodes[f.src].name, dst: scn.nodes[f.dst].name, priority: f.priority,
-      bytes_sent: r64(fa + L.SF_SENT), bytes_delivered: delivered, start_ps: f.start_ps, fct_ps: fct,
-      throughput_bps: window > 0 ? Math.round((inWindow * 8 * 1e12) / window) : 0,
+      bytes_sent: r64(fa + L.SF_SENT), bytes_delivered: delivered, start_ps: start, fct_ps: fct,
+      throughput_bps: rate,
       window_ps: window,
     };
     if (f.victim) out.victim = true;
+    out.transport = f.transport;
+    out.goodput_bps = rate;
+    out.retransmitted_bytes = r64(fa + L.SF_RETX_BYTES);
+    if (roce) { out.timeouts = r64(fa + L.SF_TIMEOUTS); out.nacks = r64(fa + L.SF_NACKS); }
+    out.ideal_fct_ps = ideal;
+    out.slowdown = fct !== null && ideal ? round3(fct / ideal) : null;
     return out;
   });
   // Links carrying traffic: wire bytes of data frames each port sent over what its rate carries in the run.

@@ -16,7 +16,7 @@ import { InputError, type Problem } from '../errors.js';
 import { packageRoot } from '../loader.js';
 import { progress } from './progress.js';
 import type { SimSummary } from './result.js';
-import { minOf } from '../extent.js';
+import { maxOf, minOf } from '../extent.js';
 
 export type ParamValue = number | boolean | string;
 export interface SweepParam { path: string; segments: (string | number)[]; values: ParamValue[] }
@@ -140,16 +140,24 @@ export interface PointMetrics {
   jain: number | null;
   watchdog_events: number;
   packet_hops: number;
+  /** The longest and the mean flow completion time, ps; null unless every sized flow completed. */
+  max_fct_ps: number | null;
+  mean_fct_ps: number | null;
+  /** Frame bytes the roce flows sent again (go-back-N). */
+  retransmitted_bytes: number;
 }
 
 export const METRIC_NAMES: (keyof PointMetrics)[] = [
   'throughput_bps', 'min_flow_bps', 'victim_bps', 'delivered_bytes', 'drops_lossless', 'drops_lossy',
   'xoff_sent', 'pause_frames', 'paused_ps', 'cnms', 'ets_max_share_error_pp', 'jain', 'watchdog_events', 'packet_hops',
+  'max_fct_ps', 'mean_fct_ps', 'retransmitted_bytes',
 ];
 
 export function pointMetrics(s: SimSummary): PointMetrics {
   const tput = s.flows.map((f) => f.throughput_bps);
   const victims = s.flows.filter((f) => f.victim);
+  // Completion times of the flows that have a size (the others never complete).
+  const fcts = s.flows.filter((f) => f.ideal_fct_ps !== undefined ? f.ideal_fct_ps !== null : f.fct_ps !== null).map((f) => f.fct_ps);
   return {
     // Everything delivered per second of run: a sum of per-flow figures with different windows
     // could exceed the link (converged-link: 10.65 G on 10 G); older summaries lack the total.
@@ -167,6 +175,9 @@ export function pointMetrics(s: SimSummary): PointMetrics {
     jain: s.fairness.jain,
     watchdog_events: s.watchdog.length,
     packet_hops: s.sim.packet_hops,
+    max_fct_ps: fcts.length && fcts.every((t) => t !== null) ? maxOf(fcts as number[]) : null,
+    mean_fct_ps: fcts.length && fcts.every((t) => t !== null) ? Math.round((fcts as number[]).reduce((a, b) => a + b, 0) / fcts.length) : null,
+    retransmitted_bytes: s.flows.reduce((a, f) => a + (f.retransmitted_bytes ?? 0), 0),
   };
 }
 
