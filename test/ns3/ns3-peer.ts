@@ -73,9 +73,15 @@ export function ns3Spec(scn: Scenario): string {
     if (!f.path) refuse(`flow ${f.id} has no pinned path`);
     if (!(f.rate_bps > 0)) refuse(`flow ${f.id} has no offered rate`);
     if (f.size !== 0 || f.on_ps !== 0) refuse(`flow ${f.id} is sized or on/off`);
+    if (f.transport !== 'none') refuse(`flow ${f.id} has transport ${f.transport} (open-loop sources only)`);
+    // ns-3's host device is one FIFO: the NIC's per-flow DRR weights have nothing to map to.
+    if (f.weight !== 1) refuse(`flow ${f.id} has weight ${f.weight} (1 only)`);
+    // Each simulator would draw its own jitter: constant-rate sources would then run at other
+    // phases in each, and the phases decide their shares (docs/sim.md).
+    if (f.start_jitter_ps !== 0) refuse(`flow ${f.id} has a start_jitter`);
     const stop = Math.min(f.stop_ps, scn.duration_ps);
     const names = f.path.map((n) => scn.nodes[n].name);
-    lines.push(`flow ${f.id} ${scn.nodes[f.src].name} ${scn.nodes[f.dst].name} ${f.rate_bps} ${f.start_ps} ${stop} constant ${names.join(' ')}`);
+    lines.push(`flow ${f.id} ${scn.nodes[f.src].name} ${scn.nodes[f.dst].name} ${f.rate_bps} ${f.start_ps} ${stop} ${f.interarrival} ${names.join(' ')}`);
   }
   return lines.join('\n') + '\n';
 }
