@@ -1,10 +1,14 @@
 // dcbkit's fabric simulator against ns-3 3.37 (docs/sim.md, "Validation against ns-3").
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closScenario } from '../host/sim/clos.js';
 import { checkScenario, type Scenario, type ScenarioInput } from '../host/sim/scenario.js';
 import { runScenario } from '../host/sim/run.js';
 import type { SimSummary } from '../host/sim/result.js';
-import { buildNs3Peer, removeNs3Peer, runNs3, runNs3Async, type Ns3Result } from './ns3/ns3-peer.js';
+import { buildNs3Peer, ns3Spec, removeNs3Peer, runNs3, runNs3Async, type Ns3Result } from './ns3/ns3-peer.js';
 
 const LOSSY = Array(8).fill('lossy') as 'lossy'[];
 
@@ -67,6 +71,38 @@ describe('dcbkit against ns-3', () => {
     const offset = both(oneSwitch(3, [[0, 2, 100], [1, 2, 100, '1ns']], '2ms'));
     expect(offset.dcb.flows.map((f) => f.bytes_delivered)).toEqual(offset.ns3.flows.map((f) => f.delivered_bytes));
     expect(gbps(offset.dcb.flows[1].bytes_delivered)).toBeGreaterThan(98);
+  });
+
+  it('refuses scenarios the two models would not mean the same way, and bad descriptions', () => {
+    const base = oneSwitch(3, [[0, 2, 50]], '1ms');
+    const refusal = (change: (flow: Record<string, unknown>, doc: ScenarioInput) => void): string => {
+      const doc = structuredClone(base);
+      change(doc.traffic!.flows![0] as Record<string, unknown>, doc);
+      try {
+        ns3Spec(checkScenario(doc));
+        return 'accepted';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(refusal(() => {})).toBe('accepted');
+    expect(refusal((f) => { f.frames = { uniform: [64, 1500] }; })).toMatch(/flow 0 has a frame-size distribution/);
+    expect(refusal((f) => { delete f.path; })).toMatch(/flow 0 has no pinned path/);
+    expect(refusal((f) => { delete f.rate; })).toMatch(/flow 0 has no offered rate/);
+    expect(refusal((f) => { f.size = '1MB'; })).toMatch(/flow 0 is sized or on\/off/);
+    expect(refusal((f) => { f.transport = 'roce'; })).toMatch(/flow 0 has transport roce/);
+    expect(refusal((f) => { f.weight = 2; })).toMatch(/flow 0 has weight 2/);
+    expect(refusal((f) => { f.start_jitter = '1us'; })).toMatch(/flow 0 has a start_jitter/);
+    expect(refusal((f, d) => { d.traffic!.flows!.push({ ...f, priority: 1 } as never); })).toMatch(/flows use priorities 0, 1/);
+    expect(refusal((_, d) => { d.defaults!.buffer = { size: 400_000, lossy_queue: 150_000 }; })).toMatch(/sw: 3 egress queues of 150000 B can outgrow its 400000 B buffer/);
+    // The program names the line it cannot read and exits 2.
+    const dir = mkdtempSync(join(tmpdir(), 'dcbkit-ns3-bad-'));
+    const spec = join(dir, 'bad.spec');
+    writeFileSync(spec, ns3Spec(checkScenario(base)).replace(/^link h1 .*$/m, 'link h1 sw fast'));
+    const r = spawnSync(peer, [spec], { encoding: 'utf8' });
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/bad\.spec:\d+: cannot read "link h1 sw fast"/);
   });
 
   it('gives every flow the same throughput within 5 % behind one switch with Poisson sources (2:1, 3:1, two flows of one host)', async () => {

@@ -57,8 +57,15 @@ export function ns3Spec(scn: Scenario): string {
   }
   if (frames.size !== 1) refuse(`flows use frame sizes ${[...frames].join(', ')} (one fixed size only)`);
   const lines = [`seed ${scn.seed}`, `duration_ps ${scn.duration_ps}`, `frame ${[...frames][0]}`];
+  // One priority: every egress port is one FIFO, as ns-3's device queue (no ETS between TCs).
+  const priorities = new Set(scn.flows.map((f) => f.priority));
+  if (priorities.size > 1) refuse(`flows use priorities ${[...priorities].join(', ')} (one only)`);
   for (const n of scn.nodes) {
     if (n.modes.some((m) => m !== 'lossy')) refuse(`${n.name} has lossless priorities (all must be lossy)`);
+    // ns-3's queues are per port: the switch's shared buffer must hold every egress queue full.
+    if (n.buffer && n.ports.length * n.buffer.lossyQueue > n.buffer.size) {
+      refuse(`${n.name}: ${n.ports.length} egress queues of ${n.buffer.lossyQueue} B can outgrow its ${n.buffer.size} B buffer`);
+    }
     lines.push(`node ${n.name} ${n.isHost ? 'host' : 'switch'}`);
   }
   if (scn.qcn.enable && scn.qcn.priorities.length > 0) refuse('QCN is on');
