@@ -172,7 +172,8 @@ ReadSpec(const char* file)
             Fail(std::string(file) + ":" + std::to_string(lineNo) + ": cannot read \"" + line + "\"");
         }
     }
-    if (s.durationPs <= 0 || s.frame < 64 || s.frame + IP_UDP_HEADERS > DEVICE_MTU + 10)
+    // The IPv4 packet (F + 18 B) must fit the device MTU, or ns-3 would fragment it.
+    if (s.durationPs <= 0 || s.frame < 64 || s.frame + WIRE_OVERHEAD - PPP_HEADER > DEVICE_MTU)
     {
         Fail("duration_ps must be > 0 and frame 64.." + std::to_string(DEVICE_MTU - 18));
     }
@@ -400,6 +401,8 @@ main(int argc, char** argv)
         {
             Fail("flow ids must be 0, 1, 2, ... in order");
         }
+        nodeOf(f.src);
+        nodeOf(f.dst);
         if (!isHost[f.src] || !isHost[f.dst])
         {
             Fail("flow " + std::to_string(i) + ": its ends must be hosts");
