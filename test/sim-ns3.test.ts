@@ -116,23 +116,18 @@ describe('dcbkit against ns-3', () => {
     await expectSameThroughput(doc, ['sw>h2', 'sw>h6']);
   }, 600_000);
 
+  it('delivers the same bytes per flow in a k = 4 fat tree with congested queues when constant-rate sources are out of phase', () => {
+    // The Poisson case's flows at constant rates for 2 ms, flow i starting i x 137.131 ns late.
+    const flows = FAT_TREE_FLOWS.map((f, i) => ({ ...f, start: `${i * 137_131}ps` }));
+    const { dcb, ns3 } = both(fatTree(flows, '2ms', 'constant'));
+    expect(dcb.drops.lossy).toBeGreaterThan(1000);
+    expect(ns3.drops).toBe(dcb.drops.lossy);
+    expect(ns3.packet_hops).toBe(dcb.sim.packet_hops);
+    expect(dcb.flows.map((f) => f.bytes_delivered)).toEqual(ns3.flows.map((f) => f.delivered_bytes));
+  });
+
   it('gives every flow the same throughput within 5 % in a k = 4 fat tree with pinned paths and Poisson sources', async () => {
-    const flows: PathFlow[] = [
-      // 2:1 on the core link agg0_0>core0 (65 + 60 Gb/s), the two flows parting after core0
-      fatTreeFlow('h0_0_0', 'h1_0_0', 65, 0, 0), fatTreeFlow('h0_1_0', 'h2_0_0', 60, 0, 0),
-      // 3:1 into h1_1_1 (45 + 45 + 40), arriving over three different cores
-      fatTreeFlow('h0_0_1', 'h1_1_1', 45, 1, 0), fatTreeFlow('h2_1_0', 'h1_1_1', 45, 0, 1), fatTreeFlow('h3_0_1', 'h1_1_1', 40, 1, 1),
-      // two flows of one host (85 % of its link) on different paths
-      fatTreeFlow('h3_1_1', 'h0_1_1', 40, 1, 0), fatTreeFlow('h3_1_1', 'h2_0_1', 45, 1, 1),
-      // within one edge switch, within one pod, across pods
-      fatTreeFlow('h2_1_1', 'h2_1_0', 50), fatTreeFlow('h1_0_1', 'h1_1_0', 40, 0), fatTreeFlow('h1_1_0', 'h3_0_0', 35, 0, 1),
-    ];
-    const clos = closScenario({ k: 4, flows: 1 });
-    const doc = lossyFabric({
-      name: 'ns3-fat-tree', hosts: clos.hosts.map((n) => n.name), switches: clos.switches!.map((n) => n.name), links: clos.links,
-      flows, duration: '20ms', interarrival: 'poisson',
-    });
-    await expectSameThroughput(doc, ['agg0_0>core0', 'edge1_1>h1_1_1']);
+    await expectSameThroughput(fatTree(FAT_TREE_FLOWS, '20ms', 'poisson'), ['agg0_0>core0', 'edge1_1>h1_1_1']);
   }, 600_000);
 });
 
@@ -176,6 +171,27 @@ function fatTreeFlow(src: string, dst: string, gbps: number, agg = 0, core = 0):
   if (ps === pd && es === ed) return { path: [src, `edge${ps}_${es}`, dst], gbps };
   if (ps === pd) return { path: [...up, `agg${ps}_${agg}`, ...down], gbps };
   return { path: [...up, `agg${ps}_${agg}`, `core${agg * 2 + core}`, `agg${pd}_${agg}`, ...down], gbps };
+}
+
+/** Flows of the fat-tree cases, each on its own pinned path. */
+const FAT_TREE_FLOWS: PathFlow[] = [
+  // 2:1 on the core link agg0_0>core0 (65 + 60 Gb/s), the two flows parting after core0
+  fatTreeFlow('h0_0_0', 'h1_0_0', 65, 0, 0), fatTreeFlow('h0_1_0', 'h2_0_0', 60, 0, 0),
+  // 3:1 into h1_1_1 (45 + 45 + 40), arriving over three different cores
+  fatTreeFlow('h0_0_1', 'h1_1_1', 45, 1, 0), fatTreeFlow('h2_1_0', 'h1_1_1', 45, 0, 1), fatTreeFlow('h3_0_1', 'h1_1_1', 40, 1, 1),
+  // two flows of one host (85 % of its link) on different paths
+  fatTreeFlow('h3_1_1', 'h0_1_1', 40, 1, 0), fatTreeFlow('h3_1_1', 'h2_0_1', 45, 1, 1),
+  // within one edge switch, within one pod, across pods
+  fatTreeFlow('h2_1_1', 'h2_1_0', 50), fatTreeFlow('h1_0_1', 'h1_1_0', 40, 0), fatTreeFlow('h1_1_0', 'h3_0_0', 35, 0, 1),
+];
+
+/** `dcbkit gen clos --k 4`'s fabric (host/sim/clos.ts) carrying `flows`. */
+function fatTree(flows: PathFlow[], duration: string, interarrival: Interarrival): ScenarioInput {
+  const clos = closScenario({ k: 4, flows: 1 });
+  return lossyFabric({
+    name: 'ns3-fat-tree', hosts: clos.hosts.map((n) => n.name), switches: clos.switches!.map((n) => n.name), links: clos.links,
+    flows, duration, interarrival,
+  });
 }
 
 /**
