@@ -55,7 +55,7 @@ describe('DCQCN fluid model solver', () => {
     expect(tiny.p_cube_root / tiny.p).toBeCloseTo(1, 2);
   });
 
-  it('the delay equations settle on that fixed point from a start at line rate (tau* 1.2 us and 30 us)', () => {
+  it('the delay equations settle on that fixed point from a start at line rate (tau* = the base 0.8 us, and 30 us)', () => {
     const fp = fixedPoint(m);
     for (const delay of [m.delay_s, 30e-6]) {
       const tr = integrate({ ...m, delay_s: delay }, 0.12, 1e-4, 0.5e-6);

@@ -15,7 +15,7 @@
 //   alpha a^2 = tau^2 R_AI R_C U S,  S = p Σ 1/((1-p)^-X - 1),  U = p Σ (1-p)^(F X)/((1-p)^-X - 1),
 // X over {B, T R_C}; the left side rises with p and the right falls, so the root is unique and
 // bisection finds it. For small p this is the paper's p ≈ cbrt(R_AI N^2 / (tau' C^2) (1/B + N/(T C))^2),
-// which these parameters put 7-30 % off the exact root. q* = Kmin + (p*/Pmax) (Kmax - Kmin).
+// 11-36 % above the exact root on the cases of docs/qcn.md. q* = Kmin + (p*/Pmax) (Kmax - Kmin).
 
 export interface DcqcnFluidParams {
   /** bottleneck rate and the number of flows */
