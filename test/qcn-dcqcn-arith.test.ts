@@ -145,3 +145,12 @@ describe('core = BigInt statement of the docs, every alpha_bits and option', () 
     }), { numRuns: 300 });
   });
 });
+
+describe('bad alpha parameters', () => {
+  it('name the field and the rule', () => {
+    expect(() => vectors('qcn-rp', { params: { ...dcqcn, alpha_bits: 9 }, events: [] })).toThrow(/params\.alpha_bits: must be 10\.\.24/);
+    expect(() => vectors('qcn-rp', { params: { ...dcqcn, alpha_cut_shift: 7 }, events: [] })).toThrow(/params\.alpha_cut_shift: must be 0\.\.6/);
+    expect(() => vectors('qcn-rp', { params: { ...dcqcn, min_dec_pct: 101 }, events: [] })).toThrow(/params\.min_dec_pct: must be 0\.\.100/);
+    expect(() => vectors('qcn-rp', { params: { alpha_bits: 20 }, events: [] })).toThrow(/params\.alpha_bits: unknown key/);
+  });
+});
