@@ -92,6 +92,16 @@ describe('N:1 incasts in the simulator sit at the fluid model\'s fixed point', (
   }
 });
 
+describe('the Q10 option (alpha_bits 10, floor) in the same incast', () => {
+  it('100G, 8 flows: alpha collapses, so the queue and the CNP rate sit far above the model (docs/qcn.md: 3.1x, 2.7x)', () => {
+    const k: IncastCase = { ...TABLE, c_bps: 100e9, n: 8, alpha_bits: 10 };
+    const fp = fixedPoint(fluidParams(k));
+    const s = runIncast(k);
+    expect(s.q_mean / fp.q_bytes).toBeGreaterThan(2);
+    expect(s.cnp_per_s / fp.cnp_per_s).toBeGreaterThan(2);
+  });
+});
+
 describe('40G, 8 flows, R_AI 40 Mb/s, Kmax 200 KB, Pmax 1 %: the queue swings, the fluid model does not', () => {
   const swing: IncastCase = SWING_CASE;
 
