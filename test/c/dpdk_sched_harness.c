@@ -2,8 +2,9 @@
  * examples/qos_sched/cfg_file.c reads it) into the real rte_sched library, drives a load through
  * one subport and pipe, and prints what each queue sent, as one JSON line.
  *
- *   dpdk_sched_harness EAL-ARGS -- --cfg FILE --rate BYTES_PER_S --mtu N --packets N --warmup N
- *                                  [--dump] FLOW...
+ *   dpdk_sched_harness EAL-ARGS -- JOB...
+ *   JOB  = --cfg FILE --rate BYTES_PER_S --mtu N (--dump | --packets N --warmup N FLOW...)
+ *   (jobs run one after the other on one EAL, each on its own rte_sched port, one output each)
  *   FLOW = tc:queue:pkt_len:load (pkt_len = frame without FCS), load = "sat" (always backlogged) or an offered share in
  *          parts per million of the wire bytes dequeued (a byte clock: after each dequeued frame of
  *          W wire bytes the flow earns ppm x W credits and sends a frame per frame_wire x 10^6).
@@ -164,21 +165,24 @@ static void parse_flow(const char *s, struct flow *f)
 		die(2, "bad flow \"%s\": no such traffic class queue", s);
 }
 
-int main(int argc, char **argv)
+/* One job: the arguments from one --cfg up to the next. Prints one line (JSON, or the dump). */
+static void run_job(int argc, char **argv, int job)
 {
-	int used = rte_eal_init(argc, argv);
-	if (used < 0)
-		die(1, "EAL init failed: %s", rte_strerror(rte_errno));
-	argc -= used;
-	argv += used;
-
 	const char *cfg_file = NULL;
 	uint64_t packets = 0, warmup = 0;
 	int dump = 0, nflows = 0;
 	static struct flow flows[MAX_FLOWS];
-	port_params.name = "dcb_harness";
+	static char name[32];
+	memset(flows, 0, sizeof(flows));
+	memset(&port_params, 0, sizeof(port_params));
+	memset(&subport_params, 0, sizeof(subport_params));
+	memset(&subport_profile, 0, sizeof(subport_profile));
+	memset(&pipe_profile, 0, sizeof(pipe_profile));
+	pipe_profile_of_pipe0 = UINT32_MAX;
+	snprintf(name, sizeof(name), "dcb_harness_%d", job);
+	port_params.name = name;
 	port_params.socket = (int)rte_socket_id();
-	for (int i = 1; i < argc; i++) {
+	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--cfg") && i + 1 < argc)
 			cfg_file = argv[++i];
 		else if (!strcmp(argv[i], "--rate") && i + 1 < argc)
@@ -197,7 +201,7 @@ int main(int argc, char **argv)
 			die(2, "bad argument %s", argv[i]);
 	}
 	if (cfg_file == NULL || port_params.rate == 0 || port_params.mtu == 0)
-		die(2, "usage: %s EAL-ARGS -- --cfg FILE --rate BYTES_PER_S --mtu N [--dump | --packets N --warmup N FLOW...]", "dpdk_sched_harness");
+		die(2, "usage: %s EAL-ARGS -- JOB... with JOB = --cfg FILE --rate BYTES_PER_S --mtu N [--dump | --packets N --warmup N FLOW...]", "dpdk_sched_harness");
 	load_profile(cfg_file);
 
 	port_params.subport_profiles = &subport_profile;
@@ -209,8 +213,7 @@ int main(int argc, char **argv)
 	subport_params.n_max_pipe_profiles = 1;
 	if (dump) {
 		dcb_print_params(stdout, &port_params, &subport_params);
-		rte_eal_cleanup();
-		return 0;
+		return;
 	}
 	if (packets == 0 || nflows == 0)
 		die(2, "%s", "--packets and at least one FLOW are needed");
@@ -227,7 +230,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < RTE_SCHED_TRAFFIC_CLASSES_PER_PIPE; i++)
 		pool_size += subport_params.qsize[i] * (i == RTE_SCHED_TRAFFIC_CLASS_BE ? RTE_SCHED_BE_QUEUES_PER_PIPE : 1);
 	pool_size += 4 * BURST;
-	struct rte_mempool *pool = rte_pktmbuf_pool_create("dcb_harness", pool_size, 0, 0, 0, (int)rte_socket_id());
+	struct rte_mempool *pool = rte_pktmbuf_pool_create(name, pool_size, 0, 0, 0, (int)rte_socket_id());
 	if (pool == NULL)
 		die(1, "cannot create the mbuf pool: %s", rte_strerror(rte_errno));
 
@@ -266,7 +269,8 @@ int main(int argc, char **argv)
 		if (n)
 			rte_sched_port_enqueue(port, in, n); /* drops are freed by rte_sched and read from its stats */
 		int got = rte_sched_port_dequeue(port, out, BURST);
-		if (got == 0 && ++idle_calls > 10000000)
+		idle_calls = got ? 0 : idle_calls + 1;
+		if (idle_calls > 10000000)
 			die(1, "%s", "rte_sched sends nothing although queues are backlogged");
 		for (int i = 0; i < got; i++) {
 			uint32_t sp, pp, tc, q;
@@ -305,6 +309,27 @@ int main(int argc, char **argv)
 	printf("]}\n");
 	rte_sched_port_free(port);
 	rte_mempool_free(pool);
+}
+
+int main(int argc, char **argv)
+{
+	int used = rte_eal_init(argc, argv);
+	if (used < 0)
+		die(1, "EAL init failed: %s", rte_strerror(rte_errno));
+	argc -= used;
+	argv += used;
+	/* argv[0] is the program name (or "--" when EAL arguments were given); jobs follow. */
+	int job = 0;
+	for (int i = 1; i < argc;) {
+		int j = i + 1;
+		while (j < argc && strcmp(argv[j], "--cfg") != 0)
+			j++;
+		run_job(j - i, argv + i, job++);
+		fflush(stdout);
+		i = j;
+	}
+	if (job == 0)
+		die(2, "%s", "no job: give --cfg FILE ... after the EAL arguments and --");
 	rte_eal_cleanup();
 	return 0;
 }

@@ -128,16 +128,35 @@ interface Measured {
   dropped: number[];
 }
 
-function runSched(e: Emitted, flows: LoadFlow[], frames?: number[]): Measured {
+/** One harness job: rte_sched loaded from the emitted profile, under `flows` (`frames` overrides the frame sizes). */
+interface Run {
+  e: Emitted;
+  flows: LoadFlow[];
+  label: string;
+  frames?: number[];
+  /** Some ETS TC is idle (the reported ETS split assumes all are backlogged). */
+  idle?: boolean;
+}
+
+function jobArgs({ e, flows, frames }: Run): string[] {
   const p = e.prioMap;
-  const args = flows.map((f, i) => {
+  const flowArgs = flows.map((f, i) => {
     const t = p.traffic_classes.find((x) => x.dcb_tc === f.tc)!;
     return `${t.traffic_class}:${t.queue}:${(frames?.[i] ?? f.frame) - 4}:${f.load === 'sat' ? 'sat' : f.load}`;
   });
-  const r = withEal(harness, SCHED_EAL, ['--', '--cfg', join(e.dir, 'dpdk', p.ports[0].profile), '--rate', String(p.ports[0].rate_bytes_per_s), '--mtu', String(e.config.port.mtu - 4), '--packets', String(PACKETS), '--warmup', String(WARMUP), ...args]);
+  return ['--cfg', join(e.dir, 'dpdk', p.ports[0].profile), '--rate', String(p.ports[0].rate_bytes_per_s), '--mtu', String(e.config.port.mtu - 4), '--packets', String(PACKETS), '--warmup', String(WARMUP), ...flowArgs];
+}
+
+/** Runs the jobs in one harness process (one EAL start for all): one JSON line per job. */
+function runSched(runs: Run[]): Measured[] {
+  const r = withEal(harness, SCHED_EAL, ['--', ...runs.flatMap(jobArgs)]);
   expect(r.status, r.stderr).toBe(0);
-  const out = JSON.parse(r.stdout) as { total_wire_bytes: number; flows: { wire_bytes: number; dropped: number }[] };
-  return { shares: out.flows.map((f) => (100 * f.wire_bytes) / out.total_wire_bytes), dropped: out.flows.map((f) => f.dropped) };
+  const lines = r.stdout.trim().split('\n');
+  expect(lines.length).toBe(runs.length);
+  return lines.map((l) => {
+    const out = JSON.parse(l) as { total_wire_bytes: number; flows: { wire_bytes: number; dropped: number }[] };
+    return { shares: out.flows.map((f) => (100 * f.wire_bytes) / out.total_wire_bytes), dropped: out.flows.map((f) => f.dropped) };
+  });
 }
 
 /** The reported rounding of a TC's share (0 for strict TCs, which rte_sched serves exactly). */
@@ -147,27 +166,29 @@ const reported = (e: Emitted, tc: number) => Math.abs(e.quantisation.find((q) =>
  * rte_sched and the model under the same load: within the reported rounding + 0.05 pp, no drops.
  * With every ETS TC backlogged, rte_sched's split of the ETS bandwidth is also the reported one.
  */
-function compare(e: Emitted, flows: LoadFlow[], label: string, opts: { frames?: number[]; idle?: boolean } = {}): void {
-  const frames = opts.frames;
-  const got = runSched(e, flows, frames);
-  const model = sharesOf(runModel(e.config.ets, e.config.port.mtu, frames ? flows.map((f, i) => ({ ...f, frame: frames[i] })) : flows, WARMUP, PACKETS));
-  expect(got.dropped, `${label}: rte_sched dropped frames`).toEqual(flows.map(() => 0));
-  flows.forEach((f, i) => {
-    const diff = Math.abs(got.shares[i] - model[i]);
-    const allowed = reported(e, f.tc) + 0.05;
-    if (diff > worst.diffPp) Object.assign(worst, { diffPp: diff, diffRounding: reported(e, f.tc), where: `${label} TC ${f.tc}` });
-    if (diff - reported(e, f.tc) > worst.excessPp) Object.assign(worst, { excessPp: diff - reported(e, f.tc), excessWhere: `${label} TC ${f.tc}` });
-    expect(diff, `${label}: TC ${f.tc} rte_sched ${got.shares[i].toFixed(4)} % vs model ${model[i].toFixed(4)} %`).toBeLessThanOrEqual(allowed);
-  });
-  // The shares the manifest reports are what rte_sched does among the backlogged ETS TCs.
-  const ets = flows.map((f, i) => ({ f, i })).filter(({ f }) => e.prioMap.traffic_classes.find((t) => t.dcb_tc === f.tc)!.traffic_class === 12);
-  const etsTotal = ets.reduce((a, { i }) => a + got.shares[i], 0);
-  if (!frames && !opts.idle) {
-    for (const { f, i } of ets) {
-      const q = e.quantisation.find((x) => x.target === 'dpdk' && x.path === `ets.bw[${f.tc}]`)!;
-      expect(Math.abs((100 * got.shares[i]) / etsTotal - q.got), `${label}: TC ${f.tc} share of the ETS bandwidth vs reported ${q.got}`).toBeLessThanOrEqual(0.05);
+function compare(runs: Run[]): void {
+  const measured = runSched(runs);
+  runs.forEach(({ e, flows, label, frames, idle }, k) => {
+    const got = measured[k];
+    const model = sharesOf(runModel(e.config.ets, e.config.port.mtu, frames ? flows.map((f, i) => ({ ...f, frame: frames[i] })) : flows, WARMUP, PACKETS));
+    expect(got.dropped, `${label}: rte_sched dropped frames`).toEqual(flows.map(() => 0));
+    flows.forEach((f, i) => {
+      const diff = Math.abs(got.shares[i] - model[i]);
+      const allowed = reported(e, f.tc) + 0.05;
+      if (diff > worst.diffPp) Object.assign(worst, { diffPp: diff, diffRounding: reported(e, f.tc), where: `${label} TC ${f.tc}` });
+      if (diff - reported(e, f.tc) > worst.excessPp) Object.assign(worst, { excessPp: diff - reported(e, f.tc), excessWhere: `${label} TC ${f.tc}` });
+      expect(diff, `${label}: TC ${f.tc} rte_sched ${got.shares[i].toFixed(4)} % vs model ${model[i].toFixed(4)} %`).toBeLessThanOrEqual(allowed);
+    });
+    // The shares the manifest reports are what rte_sched does among the backlogged ETS TCs.
+    const ets = flows.map((f, i) => ({ f, i })).filter(({ f }) => e.prioMap.traffic_classes.find((t) => t.dcb_tc === f.tc)!.traffic_class === 12);
+    const etsTotal = ets.reduce((a, { i }) => a + got.shares[i], 0);
+    if (!frames && !idle) {
+      for (const { f, i } of ets) {
+        const q = e.quantisation.find((x) => x.target === 'dpdk' && x.path === `ets.bw[${f.tc}]`)!;
+        expect(Math.abs((100 * got.shares[i]) / etsTotal - q.got), `${label}: TC ${f.tc} share of the ETS bandwidth vs reported ${q.got}`).toBeLessThanOrEqual(0.05);
+      }
     }
-  }
+  });
 }
 
 /** The dcb_sched.c parameters equal the qos_sched.cfg ones, and rte_sched accepts them for every port. */
@@ -228,26 +249,26 @@ describe('dpdk target against DPDK 22.11 rte_sched', () => {
     expect(readFileSync(cfg, 'utf8')).toContain('tc 12 wrr weights = 35 21 15 35\n');
     writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('tc 12 wrr weights = 35 21 15 35', 'tc 12 wrr weights = 5 3 2 5'));
     const flows = loadFor(e, () => 0);
-    const got = runSched(e, flows);
+    const [got] = runSched([{ e, flows, label: 'weights 5 3 2' }]);
     // Measured here: 9.5 / 19.7 / 70.8 % instead of 50 / 30 / 20.
     expect(got.shares[0]).toBeLessThan(15);
     expect(got.shares[2]).toBeGreaterThan(60);
     // The generated weights (35/21/15, costs 3/5/7) give what the manifest says.
     writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('tc 12 wrr weights = 5 3 2 5', 'tc 12 wrr weights = 35 21 15 35'));
-    compare(e, flows, 'overflow fixed');
+    compare([{ e, flows, label: 'overflow fixed' }]);
   });
 
   for (const file of EXAMPLES) {
     test(`${file}: dcb_sched.c = qos_sched.cfg, and rte_sched shares = the ETS model under load`, () => {
       const e = emitCli(file, file.replace(/[/.]/g, '_'));
       checkGeneratedC(e);
-      compare(e, loadFor(e, (i, n) => Math.round(((0.3 / n) * PPM) / (i + 1))), file);
+      compare([{ e, flows: loadFor(e, (i, n) => Math.round(((0.3 / n) * PPM) / (i + 1))), label: file }]);
     });
   }
 
   test('20 random configs: shares within the reported rounding + 0.05 pp; the generated C compiles', () => {
     const emitted = RANDOM.map((c, k) => emitLib(c, `random-${k}`));
-    emitted.forEach((e, k) => compare(e, loadFor(e, strictLoad(k)), `random config ${k} (mtu ${e.config.port.mtu})`));
+    compare(emitted.map((e, k) => ({ e, flows: loadFor(e, strictLoad(k)), label: `random config ${k} (mtu ${e.config.port.mtu})` })));
     // One gcc run over all 20 sources (each includes its own dcb_sched.h).
     gcc(['-fsyntax-only', ...emitted.map((e) => join(e.dir, 'dpdk/dcb_sched.c'))]);
   });
@@ -256,9 +277,10 @@ describe('dpdk target against DPDK 22.11 rte_sched', () => {
     // ETS 40/40/20 on TCs 0/1/2 at MTU 9216 (weights 2/2/1, exact), plus a strict TC 4 offered 20 %.
     const cfg = parsed({ port: { speed: '10G', mtu: 9216 }, ets: { prio_tc: [0, 1, 2, 0, 4, 0, 1, 2], tsa: ['ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict', 'strict'], bw: [40, 40, 20, 0, 0, 0, 0, 0] } });
     const e = emitLib(cfg, 'idle');
-    for (const idle of [0, 2]) {
-      const flows = loadFor(e, () => 200_000, [idle]);
-      compare(e, flows, `idle TC ${idle}`, { idle: true });
+    const runs = [0, 2].map((idle) => ({ e, flows: loadFor(e, () => 200_000, [idle]), label: `idle TC ${idle}`, idle: true }));
+    compare(runs);
+    for (const [k, idle] of [0, 2].entries()) {
+      const flows = runs[k].flows;
       // With TC 0 idle, TCs 1 and 2 split the 80 % ETS part 2:1; with TC 2 idle, TCs 0 and 1 1:1.
       const model = sharesOf(runModel(e.config.ets, e.config.port.mtu, flows, WARMUP, PACKETS));
       const expected = idle === 0 ? { 1: 80 * 2 / 3, 2: 80 / 3, 4: 20 } : { 0: 40, 1: 40, 4: 20 };
@@ -274,7 +296,7 @@ describe('dpdk target against DPDK 22.11 rte_sched', () => {
     const cfg = parsed({ port: { mtu: 1500 }, ets: { prio_tc: [0, 1, 2, 3, 7, 7, 7, 7], tsa: ['ets', 'ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict'], bw: [25, 25, 25, 25, 0, 0, 0, 0] } });
     const e = emitLib(cfg, 'mixed');
     expect(readFileSync(join(e.dir, 'dpdk/qos_sched.cfg'), 'utf8')).toContain('tc 12 wrr weights = 1 1 1 1\n');
-    compare(e, loadFor(e, () => 0, [7]), 'mixed frame sizes', { frames: [64, 1500, 700, 1500] });
+    compare([{ e, flows: loadFor(e, () => 0, [7]), label: 'mixed frame sizes', frames: [64, 1500, 700, 1500] }]);
   });
 });
 
@@ -297,7 +319,8 @@ describe('dpdk target: rte_tm through testpmd', () => {
     RANDOM.forEach((c, k) => files.push({ name: `random ${k}`, text: generate(c, defaultDevice, ['dpdk'], { maxShareErrorPp: 100 }).files.get('dpdk/tm.testpmd') as string }));
     // One testpmd session (two net_null ports for the two-port device); a broken line at the end
     // shows that the check sees a parse error.
-    const commands = files.flatMap((f) => f.text.split('\n').filter((l) => l && !l.startsWith('#')).map((line) => ({ file: f.name, line })));
+    // Every line as written, comments included (testpmd's command line skips them).
+    const commands = files.flatMap((f) => f.text.split('\n').filter((l) => l).map((line) => ({ file: f.name, line })));
     const broken = 'add port tm leaf node 0 0 900 0 1 2 -1 0 4294967295 0';
     const input = [...commands.map((c) => c.line), broken, 'quit', ''].join('\n');
     const r = withEal('dpdk-testpmd', ['--lcores=0,1@0', '--vdev=net_null0', '--vdev=net_null1'], ['--', '-i', '--txq=8', '--rxq=1', '--total-num-mbufs=2048'], input);
