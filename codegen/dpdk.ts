@@ -5,8 +5,9 @@
 //    [port], [subport 0], [subport profile 0], [pipe profile 0]; one file per distinct port speed
 //    (`qos_sched.cfg` when all ports share one, else `qos_sched_<speed>.cfg`; prio_map.json names
 //    each port's file), because the subport and pipe rates are bytes/s of the port;
-//  - prio_map.json: priority -> rte_sched traffic class and queue (subport 0, pipe 0), per TC the
-//    rte_sched and rte_tm placement, per port its DPDK port id, rate and profile file;
+//  - prio_map.json: priority -> rte_sched traffic class and queue (subport 0, pipe 0; -1 where
+//    rte_sched has no place for the TC), per TC the rte_sched and rte_tm placement, per port its
+//    DPDK port id, rate and profile file;
 //  - dcb_sched.h / dcb_sched.c: dcb_sched_fill() fills rte_sched_port_params, the subport params,
 //    the subport profile and the pipe profile with the values of qos_sched.cfg; dcb_sched_create()
 //    configures a port, subport 0 and pipe 0 with them;
@@ -111,8 +112,9 @@ export function dpdkPlan(ir: Ir): DpdkPlan {
   const k = strict.length;
   const tcs: DpdkTc[] = [
     ...strict.map((tc, i) => ({ tc, schedTc: i, schedQueue: 0, tmPriority: i, tmWeight: 1 })),
-    ...ets.map((tc, i) => ({ tc, schedTc: SCHED_TC_BE, schedQueue: i, tmPriority: k, tmWeight: tc.bwPercent })),
-    // 0 % ETS TCs have no rte_sched place (check() refuses them when rte_sched is wanted).
+    // ETS TCs beyond the 4 best-effort queues and 0 % ETS TCs have no rte_sched place (-1; check()
+    // refuses them when rte_sched is wanted, and --dpdk-api tm emits only the rte_tm side).
+    ...ets.map((tc, i) => ({ tc, schedTc: fit ? SCHED_TC_BE : -1, schedQueue: fit ? i : -1, tmPriority: k, tmWeight: tc.bwPercent })),
     ...zero.map((tc) => ({ tc, schedTc: -1, schedQueue: -1, tmPriority: k + (ets.length ? 1 : 0), tmWeight: 1 })),
   ];
   const speeds = [...new Set(ir.ports.map((p) => p.speedBps))];

@@ -316,6 +316,12 @@ describe('dpdk target: rte_tm through testpmd', () => {
     expect(z).toContain('add port tm nonleaf node 0 901 1000 3 1 1 -1 1 0 0\n'); // TC 1: 0 %, after strict 7, 6 and the ETS group
     expect(z).toContain('add port tm nonleaf node 0 900 1000 2 50 1 -1 1 0 0\n');
     files.push({ name: 'zero-ets', text: z });
+    // Five ETS TCs: one rte_tm priority with five weights; prio_map.json gives them no rte_sched place.
+    const five = generate(parsed({ ets: { prio_tc: [0, 1, 2, 3, 4, 5, 6, 7], tsa: ['ets', 'ets', 'ets', 'ets', 'ets', 'strict', 'strict', 'strict'], bw: [20, 20, 20, 20, 20, 0, 0, 0] } }), defaultDevice, ['dpdk'], { dpdkApi: ['tm'] });
+    const fiveMap = JSON.parse(five.files.get('dpdk/prio_map.json') as string) as PrioMap;
+    expect(fiveMap.traffic_classes.filter((t) => t.tsa === 'ets').map((t) => [t.traffic_class, t.queue])).toEqual(Array(5).fill([-1, -1]));
+    expect(five.files.has('dpdk/qos_sched.cfg')).toBe(false);
+    files.push({ name: 'five-ets', text: five.files.get('dpdk/tm.testpmd') as string });
     RANDOM.forEach((c, k) => files.push({ name: `random ${k}`, text: generate(c, defaultDevice, ['dpdk'], { maxShareErrorPp: 100 }).files.get('dpdk/tm.testpmd') as string }));
     // One testpmd session (two net_null ports for the two-port device); a broken line at the end
     // shows that the check sees a parse error.
