@@ -61,6 +61,7 @@ export const DPDK_APIS: DpdkApi[] = ['sched', 'tm'];
 /** `--max-share-error PP`: a number >= 0 (percentage points). */
 export function parseMaxShareError(value: unknown): number {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value);
   throw new InputError([{ path: 'max-share-error', rule: `must be a number of percentage points >= 0, got ${typeof value === 'number' ? String(value) : JSON.stringify(value)}` }]);
 }
 

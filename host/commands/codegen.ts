@@ -37,7 +37,7 @@ interface Args {
   config: string;
   device?: string;
   'device-id': number;
-  'max-share-error': number;
+  'max-share-error': string;
   'dpdk-api'?: string;
   target: string[];
   out: string;
@@ -52,7 +52,7 @@ export const codegenCommand: CommandModule<object, Args> = {
       .positional('config', { type: 'string', demandOption: true, describe: 'DCB config (YAML or JSON)' })
       .option('device', { type: 'string', describe: 'device description (YAML or JSON); default: one port, 8 queues, 32 MiB, 256-B cells' })
       .option('device-id', { type: 'number', default: 0, describe: 'P4Runtime device_id in p4/write_request (BMv2 simple_switch --device-id)' })
-      .option('max-share-error', { type: 'number', default: DEFAULT_MAX_SHARE_ERROR_PP, describe: 'dpdk: largest rte_sched WRR share error to accept, in percentage points' })
+      .option('max-share-error', { type: 'string', default: String(DEFAULT_MAX_SHARE_ERROR_PP), describe: 'dpdk: largest rte_sched WRR share error to accept, in percentage points' })
       .option('dpdk-api', { type: 'string', describe: 'dpdk: sched (rte_sched files), tm (tm.testpmd) or sched,tm (default)' })
       .option('target', { type: 'string', array: true, demandOption: true, choices: [...TARGET_NAMES(), 'all'], coerce: splitTargetNames, describe: 'target(s) to emit: repeat the option or give a comma list (sonic,linux)' })
       .option('out', { type: 'string', demandOption: true, describe: 'output directory' })

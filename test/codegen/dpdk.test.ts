@@ -369,7 +369,8 @@ describe('dpdk target: what rte_sched cannot express is refused', () => {
     // eight-tc.yaml: 10/20/30/40 % at MTU 9216 is 2.82 pp off at best.
     refused('examples/codegen/eight-tc.yaml', [], /^dpdk: ets\.bw: rte_sched's WRR cannot hold 10\/20\/30\/40 % within 1 pp at MTU 9216: .* the best weights 12\/21\/28\/42 give 11\.65\/20\.39\/27\.18\/40\.78 % \(2\.82 pp off\); accept that with --max-share-error 2\.82$/m);
     expect(runCli(['codegen', 'examples/codegen/eight-tc.yaml', '--target', 'dpdk', '--max-share-error', '2.82', '--out', join(tmp, 'eight-ok')]).status).toBe(0);
-    refused('examples/configs/roce.yaml', ['--max-share-error', '-1'], /^max-share-error: must be a number of percentage points >= 0, got -1$/m);
+    refused('examples/configs/roce.yaml', ['--max-share-error', '-1'], /^max-share-error: must be a number of percentage points >= 0, got "-1"$/m);
+    refused('examples/configs/roce.yaml', ['--max-share-error', 'abc'], /^max-share-error: must be a number of percentage points >= 0, got "abc"$/m);
     refused('examples/configs/roce.yaml', ['--dpdk-api', 'sched,qdisc'], /^dpdk-api: must be sched, tm or sched,tm/m);
   });
 
