@@ -324,7 +324,8 @@ describe('dpdk target: rte_tm through testpmd', () => {
     files.push({ name: 'five-ets', text: five.files.get('dpdk/tm.testpmd') as string });
     RANDOM.forEach((c, k) => files.push({ name: `random ${k}`, text: generate(c, defaultDevice, ['dpdk'], { maxShareErrorPp: 100 }).files.get('dpdk/tm.testpmd') as string }));
     // One testpmd session (two net_null ports for the two-port device); a broken line at the end
-    // shows that the check sees a parse error.
+    // shows that the check sees a parse error. testpmd wants a forwarding lcore besides the main
+    // one: lcore 1 runs on CPU 0 too (--lcores=0,1@0), so one CPU is enough.
     // Every line as written, comments included (testpmd's command line skips them).
     const commands = files.flatMap((f) => f.text.split('\n').filter((l) => l).map((line) => ({ file: f.name, line })));
     const broken = 'add port tm leaf node 0 0 900 0 1 2 -1 0 4294967295 0';
