@@ -108,7 +108,7 @@ export function dpdkPlan(ir: Ir): DpdkPlan {
   const strict = used.filter(isStrict).sort((a, b) => b.tc - a.tc);
   const ets = used.filter((t) => t.tsa === 'ets' && t.bwPercent > 0).sort((a, b) => a.tc - b.tc);
   const zero = used.filter((t) => t.tsa === 'ets' && t.bwPercent === 0).sort((a, b) => a.tc - b.tc);
-  const maxWireBytes = ir.mtu + 20;
+  const maxWireBytes = ir.maxWireFrameBytes;
   const fit = ets.length && ets.length <= BE_QUEUES ? fitWrrWeights(ets.map((t) => t.bwPercent), maxWireBytes) : null;
   const k = strict.length;
   const tcs: DpdkTc[] = [
@@ -158,10 +158,10 @@ function check(ir: Ir, opts: EmitOptions = {}): Problem[] {
     if (ets.length > BE_QUEUES) {
       out.push(problem('dpdk', 'ets.tsa', `uses ${ets.length} ETS traffic classes (${ets.map((t) => t.tc).join(', ')}) but rte_sched has ${BE_QUEUES} weighted queues (the best-effort TC 12)${tmHint}`));
     } else if (ets.length) {
-      const fit = fitWrrWeights(ets.map((t) => t.bwPercent), ir.mtu + 20);
+      const fit = fitWrrWeights(ets.map((t) => t.bwPercent), ir.maxWireFrameBytes);
       const limit = opts.maxShareErrorPp ?? DEFAULT_MAX_SHARE_ERROR_PP;
       if (fit.maxErrorPp > limit + 1e-9) {
-        out.push(problem('dpdk', 'ets.bw', `rte_sched's WRR cannot hold ${ets.map((t) => `${t.bwPercent}`).join('/')} % within ${limit} pp at MTU ${ir.mtu}: a cost lcm(weights)/weight must stay <= ${fit.costLimit} (cost x ${ir.mtu + 20} wire bytes <= 65535 in its 16-bit token counter, and <= 255 in its 8-bit field); the best weights ${fit.weights.join('/')} give ${fit.sharesPercent.map((s) => s.toFixed(2)).join('/')} % (${fit.maxErrorPp.toFixed(2)} pp off); accept that with --max-share-error ${Math.ceil(fit.maxErrorPp * 100) / 100}`));
+        out.push(problem('dpdk', 'ets.bw', `rte_sched's WRR cannot hold ${ets.map((t) => `${t.bwPercent}`).join('/')} % within ${limit} pp at MTU ${ir.mtu}: a cost lcm(weights)/weight must stay <= ${fit.costLimit} (cost x ${ir.maxWireFrameBytes} wire bytes <= 65535 in its 16-bit token counter, and <= 255 in its 8-bit field); the best weights ${fit.weights.join('/')} give ${fit.sharesPercent.map((s) => s.toFixed(2)).join('/')} % (${fit.maxErrorPp.toFixed(2)} pp off); accept that with --max-share-error ${Math.ceil(fit.maxErrorPp * 100) / 100}`));
       }
     }
     ir.ports.forEach((p, i) => {

@@ -266,6 +266,23 @@ describe('dpdk target against DPDK 22.11 rte_sched', () => {
     });
   }
 
+  test('a device with a 100G and a 400G port: one profile per speed, both loaded, dcb_sched_create configures both', () => {
+    const dir = join(tmp, 'two-port');
+    const r = runCli(['codegen', 'examples/configs/roce.yaml', '--device', 'examples/codegen/device-2port.yaml', '--target', 'dpdk', '--out', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    const map = JSON.parse(readFileSync(join(dir, 'dpdk/prio_map.json'), 'utf8')) as PrioMap;
+    expect(map.ports.map((p) => [p.rate_bytes_per_s, p.profile])).toEqual([[12_500_000_000, 'qos_sched_100G.cfg'], [50_000_000_000, 'qos_sched_400G.cfg']]);
+    const dumps = withEal(harness, SCHED_EAL, ['--', ...map.ports.flatMap((p) => ['--cfg', join(dir, 'dpdk', p.profile), '--rate', String(p.rate_bytes_per_s), '--mtu', '9212', '--dump'])]);
+    expect(dumps.status, dumps.stderr).toBe(0);
+    expect(dumps.stdout).toContain('subport_profile.tb_rate=12500000000\n');
+    expect(dumps.stdout).toContain('subport_profile.tb_rate=50000000000\n');
+    const exe = join(dir, 'dump');
+    gcc(['-I', join(dir, 'dpdk'), '-o', exe, join(cDir, 'dpdk_sched_dump.c'), join(dir, 'dpdk/dcb_sched.c')]);
+    const created = withEal(exe, SCHED_EAL, []);
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout).toContain('created[0]=Ethernet0\ncreated[1]=Ethernet8\n');
+  });
+
   test('20 random configs: shares within the reported rounding + 0.05 pp; the generated C compiles', () => {
     const emitted = RANDOM.map((c, k) => emitLib(c, `random-${k}`));
     compare(emitted.map((e, k) => ({ e, flows: loadFor(e, strictLoad(k)), label: `random config ${k} (mtu ${e.config.port.mtu})` })));
