@@ -11,13 +11,16 @@
 // Measured with the real library (docs/codegen.md, "dpdk"): 50/30/20 as weights 5/3/2 with 9216-B
 // frames (cost 15, 15 x 9236 > 65535) gives 9.5/19.7/70.8 %.
 //
-// The search: C = min(255, floor(65535 / largest wire frame)) is the largest safe cost. For each cost
-// k = 1..C of the TC with the largest share, every other TC's cost is one of the integers nearest
-// k x share_top / share_i (within 1..C); the weights are lcm(costs) / cost_i (costs reduced by their
-// gcd first). A vector is kept when every weight is 1..255 and the costs rte_sched derives from the
-// four weights (the idle queues get the largest weight, which leaves the lcm alone) are all safe.
-// The smallest worst-case share error wins; ties go to the smaller largest cost, then the first
-// found, so the result is a pure function of the shares and the frame size.
+// The search: C = min(255, floor(65535 / largest wire frame)) is the largest safe cost. A TC with a
+// larger share never needs a larger cost (swapping two costs that are the wrong way round moves
+// both shares between the two old errors, so the worse error does not grow), so the search walks cost vectors 1..C that rise as the shares fall: all of
+// them when there are at most EXHAUSTIVE_VECTORS (always at MTU 1500 and above, C <= 43), else,
+// for each cost k of the largest-share TC, the integers nearest k x share_top / share_i for the
+// others. The weights are lcm(costs) / cost_i (costs reduced by their gcd first). A vector is kept
+// when every weight is 1..255 and the costs rte_sched derives from the four weights (the idle
+// queues get the largest weight, which leaves the lcm alone) are all safe. The smallest worst-case
+// share error wins; ties go to the smaller largest cost, then the first found, so the result is a
+// pure function of the shares and the frame size.
 
 export const BE_QUEUES = 4;
 export const WRR_WEIGHT_MAX = 255;
@@ -77,6 +80,15 @@ function evaluate(costsIn: number[], wanted: readonly number[], limit: number): 
   return { weights, costs: rte, sharesPercent, maxErrorPp, costLimit: limit };
 }
 
+/** Sorted cost vectors walked exhaustively up to this many (C(C + n - 1, n) of them). */
+export const EXHAUSTIVE_VECTORS = 200_000;
+
+function binomial(n: number, k: number): number {
+  let r = 1;
+  for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
+  return r;
+}
+
 /**
  * Weights for ETS shares `wantedPercent` (one per TC, each > 0, at most four; they need not sum to
  * 100: shares are relative) that rte_sched holds without overflow at wire frames up to `maxWireBytes`.
@@ -87,10 +99,36 @@ export function fitWrrWeights(wantedPercent: readonly number[], maxWireBytes: nu
   const total = wantedPercent.reduce((a, b) => a + b, 0);
   const wanted = wantedPercent.map((w) => (100 * w) / total);
   const limit = maxSafeCost(maxWireBytes);
-  const top = wanted.indexOf(Math.max(...wanted));
+  // TCs by falling share (ties by position): costs rise along this order.
+  const order = wanted.map((_, i) => i).sort((a, b) => wanted[b] - wanted[a] || a - b);
   let best: WrrFit | null = evaluate(Array(n).fill(1), wanted, limit);
-  const better = (a: WrrFit, b: WrrFit | null) =>
-    !b || a.maxErrorPp < b.maxErrorPp - 1e-12 || (Math.abs(a.maxErrorPp - b.maxErrorPp) <= 1e-12 && Math.max(...a.costs) < Math.max(...b.costs));
+  const consider = (costs: number[]) => {
+    // Reduced by their gcd, the costs are rte_sched's own (lcm of the weights lcm(c)/c_i is lcm(c)),
+    // so the shares follow from them directly: only a vector at least as good as the best so far
+    // is checked in full.
+    let inv = 0;
+    for (let i = 0; i < n; i++) inv += 1 / costs[i];
+    let err = 0;
+    for (let i = 0; i < n; i++) err = Math.max(err, Math.abs(100 / costs[i] / inv - wanted[i]));
+    if (err > best!.maxErrorPp + 1e-9) return;
+    const fit = evaluate(costs, wanted, limit);
+    if (!fit) return;
+    const b = best!;
+    if (fit.maxErrorPp < b.maxErrorPp - 1e-12 || (Math.abs(fit.maxErrorPp - b.maxErrorPp) <= 1e-12 && Math.max(...fit.costs) < Math.max(...b.costs))) best = fit;
+  };
+  const pick: number[] = Array(n).fill(1);
+  if (binomial(limit + n - 1, n) <= EXHAUSTIVE_VECTORS) {
+    const walk = (j: number, from: number) => {
+      if (j === n) return consider([...pick]);
+      for (let c = from; c <= limit; c++) {
+        pick[order[j]] = c;
+        walk(j + 1, c);
+      }
+    };
+    walk(0, 1);
+    return best!;
+  }
+  const top = order[0];
   for (let k = 1; k <= limit; k++) {
     const options = wanted.map((w, i) => {
       if (i === top) return [k];
@@ -98,13 +136,8 @@ export function fitWrrWeights(wantedPercent: readonly number[], maxWireBytes: nu
       const near = [Math.floor(ideal) - 1, Math.floor(ideal), Math.ceil(ideal), Math.ceil(ideal) + 1].map((c) => Math.min(limit, Math.max(1, c)));
       return [...new Set(near)];
     });
-    const pick: number[] = Array(n).fill(0);
     const walk = (i: number) => {
-      if (i === n) {
-        const fit = evaluate(pick, wanted, limit);
-        if (fit && better(fit, best)) best = fit;
-        return;
-      }
+      if (i === n) return consider([...pick]);
       for (const c of options[i]) {
         pick[i] = c;
         walk(i + 1);

@@ -243,6 +243,46 @@ describe('dpdk target: rte_sched WRR weights', () => {
   });
 });
 
+/** The best worst-case share error over every cost vector 1..C (unsorted), for the property below. */
+function bruteForceError(bw: number[], wire: number): number {
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  const lcm = (a: number, b: number) => (a / gcd(a, b)) * b;
+  const limit = Math.min(255, Math.floor(65535 / wire));
+  const want = bw.map((b) => (100 * b) / bw.reduce((x, y) => x + y, 0));
+  let best = Infinity;
+  const c: number[] = [];
+  const walk = (i: number) => {
+    if (i === bw.length) {
+      const m = c.reduce(lcm);
+      const w = c.map((x) => m / x);
+      if (w.some((x) => x > 255)) return;
+      // rte_sched's own costs from the four weights (idle queues repeat the largest).
+      const four = [...w, ...Array(4 - w.length).fill(Math.max(...w))];
+      const l = four.reduce(lcm);
+      const costs = w.map((x) => l / x);
+      if (costs.some((x) => x > limit)) return;
+      const inv = costs.reduce((a, x) => a + 1 / x, 0);
+      best = Math.min(best, Math.max(...costs.map((x, k) => Math.abs(100 / x / inv - want[k]))));
+      return;
+    }
+    for (let v = 1; v <= limit; v++) {
+      c[i] = v;
+      walk(i + 1);
+    }
+    c.length = i;
+  };
+  walk(0);
+  return best;
+}
+
+describe('dpdk target: the weight search', () => {
+  test('finds the best weights there are (brute force over every cost vector, frames of 6000 B and more)', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 6000, max: 16384 }), (bw, mtu) => {
+      expect(fitWrrWeights(bw, mtu + 20).maxErrorPp).toBeCloseTo(bruteForceError(bw, mtu + 20), 9);
+    }), { numRuns: 100 });
+  });
+});
+
 describe('dpdk target against DPDK 22.11 rte_sched', () => {
   test('weights beyond the 16-bit token counter silently mis-share in the real library', () => {
     // 50/30/20 as 5/3/2 with 9216-B frames: cost 15 x 9236 > 65535. The generated profile with its
