@@ -103,6 +103,7 @@ function emitLib(config: DcbConfig, tag: string, maxShareErrorPp = 100): Emitted
 
 function emitCli(file: string, tag: string): Emitted {
   const dir = join(tmp, tag);
+  // 5 pp: eight-tc.yaml's 10/20/30/40 % at MTU 9216 is 2.82 pp off at best (the others are exact).
   const r = runCli(['codegen', file, '--target', 'dpdk', '--max-share-error', '5', '--out', dir, '--json']);
   expect(r.status, r.stderr).toBe(0);
   const manifest = JSON.parse(r.stdout);
