@@ -342,7 +342,7 @@ describe('CLI fuzz', () => {
   it('codegen: random configs and devices, every target', async () => {
     await fuzz('codegen', 100, () => [
       'codegen', writeInput(documentText(pick(CONFIGS))), ...maybe(0.5, '--device', writeInput(documentText(pick(DEVICES)))),
-      '--target', pick(['sonic', 'p4', 'linux', 'c-header', 'lldp', 'all']), '--out', outArg(), ...maybe(0.3, '--json'),
+      '--target', pick(['sonic', 'p4', 'linux', 'c-header', 'lldp', 'dpdk', 'all']), '--out', outArg(), ...maybe(0.3, '--json'),
     ]);
   }, 600_000);
 
