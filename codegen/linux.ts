@@ -11,7 +11,7 @@
 // Interface names reach the scripts through shellQuote and tc.batch through tcBatchWord: a name is
 // only what the kernel allows (host/config/fields.ts interfaceNameRule), and that still admits
 // ; $ ` ' " # and friends.
-import type { Ir, IrTc, Quantisation } from './ir.js';
+import type { Ir, IrPort, IrTc, Quantisation } from './ir.js';
 import { cumulativeRound, irProblemsFor } from './ir.js';
 import type { CodegenTarget, Emitted } from './target.js';
 import { problem } from './target.js';
@@ -47,21 +47,97 @@ function check(ir: Ir): Problem[] {
 
 const onOff = (b: boolean) => (b ? 'on' : 'off');
 
-function etsArgs(prefix: string, prioTc: number[], tsa: string[], bw: number[]): string {
+function etsArgs(prefix: string, t: DcbEtsTable): string {
   return [
-    `${prefix}tc-tsa ${tsa.map((t, i) => `${i}:${t}`).join(' ')}`,
-    `${prefix}tc-bw ${bw.map((b, i) => `${i}:${b}`).join(' ')}`,
-    `${prefix}prio-tc ${prioTc.map((t, p) => `${p}:${t}`).join(' ')}`,
+    `${prefix}tc-tsa ${t.tcTsa.map((x, i) => `${i}:${x}`).join(' ')}`,
+    `${prefix}tc-bw ${t.tcBw.map((b, i) => `${i}:${b}`).join(' ')}`,
+    `${prefix}prio-tc ${t.prioTc.map((x, p) => `${p}:${x}`).join(' ')}`,
   ].join(' ');
 }
 
-const APP_KEYWORD: Record<string, string> = {
+/** dcb app keywords per 802.1Qaz selector; EtherType 0 is the default priority (dcb-app.8: ET >= 0x600). */
+const APP_KEYWORD: Record<string, DcbAppKeyword> = {
   ethertype: 'ethtype-prio',
   stream: 'stream-port-prio',
   dgram: 'dgram-port-prio',
   any: 'port-prio',
   dscp: 'dscp-prio',
 };
+
+export type DcbAppKeyword = 'ethtype-prio' | 'default-prio' | 'dscp-prio' | 'stream-port-prio' | 'dgram-port-prio' | 'port-prio';
+
+/** An ETS table as `dcb ets` reads and shows it (TSA keywords strict, cbs, ets, vendor). */
+export interface DcbEtsTable {
+  tcTsa: string[];
+  tcBw: number[];
+  prioTc: number[];
+}
+
+/**
+ * What dcb.sh programs on one port, in the shape `dcb -j ... show` reports it back, so that
+ * `dcbkit audit --linux` compares a device with the very values the script writes. `null` marks
+ * what the script leaves to the driver: the ETS recommendation when the config has none, and the
+ * size of a lossy receive buffer.
+ */
+export interface DcbState {
+  ets: DcbEtsTable & { willing: boolean; reco: DcbEtsTable | null };
+  pfc: { prioPfc: boolean[] };
+  app: { keyword: DcbAppKeyword; protocol: number; priority: number }[];
+  buffer: { prioBuffer: number[]; bufferSize: (number | null)[] };
+}
+
+export function dcbIntent(ir: Ir, port: IrPort): DcbState {
+  const rec = ir.ets.recommendation;
+  const sizes: (number | null)[] = Array(8).fill(null);
+  for (const g of port.pgs) if (g.lossless) sizes[g.pg] = g.sizeBytes;
+  return {
+    ets: {
+      willing: ir.ets.willing,
+      tcTsa: ir.tcs.map((t) => t.tsa),
+      tcBw: ir.tcs.map((t) => t.bwPercent),
+      prioTc: [...ir.prioTc],
+      reco: rec ? { tcTsa: [...rec.tsa], tcBw: [...rec.bwPercent], prioTc: [...rec.prioTc] } : null,
+    },
+    pfc: { prioPfc: [...ir.pfc.enabled] },
+    app: ir.app.map((a) => ({ keyword: a.selector === 'ethertype' && a.protocol === 0 ? 'default-prio' : APP_KEYWORD[a.selector], protocol: a.protocol, priority: a.priority })),
+    // Receive buffers = priority groups; only lossless PG sizes are set, others keep the driver's.
+    buffer: { prioBuffer: ir.prioTc.map((t) => ir.tcPg[t]), bufferSize: sizes },
+  };
+}
+
+/** lldpad's settings per TLV as lldptool.sh sets them (`-T -V TLV arg=value ...`), in order. */
+export interface LldpadIntent {
+  adminStatus: 'rxtx';
+  tlvs: { tlv: 'ETS-CFG' | 'ETS-REC' | 'PFC' | 'APP'; args: [string, string][] }[];
+  /** APP entries as lldptool's app=PRIORITY,SELECTOR,PROTOCOL. */
+  apps: string[];
+}
+
+export function lldpadIntent(ir: Ir): LldpadIntent {
+  const lt = (tsa: string[]) => tsa.map((t, i) => `${i}:${t === 'cbs' ? 'strict' : t}`).join(',');
+  const map = (prioTc: number[]) => prioTc.map((t, p) => `${p}:${t}`).join(',');
+  const yesNo = (b: boolean) => (b ? 'yes' : 'no');
+  const rec = ir.ets.recommendation;
+  const en = ir.pfc.enabled.flatMap((on, p) => (on ? [p] : []));
+  const tlvs: LldpadIntent['tlvs'] = [
+    { tlv: 'ETS-CFG', args: [['enableTx', 'yes'], ['willing', yesNo(ir.ets.willing)], ['tsa', lt(ir.tcs.map((t) => t.tsa))], ['up2tc', map(ir.prioTc)], ['tcbw', ir.tcs.map((t) => t.bwPercent).join(',')]] },
+  ];
+  if (rec) tlvs.push({ tlv: 'ETS-REC', args: [['enableTx', 'yes'], ['tsa', lt(rec.tsa)], ['up2tc', map(rec.prioTc)], ['tcbw', rec.bwPercent.join(',')]] });
+  tlvs.push({ tlv: 'PFC', args: [['enableTx', 'yes'], ['willing', yesNo(ir.pfc.willing)], ['enabled', en.length ? en.join(',') : 'none']] });
+  if (ir.app.length) tlvs.push({ tlv: 'APP', args: [['enableTx', 'yes']] });
+  return { adminStatus: 'rxtx', tlvs, apps: ir.app.map((a) => `${a.priority},${a.selectorCode},${a.protocol}`) };
+}
+
+function dcbAppWords(app: DcbState['app']): string {
+  const groups = new Map<DcbAppKeyword, string[]>();
+  for (const a of app) {
+    const words = groups.get(a.keyword) ?? [];
+    if (a.keyword === 'default-prio') words.push(String(a.priority));
+    else words.push(`${a.keyword === 'ethtype-prio' ? '0x' + a.protocol.toString(16) : a.protocol}:${a.priority}`);
+    groups.set(a.keyword, words);
+  }
+  return [...groups].map(([k, v]) => `${k} ${v.join(' ')}`).join(' ');
+}
 
 function emit(ir: Ir): Emitted {
   const quantisation: Quantisation[] = [];
@@ -93,7 +169,6 @@ function emit(ir: Ir): Emitted {
     tc.push(line);
   }
 
-  const tsaWords = ir.tcs.map((t) => (t.tsa === 'cbs' ? 'cbs' : t.tsa));
   const sh: string[] = [
     '#!/bin/sh',
     '# DCB settings for a dcbnl-capable NIC driver (iproute2 dcb). Generated by dcbkit codegen.',
@@ -101,31 +176,23 @@ function emit(ir: Ir): Emitted {
     'set -e',
   ];
   const ll: string[] = ['#!/bin/sh', '# lldpad (open-lldp) DCBX TLV settings. Generated by dcbkit codegen.', 'set -e'];
+  const lldpad = lldpadIntent(ir);
   for (const port of ir.ports) {
     const dev = shellQuote(port.name);
-    let ets = `dcb ets set dev ${dev} willing ${onOff(ir.ets.willing)} ${etsArgs('', ir.prioTc, tsaWords, ir.tcs.map((t) => t.bwPercent))}`;
-    const rec = ir.ets.recommendation;
-    if (rec) ets += ' ' + etsArgs('reco-', rec.prioTc, rec.tsa, rec.bwPercent);
+    const want = dcbIntent(ir, port);
+    let ets = `dcb ets set dev ${dev} willing ${onOff(want.ets.willing)} ${etsArgs('', want.ets)}`;
+    if (want.ets.reco) ets += ' ' + etsArgs('reco-', want.ets.reco);
     sh.push(ets);
-    sh.push(`dcb pfc set dev ${dev} prio-pfc ${ir.pfc.enabled.map((on, p) => `${p}:${onOff(on)}`).join(' ')}`);
-    const apps: Record<string, string[]> = {};
-    for (const a of ir.app) (apps[APP_KEYWORD[a.selector]] ??= []).push(`${a.selector === 'ethertype' ? '0x' + a.protocol.toString(16) : a.protocol}:${a.priority}`);
-    if (ir.app.length) sh.push(`dcb app replace dev ${dev} ${Object.entries(apps).map(([k, v]) => `${k} ${v.join(' ')}`).join(' ')}`);
-    // Receive buffers = priority groups; only lossless PG sizes are set, others keep the driver's.
-    const prioBuf = ir.prioTc.map((t, p) => `${p}:${ir.tcPg[t]}`).join(' ');
-    const sizes = port.pgs.filter((g) => g.lossless).map((g) => `${g.pg}:${g.sizeBytes}`);
-    sh.push(`dcb buffer set dev ${dev} prio-buffer ${prioBuf}${sizes.length ? ' buffer-size ' + sizes.join(' ') : ''}`);
+    sh.push(`dcb pfc set dev ${dev} prio-pfc ${want.pfc.prioPfc.map((on, p) => `${p}:${onOff(on)}`).join(' ')}`);
+    if (want.app.length) sh.push(`dcb app replace dev ${dev} ${dcbAppWords(want.app)}`);
+    const sizes = want.buffer.bufferSize.flatMap((b, g) => (b === null ? [] : [`${g}:${b}`]));
+    sh.push(`dcb buffer set dev ${dev} prio-buffer ${want.buffer.prioBuffer.map((g, p) => `${p}:${g}`).join(' ')}${sizes.length ? ' buffer-size ' + sizes.join(' ') : ''}`);
     // No per-TC rate limit in the config: 0 = unlimited in ieee_maxrate.
     sh.push(`dcb maxrate set dev ${dev} tc-maxrate all:0`);
 
-    ll.push(`lldptool -L -i ${dev} adminStatus=rxtx`);
-    const lt = (tsa: string[]) => tsa.map((t, i) => `${i}:${t === 'cbs' ? 'strict' : t}`).join(',');
-    ll.push(`lldptool -T -i ${dev} -V ETS-CFG enableTx=yes willing=${ir.ets.willing ? 'yes' : 'no'} tsa=${lt(tsaWords)} up2tc=${ir.prioTc.map((t, p) => `${p}:${t}`).join(',')} tcbw=${ir.tcs.map((t) => t.bwPercent).join(',')}`);
-    if (rec) ll.push(`lldptool -T -i ${dev} -V ETS-REC enableTx=yes tsa=${lt(rec.tsa)} up2tc=${rec.prioTc.map((t, p) => `${p}:${t}`).join(',')} tcbw=${rec.bwPercent.join(',')}`);
-    const en = ir.pfc.enabled.flatMap((on, p) => (on ? [p] : []));
-    ll.push(`lldptool -T -i ${dev} -V PFC enableTx=yes willing=${ir.pfc.willing ? 'yes' : 'no'} enabled=${en.length ? en.join(',') : 'none'}`);
-    if (ir.app.length) ll.push(`lldptool -T -i ${dev} -V APP enableTx=yes`);
-    for (const a of ir.app) ll.push(`lldptool -T -i ${dev} -V APP app=${a.priority},${a.selectorCode},${a.protocol}`);
+    ll.push(`lldptool -L -i ${dev} adminStatus=${lldpad.adminStatus}`);
+    for (const t of lldpad.tlvs) ll.push(`lldptool -T -i ${dev} -V ${t.tlv} ${t.args.map(([k, v]) => `${k}=${v}`).join(' ')}`);
+    for (const a of lldpad.apps) ll.push(`lldptool -T -i ${dev} -V APP app=${a}`);
   }
   if (ir.tcs.some((t) => t.used && t.tsa === 'cbs')) {
     quantisation.push({ target: 'linux', path: 'ets.tsa', quantity: 'TSA cbs advertised by lldptool as strict (lldptool has no cbs keyword)', wanted: 1, got: 0, unit: 'tsa', error: 0 });

@@ -118,6 +118,13 @@ describe('linux target', () => {
     expect(ll).toContain('lldptool -T -i Ethernet0 -V APP app=3,5,26');
   });
 
+  test('EtherType 0 (the default priority) is dcb app default-prio: dcb takes EtherTypes from 0x600 only (dcb-app.8)', () => {
+    const c = losslessInput();
+    c.app = [{ selector: 'ethertype', protocol: 0, priority: 5 }, { selector: 'ethertype', protocol: 0x8906, priority: 3 }, { selector: 'dscp', protocol: 26, priority: 3 }] as never;
+    const sh = (linuxTarget.emit(buildIr(parseConfig(c).config, defaultDevice, { headroom: testHeadroom })).files as Record<string, string>)['dcb.sh'];
+    expect(sh.split('\n').filter((l) => l.startsWith('dcb app'))).toEqual(['dcb app replace dev Ethernet0 default-prio 5 ethtype-prio 0x8906:3 dscp-prio 26:3']);
+  });
+
   test('a 0 % ETS TC becomes quantum 1 and is reported', () => {
     const c = losslessInput();
     c.ets!.bw = [0, 30, 30, 40, 0, 0, 0, 0];
