@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up everything the tests need on a fresh Debian machine and runs the whole suite:
-#   1. the oracle tools (tshark, yanglint, protoc, tc, gcc, lldptool, chromium, slurm, munge) from
+#   1. the oracle tools (tshark, yanglint, protoc, tc, gcc, lldptool, redis, chromium, slurm, munge) from
 #      Debian, when any is missing;
 #   2. the npm packages (npm ci, which also builds the Wasm core and the host through `prepare`),
 #      and the third-party schemas unless found (scripts/fetch-schemas.sh --if-missing);
@@ -18,6 +18,8 @@ command -v protoc   >/dev/null 2>&1 || need_apt+=(protobuf-compiler)
 command -v tc       >/dev/null 2>&1 || need_apt+=(iproute2)
 command -v gcc      >/dev/null 2>&1 || need_apt+=(gcc)
 command -v lldptool >/dev/null 2>&1 || need_apt+=(lldpad)
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+command -v redis-cli >/dev/null 2>&1 || need_apt+=(redis-tools)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v sinfo    >/dev/null 2>&1 || need_apt+=(slurm-wlm)
 command -v munge    >/dev/null 2>&1 || need_apt+=(munge)
