@@ -3,10 +3,6 @@
 // LLDPDU of a neighbour and `lldptool -t -n` prints its TLVs with lldpad's own printers — a second
 // decoder written independently of Wireshark's. Everything runs in a private network namespace
 // (we need root); only the lldpad we start is stopped, by its pid.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CeeTlv } from '../../host/dcbx/cee.js';
@@ -15,69 +11,31 @@ import { selectorCode } from '../../host/dcbx/ieee.js';
 import { decodeTlv, encodeLldpdu, encodeTlv, type LldpTlv, type Lldpdu } from '../../host/dcbx/lldpdu.js';
 import { parseHex, toHex } from '../../host/frames/bytes.js';
 import { requireTool } from '../helpers.js';
+import { StandinNetns } from '../dcbnl-standin/standin.js';
 import { ceeArb } from './arbitraries.js';
 
-const NS = `dcbkit-lldp-${process.pid}`;
-let lldpad: ChildProcess | undefined;
-let stateDir: string | undefined;
+let net: StandinNetns;
 
-function sh(cmd: string, args: string[], input?: string): { status: number; out: string } {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', input });
-  return { status: r.status ?? -1, out: (r.stdout ?? '') + (r.stderr ?? '') };
-}
-const inNs = (...args: string[]) => sh('ip', ['netns', 'exec', NS, ...args]);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const inNs = (...args: string[]) => {
+  const r = net.run(args[0], args.slice(1), { standin: false });
+  return { status: r.status, out: r.stdout + r.stderr };
+};
 
+// lldpad runs in its own network namespace with a private /dev/shm (test/dcbnl-standin/standin.ts),
+// so another lldpad on the machine does not stop it; no interface is a DCB device here
 beforeAll(async () => {
-  for (const t of ['lldpad', 'lldptool', 'ip', 'python3']) requireTool(t);
-  if (process.getuid?.() !== 0) throw new Error('the lldptool oracle needs root (a network namespace with a veth pair)');
-  const steps = [
-    ['netns', 'add', NS],
-    ['-n', NS, 'link', 'add', 'dev', 'a', 'type', 'veth', 'peer', 'name', 'b'],
-    ['-n', NS, 'link', 'set', 'dev', 'a', 'up'],
-    ['-n', NS, 'link', 'set', 'dev', 'b', 'up'],
-  ];
-  for (const s of steps) {
-    const r = sh('ip', s);
-    if (r.status !== 0) throw new Error(`ip ${s.join(' ')}: ${r.out}`);
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'dcbkit-lldpad-'));
-  stateDir = dir;
-  // lldpad refuses to start while another instance's state record looks alive (its SysV shared
-  // memory is machine-wide, not per namespace), so a start is retried after that one has gone.
-  let log = '';
-  for (let attempt = 0; attempt < 5 && !lldpad; attempt++) {
-    // -p: no pid file, -t: keep our own state, -f: a private config (lldpad creates it)
-    const p = spawn('ip', ['netns', 'exec', NS, 'lldpad', '-p', '-t', '-f', join(dir, 'lldpad.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let exited = false;
-    p.on('exit', () => (exited = true));
-    p.stdout.on('data', (d) => (log += d));
-    p.stderr.on('data', (d) => (log += d));
-    for (let i = 0; i < 50 && !exited; i++) {
-      if (inNs('lldptool', 'set-lldp', '-i', 'a', 'adminStatus=rx').status === 0) {
-        lldpad = p;
-        break;
-      }
-      await sleep(200);
-    }
-    if (!lldpad) {
-      p.kill('SIGTERM');
-      await sleep(1000);
-    }
-  }
-  if (!lldpad) throw new Error(`lldpad did not start in the namespace: ${log}`);
+  requireTool('python3');
+  net = StandinNetns.open({ links: [['a', 'b']], managed: [], tag: 'lldptool' });
+  const lldpad = await net.startLldpad('a');
+  const r = lldpad.lldptool(['set-lldp', '-i', 'a', 'adminStatus=rx']);
+  if (r.status !== 0) throw new Error(`lldptool set-lldp: ${r.stdout}${r.stderr}`);
 }, 60_000);
 
 afterAll(async () => {
-  const p = lldpad;
-  if (p && p.exitCode === null) {
-    const gone = new Promise((r) => p.once('exit', r));
-    p.kill('SIGTERM');
-    await Promise.race([gone, sleep(5000)]);
-  }
-  sh('ip', ['netns', 'del', NS]);
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-}, 10_000);
+  await net?.close();
+}, 20_000);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sends the frame on b, then returns lldptool's view of a's neighbour once it shows `marker`. */
 async function throughLldpad(frame: Uint8Array, marker: string): Promise<string> {
