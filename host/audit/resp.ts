@@ -12,9 +12,18 @@ import { InputError } from '../errors.js';
 
 export type RespValue = string | number | null | RespValue[] | RespError;
 
+/** An error reply of the server (`-ERR ...`): a value, not a failure of the protocol. */
 export class RespError {
   constructor(readonly message: string) {}
 }
+
+/** Bytes that are not RESP: the only error parseReply throws. */
+export class RespProtocolError extends Error {
+  override name = 'RespProtocolError';
+}
+
+/** Nested arrays deeper than this are refused (CONFIG_DB replies nest two deep: SCAN's [cursor, keys]). */
+export const MAX_DEPTH = 16;
 
 /** Where a server listens: `unix:PATH` or `HOST:PORT` (`[v6]:PORT` for an IPv6 address). */
 export type RedisAddress = { path: string } | { host: string; port: number };
@@ -33,8 +42,12 @@ export function parseRedisUrl(url: string): RedisAddress {
   return { host: m[1] ?? m[2], port };
 }
 
-/** Parses one reply at `at`; returns it and the offset after it, or undefined when incomplete. */
-export function parseReply(buf: Buffer, at: number): { value: RespValue; next: number } | undefined {
+/**
+ * Parses one reply at `at`; returns it and the offset after it, or undefined when it is not complete
+ * yet. Throws RespProtocolError (only) on bytes that cannot start or continue a reply.
+ */
+export function parseReply(buf: Buffer, at: number, depth = 0): { value: RespValue; next: number } | undefined {
+  if (depth > MAX_DEPTH) throw new RespProtocolError(`arrays nested deeper than ${MAX_DEPTH}`);
   if (at >= buf.length) return undefined;
   const eol = buf.indexOf('\r\n', at);
   if (eol < 0) return undefined;
@@ -42,7 +55,7 @@ export function parseReply(buf: Buffer, at: number): { value: RespValue; next: n
   const line = buf.toString('utf8', at + 1, eol);
   const after = eol + 2;
   const int = () => {
-    if (!/^-?\d+$/.test(line)) throw new Error(`bad length or integer ${JSON.stringify(line)}`);
+    if (!/^-?\d{1,15}$/.test(line)) throw new RespProtocolError(`bad length or integer ${JSON.stringify(line.slice(0, 40))}`);
     return Number(line);
   };
   switch (type) {
@@ -64,7 +77,7 @@ export function parseReply(buf: Buffer, at: number): { value: RespValue; next: n
       const items: RespValue[] = [];
       let next = after;
       for (let i = 0; i < n; i++) {
-        const r = parseReply(buf, next);
+        const r = parseReply(buf, next, depth + 1);
         if (!r) return undefined;
         items.push(r.value);
         next = r.next;
@@ -72,7 +85,7 @@ export function parseReply(buf: Buffer, at: number): { value: RespValue; next: n
       return { value: items, next };
     }
     default:
-      throw new Error(`reply type byte 0x${buf[at].toString(16)} is not RESP`);
+      throw new RespProtocolError(`reply type byte 0x${buf[at].toString(16).padStart(2, '0')} is not RESP`);
   }
 }
 
@@ -145,7 +158,8 @@ export class RedisConnection {
         this.pending.shift()!.resolve(r.value);
       }
     } catch (e) {
-      this.fail(new InputError({ path: '--sonic-redis', rule: `${this.where} sent a reply that is not RESP: ${e instanceof Error ? e.message : String(e)}` }));
+      if (!(e instanceof RespProtocolError)) throw e;
+      this.fail(new InputError({ path: '--sonic-redis', rule: `${this.where} sent a reply that is not RESP (is it a redis server?): ${e.message}` }));
       return;
     }
     this.received = this.received.subarray(at);

@@ -93,7 +93,7 @@ export function configDbFromHashes(hashes: Map<string, Record<string, string>>):
 /** A reference as written in CONFIG_DB: `name` or the old `[TABLE|name]`. */
 function refName(v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
-  const m = /^\[[A-Z_]+\|(.*)\]$/.exec(v.trim());
+  const m = /^\[[A-Z0-9_]+\|(.*)\]$/.exec(v.trim());
   return m ? m[1] : v.trim();
 }
 

@@ -8,10 +8,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigDb } from '../../codegen/sonic.js';
-import { requireTool, runCli } from '../helpers.js';
+import { requireTool, runCli, runCliAsync } from '../helpers.js';
 
 const CONFIG = 'examples/configs/roce.yaml';
 let dir: string;
@@ -243,6 +244,45 @@ describe('audit --sonic-redis (a real redis-server holding CONFIG_DB)', () => {
       redisCli(`HDEL "${key}" "profile_list@"\n`);
     }
     expect(auditRedis().status).toBe(0);
+  });
+
+  it('a server that refuses the read, or holds a table key that is not a hash, is bad input (exit 2) naming the command', () => {
+    expect(redisCli('CONFIG SET requirepass audit-test\n').stdout).toContain('OK');
+    try {
+      const r = auditRedis();
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim()).toMatch(/^--sonic-redis: unix:.*redis.sock refused SELECT 4: NOAUTH Authentication required\.?$/);
+    } finally {
+      spawnSync('redis-cli', ['-s', sock, '-a', 'audit-test', '--no-auth-warning', 'CONFIG', 'SET', 'requirepass', ''], { encoding: 'utf8' });
+    }
+    expect(redisCli('SET "QUEUE|Ethernet0|7" x\n').status).toBe(0);
+    try {
+      const r = auditRedis();
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim()).toMatch(/^--sonic-redis: unix:.*redis.sock refused HGETALL QUEUE\|Ethernet0\|7: WRONGTYPE/);
+    } finally {
+      redisCli('DEL "QUEUE|Ethernet0|7"\n');
+    }
+    expect(auditRedis().status).toBe(0);
+  });
+
+  it('a socket that does not speak RESP is bad input (exit 2)', async () => {
+    const path = join(dir, 'not-redis.sock');
+    const clients = new Set<Socket>();
+    const server = createServer((c) => {
+      clients.add(c);
+      c.on('error', () => {});
+      c.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+    });
+    await new Promise<void>((r) => server.listen(path, r));
+    try {
+      const r = await runCliAsync(['audit', CONFIG, '--sonic-redis', `unix:${path}`]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim()).toMatch(/^--sonic-redis: unix:.*not-redis.sock sent a reply that is not RESP \(is it a redis server\?\): reply type byte 0x48 is not RESP$/);
+    } finally {
+      for (const c of clients) c.destroy();
+      server.close();
+    }
   });
 
   it('a server that is not there, or a bad address, is bad input (exit 2) naming --sonic-redis', () => {
