@@ -178,7 +178,7 @@ function hashOf(v: RespValue, key: string): Record<string, string> {
   if (!Array.isArray(v) || v.length % 2 || v.some((x) => typeof x !== 'string')) {
     throw new InputError({ path: '--sonic-redis', rule: `HGETALL ${key} did not return field/value pairs` });
   }
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   for (let i = 0; i < v.length; i += 2) out[v[i] as string] = v[i + 1] as string;
   return out;
 }

@@ -23,9 +23,15 @@ export const AUDITED_TABLES = [
   'QUEUE', 'PORT_QOS_MAP', 'BUFFER_PG', 'BUFFER_QUEUE', 'BUFFER_PORT_INGRESS_PROFILE_LIST', 'BUFFER_PORT_EGRESS_PROFILE_LIST', 'PFC_WD',
 ];
 
+/**
+ * An object without a prototype: keys read from a device (`__proto__`, `constructor`) are plain keys
+ * there, and a reference to a name the device does not hold finds nothing.
+ */
+export const emptyRecord = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+
 /** One CONFIG_DB hash as stored: `name@` lists become `name`, the placeholder field NULL goes. */
 export function normaliseEntry(fields: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = emptyRecord<string>();
   for (const [k, v] of Object.entries(fields)) {
     if (k === 'NULL') continue;
     out[k.endsWith('@') ? k.slice(0, -1) : k] = v;
@@ -40,15 +46,15 @@ export function normaliseEntry(fields: Record<string, string>): Record<string, s
 export function parseConfigDbDump(doc: unknown, source: string): ConfigDb {
   const bad = (path: string, rule: string) => new InputError({ path: `--sonic: ${source}${path ? ': ' + path : ''}`, rule });
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw bad('', 'must be a JSON object of CONFIG_DB tables ({TABLE: {key: {field: value}}}, as sonic-cfggen -d --print-data prints)');
-  const db: ConfigDb = {};
+  const db: ConfigDb = emptyRecord();
   for (const table of AUDITED_TABLES) {
     const rows = (doc as Record<string, unknown>)[table];
     if (rows === undefined) continue;
     if (typeof rows !== 'object' || rows === null || Array.isArray(rows)) throw bad(table, 'must be an object of entries');
-    const out: Table = {};
+    const out: Table = emptyRecord();
     for (const [key, entry] of Object.entries(rows)) {
       if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw bad(`${table}.${key}`, 'must be an object of fields');
-      const fields: Record<string, string> = {};
+      const fields = emptyRecord<string>();
       for (const [f, v] of Object.entries(entry)) {
         if (typeof v === 'string') fields[f] = v;
         else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) fields[f] = v.join(',');
@@ -79,13 +85,13 @@ export function loadConfigDbDump(file: string): ConfigDb {
 
 /** CONFIG_DB keys `TABLE|key` and their hashes -> tables (audited tables only). */
 export function configDbFromHashes(hashes: Map<string, Record<string, string>>): ConfigDb {
-  const db: ConfigDb = {};
+  const db: ConfigDb = emptyRecord();
   for (const [full, fields] of hashes) {
     const bar = full.indexOf('|');
     if (bar < 0) continue;
     const table = full.slice(0, bar);
     if (!AUDITED_TABLES.includes(table)) continue;
-    (db[table] ??= {})[full.slice(bar + 1)] = normaliseEntry(fields);
+    (db[table] ??= emptyRecord())[full.slice(bar + 1)] = normaliseEntry(fields);
   }
   return db;
 }
