@@ -12,8 +12,9 @@
 // buffer_size[8] in bytes, total_size}.
 //
 // lldptool (open-lldp lldptool_cmds.c print_arg_value) prints each queried setting as `arg=value`:
-// `lldptool -t -i IF -V TLV -c enableTx willing` gives `enableTx=yes` and `willing=no`, an unset
-// one `arg=` with nothing after it.
+// `lldptool -t -i IF -V TLV -c enableTx willing tsa` gives `enableTx=yes`, `willing=no` and the
+// tsa string as lldptool.sh set it, an unset one `arg=` with nothing after it; `-V APP -c app`
+// lists the entries as `N:(PRIORITY,SELECTOR,PROTOCOL) ...` (EtherTypes in hex).
 import { spawnSync } from 'node:child_process';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
@@ -91,15 +92,32 @@ export function parseDcbShow(replies: { ets: string; pfc: string; app: string; b
   };
 }
 
-/** The config's selector names for dcb's APP keywords. */
-const APP_NAME: Record<DcbAppKeyword, string> = {
-  'ethtype-prio': 'ethertype',
-  'default-prio': 'ethertype',
-  'dscp-prio': 'dscp',
-  'stream-port-prio': 'stream',
-  'dgram-port-prio': 'dgram',
-  'port-prio': 'any',
+/** 802.1Qaz APP selector codes of dcb's keywords (EtherType 0 is the default priority). */
+const APP_SELECTOR: Record<DcbAppKeyword, number> = {
+  'ethtype-prio': 1,
+  'default-prio': 1,
+  'stream-port-prio': 2,
+  'dgram-port-prio': 3,
+  'port-prio': 4,
+  'dscp-prio': 5,
 };
+const SELECTOR_NAME = ['', 'ethertype', 'stream', 'dgram', 'any', 'dscp'];
+
+/** `PREFIX.SELECTOR.PROTOCOL` in the config's selector names, EtherTypes in hex: one path per APP entry key. */
+function appPath(prefix: string, selector: number, protocol: number): string {
+  const name = SELECTOR_NAME[selector] ?? `selector${selector}`;
+  return `${prefix}.${name}.${selector === 1 ? '0x' + protocol.toString(16).padStart(4, '0') : protocol}`;
+}
+
+/** APP entries (selector, protocol, priority) as one path per (selector, protocol) holding its priorities, in path order. */
+function setApps(v: View, prefix: string, entries: { selector: number; protocol: number; priority: number }[]): void {
+  const apps = new Map<string, number[]>();
+  for (const a of entries) {
+    const key = appPath(prefix, a.selector, a.protocol);
+    apps.set(key, [...(apps.get(key) ?? []), a.priority]);
+  }
+  for (const [k, prios] of [...apps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) v.set(k, intSet(prios));
+}
 
 /**
  * The view of a dcb state in the config's key names: ets.willing, ets.prio_tc[p], ets.tsa[t],
@@ -118,38 +136,73 @@ export function dcbView(s: DcbState): View {
   table('ets.recommendation', s.ets.reco);
   v.set('pfc.enable', intSet(s.pfc.prioPfc.flatMap((on, p) => (on ? [p] : []))));
   // One path per (selector, protocol); the device may hold several priorities for one.
-  const apps = new Map<string, number[]>();
-  for (const a of s.app) {
-    const key = `app.${APP_NAME[a.keyword]}.${a.keyword === 'ethtype-prio' || a.keyword === 'default-prio' ? '0x' + a.protocol.toString(16).padStart(4, '0') : a.protocol}`;
-    apps.set(key, [...(apps.get(key) ?? []), a.priority]);
-  }
-  for (const [k, prios] of [...apps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) v.set(k, intSet(prios));
+  setApps(v, 'app', s.app.map((a) => ({ selector: APP_SELECTOR[a.keyword], protocol: a.protocol, priority: a.priority })));
   v.array('buffer.prio_buffer', s.buffer.prioBuffer);
   v.array('buffer.size', s.buffer.bufferSize);
   return v;
 }
 
-/** lldpad's settings as `lldp.adminStatus` and `lldp.TLV.arg` (enableTx and willing: what the brief of audit reads). */
-export const LLDPAD_AUDITED_ARGS = ['enableTx', 'willing'];
+/**
+ * lldpad's settings that lldptool.sh writes and `lldptool -t -c` reads back as stored: enableTx and
+ * willing, and the ETS tables (tsa, up2tc, tcbw). PFC `enabled` is left out: lldpad prints its bitmap
+ * with a fixed length of 2 (lldp_8021qaz_cmds.c get_arg_enabled), which cuts bitmaps from 100 up.
+ */
+export const LLDPAD_AUDITED_ARGS = ['enableTx', 'willing', 'tsa', 'up2tc', 'tcbw'];
 
 export interface LldpadSettings {
   adminStatus: string | null;
   /** TLV -> arg -> value (null: lldpad has none). */
   tlvs: Record<string, Record<string, string | null>>;
+  /** lldpad's APP entries; null when the config sets none (lldptool.sh leaves APP alone then). */
+  apps: { selector: number; protocol: number; priority: number }[] | null;
 }
 
 /** What lldptool.sh sets, in the shape lldptool reports it (only the audited arguments). */
 export function lldpadIntended(intent: LldpadIntent): LldpadSettings {
   const tlvs: LldpadSettings['tlvs'] = {};
   for (const t of intent.tlvs) tlvs[t.tlv] = Object.fromEntries(t.args.filter(([k]) => LLDPAD_AUDITED_ARGS.includes(k)));
-  return { adminStatus: intent.adminStatus, tlvs };
+  const apps = intent.apps.map((a) => {
+    const [priority, selector, protocol] = a.split(',').map(Number);
+    return { selector, protocol, priority };
+  });
+  return { adminStatus: intent.adminStatus, tlvs, apps: tlvs.APP ? apps : null };
+}
+
+/** `0:ets,1:ets ...` or `0:0,1:0 ...` (lldptool's own spelling, commas or spaces) as a list by index, or undefined. */
+function indexedList(text: string): string[] | undefined {
+  const out: string[] = [];
+  for (const tok of text.trim().split(/[,\s]+/)) {
+    const m = /^([0-7]):(\w+)$/.exec(tok);
+    if (!m) return undefined;
+    out[Number(m[1])] = m[2];
+  }
+  return out;
 }
 
 export function lldpadView(s: LldpadSettings): View {
   const v = new View();
   v.set('lldp.adminStatus', s.adminStatus);
-  for (const [tlv, args] of Object.entries(s.tlvs)) for (const [k, val] of Object.entries(args)) v.set(`lldp.${tlv}.${k}`, val);
+  for (const [tlv, args] of Object.entries(s.tlvs)) {
+    for (const [k, val] of Object.entries(args)) {
+      const path = `lldp.${tlv}.${k}`;
+      // the tables per index, so one changed TC reads as one line
+      const list = val === null ? undefined : k === 'tcbw' ? val.trim().split(/[,%\s]+/).filter(Boolean) : k === 'tsa' || k === 'up2tc' ? indexedList(val) : undefined;
+      if (list && list.length) v.array(path, list);
+      else v.set(path, val);
+    }
+  }
+  if (s.apps) setApps(v, 'lldp.APP.app', s.apps);
   return v;
+}
+
+/** lldptool's APP list lines, `0:(3,1,0x8906) local hw (pending set)`: priority, selector, protocol. */
+export function parseLldptoolApps(text: string): { selector: number; protocol: number; priority: number }[] {
+  const out: { selector: number; protocol: number; priority: number }[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s*\d+:\((\d+),(\d+),(0x[0-9a-fA-F]+|\d+)\)/.exec(line);
+    if (m) out.push({ priority: Number(m[1]), selector: Number(m[2]), protocol: Number(m[3]) });
+  }
+  return out;
 }
 
 /** `arg=value` lines of lldptool's reply -> arg -> value (an empty value: unset, null). */
@@ -195,10 +248,14 @@ export function readDcb(iface: string, run: ToolRunner = runTool): DcbState {
 export function readLldpad(iface: string, want: LldpadSettings, run: ToolRunner = runTool): LldpadSettings {
   const admin = parseLldptoolArgs(run('lldptool', ['-l', '-i', iface, 'adminStatus'])).get('adminStatus') ?? null;
   const tlvs: LldpadSettings['tlvs'] = {};
+  let apps: LldpadSettings['apps'] = null;
   for (const [tlv, args] of Object.entries(want.tlvs)) {
     const names = Object.keys(args);
-    const got = parseLldptoolArgs(run('lldptool', ['-t', '-i', iface, '-V', tlv, '-c', ...names]));
+    const readsApps = tlv === 'APP' && want.apps !== null;
+    const text = run('lldptool', ['-t', '-i', iface, '-V', tlv, '-c', ...names, ...(readsApps ? ['app'] : [])]);
+    const got = parseLldptoolArgs(text);
     tlvs[tlv] = Object.fromEntries(names.map((n) => [n, got.get(n) ?? null]));
+    if (readsApps) apps = parseLldptoolApps(text);
   }
-  return { adminStatus: admin, tlvs };
+  return { adminStatus: admin, tlvs, apps };
 }

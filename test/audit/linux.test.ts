@@ -113,9 +113,20 @@ describe('audit --linux on the DCB netlink stand-in, programmed with the generat
       // priority 4 is lossless in the other config: PG 4, sized as the lossless PG 3 (one port, one size)
       'buffer.prio_buffer[4]: running 0, intended 4',
       `buffer.size[4]: running 0, intended ${pg3Size}`,
+      // lldpad's own copy of the same settings, as lldptool.sh stored them
       'lldp.ETS-CFG.willing: running no, intended yes',
+      'lldp.ETS-CFG.up2tc[4]: running 2, intended 4',
+      'lldp.ETS-CFG.up2tc[7]: running 2, intended 1',
+      'lldp.ETS-CFG.tcbw[1]: running 40, intended 30',
+      'lldp.ETS-CFG.tcbw[2]: running 20, intended 30',
+      'lldp.ETS-REC.tcbw[0]: running 50, intended 60',
+      'lldp.ETS-REC.tcbw[1]: running 30, intended 20',
       'lldp.PFC.willing: running no, intended yes',
+      'lldp.APP.app.ethertype.0x8906: running 3, intended 4',
+      'lldp.APP.app.stream.860: running absent, intended 5',
+      // what only the device has comes last
       'app.dgram.4791: running 3, intended absent',
+      'lldp.APP.app.dgram.4791: running 3, intended absent',
     ]);
     expect(r.status).toBe(1);
   });

@@ -16,7 +16,7 @@ import { loadConfig } from '../../host/config/index.js';
 import { InputError } from '../../host/errors.js';
 import { packageRoot } from '../../host/loader.js';
 import { auditDevice } from '../../host/audit/index.js';
-import { dcbView, parseDcbShow, parseLldptoolArgs } from '../../host/audit/linux.js';
+import { dcbView, lldpadView, parseDcbShow, parseLldptoolApps, parseLldptoolArgs } from '../../host/audit/linux.js';
 import { configDbFromHashes, parseConfigDbDump, sonicView } from '../../host/audit/sonic.js';
 import { MAX_DEPTH, RespError, RespProtocolError, parseRedisUrl, parseReply } from '../../host/audit/resp.js';
 import { View, diffViews, formatDifference } from '../../host/audit/view.js';
@@ -118,6 +118,20 @@ describe('dcb -j show replies (recorded from iproute2 dcb 6.1 under the stand-in
 
   it("lldptool's arg=value lines: an empty value is unset, other lines are passed over", () => {
     expect([...parseLldptoolArgs('enableTx=yes\nwilling=\nIEEE 8021QAZ ETS Configuration TLV\n')]).toEqual([['enableTx', 'yes'], ['willing', null]]);
+  });
+
+  it("lldpad's tables read per index in either spelling, and its APP list (as lldpad 1.1 printed it under the stand-in) per entry", () => {
+    const running = lldpadView({
+      adminStatus: 'rxtx',
+      tlvs: { 'ETS-CFG': { tsa: '0:ets 1:ets 2:strict', up2tc: '0:0,1:0,2:1', tcbw: '40% 40% 20% 0%' } },
+      apps: parseLldptoolApps('enableTx=yes\nAPP=(prio,sel,proto)\n0:(3,1,0x8906) local hw (pending set)\n1:(3,5,26) local hw (pending set)\n2:(3,3,4791) local hw (pending set)\n\n'),
+    });
+    const intended = lldpadView({
+      adminStatus: 'rxtx',
+      tlvs: { 'ETS-CFG': { tsa: '0:ets,1:ets,2:ets', up2tc: '0:0 1:0 2:1', tcbw: '40,40,20,0' } },
+      apps: [{ selector: 1, protocol: 0x8906, priority: 3 }, { selector: 5, protocol: 26, priority: 4 }, { selector: 3, protocol: 4791, priority: 3 }],
+    });
+    expect(diffViews(running, intended).map(formatDifference)).toEqual(['lldp.ETS-CFG.tsa[2]: running strict, intended ets', 'lldp.APP.app.dscp.26: running 3, intended 4']);
   });
 });
 
