@@ -22,6 +22,7 @@ export class LivePeer {
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
   private failure: unknown;
+  private withheld = new Set<string>();
 
   constructor(private readonly port: RawPort, cfg: DcbxPortConfig, mode: DcbxMode) {
     this.agent = new DcbxAgent('dcbkit', cfg, mode, DEFAULT_TIMERS, (e) => this.log.push(e));
@@ -50,11 +51,7 @@ export class LivePeer {
         this.agent.receive(now, pdu);
       }
       if (this.agent.peerExpires <= now) this.agent.expire(now);
-      if (this.agent.nextTx <= now) {
-        const pdu = this.agent.transmit(now);
-        this.said.push({ ms: Date.now() - this.t0, pdu });
-        await this.port.send(encodeLldpdu(pdu));
-      }
+      if (this.agent.nextTx <= now) await this.send(this.agent.transmit(now));
     } catch (e) {
       this.failure = e;
     } finally {
@@ -67,9 +64,19 @@ export class LivePeer {
     this.agent.configure(this.now(), cfg);
   }
 
-  /** Sends one LLDPDU outside the agent (a withdrawal, a TTL-0 shutdown); the agent keeps running. */
-  async sendRaw(pdu: Lldpdu): Promise<void> {
+  private async send(full: Lldpdu): Promise<void> {
+    const pdu = { ...full, tlvs: full.tlvs.filter((t) => !this.withheld.has(t.type)) };
+    this.said.push({ ms: Date.now() - this.t0, pdu });
     await this.port.send(encodeLldpdu(pdu));
+  }
+
+  /**
+   * From now on the LLDPDUs leave out TLVs of these types (a peer withdrawing its ETS-REC or PFC
+   * TLV while the agent itself still runs its config); one such LLDPDU goes out at once.
+   */
+  async withhold(types: string[]): Promise<void> {
+    for (const t of types) this.withheld.add(t);
+    await this.send(this.agent.lldpdu());
   }
 
   /** Throws what went wrong in the loop (a frame dcbkit could not decode, a send that failed). */
