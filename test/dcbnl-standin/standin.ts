@@ -38,6 +38,43 @@ export function standinLibrary(): string {
   return LIBRARY;
 }
 
+// Debian 12's lldpad (1.1+git20221028.aa18720, open-lldp commit aa18720) wipes its CEE per-port record
+// on its first CEE transmission: lldp_dcbx.c dcbx_gettlv() calls memset(tlvs, 0, sizeof(struct
+// dcbx_tlvs)) after freeing the built TLVs, which also clears the interface name, the active flag and
+// the list linkage, so dcbx_data() never finds the port again: no CEE TLV is ever sent and received
+// CEE TLVs are dropped ("allocated TLV 127 was not stored"). open-lldp fixed it in 03cb011 (2023-08,
+// "lldpad: dcbx: prevent null dereference in dcbx_free_data"): clear only the TLV pointers. Debian 12
+// has no fixed package, so for CEE the harness runs a copy of /usr/sbin/lldpad with that fix applied
+// to the machine code: the inlined 136-byte memset in dcbx_gettlv (49 bytes, found once, or the copy is
+// refused) becomes ten stores of 0 to the pointers dcbx1..llink (struct offsets 0x20-0x68), keeping
+// the `mov %rbp,%rsi` that sets up the next call.
+const CEE_MEMSET = Buffer.from('488d7b08' + '4889d9' + '31c0' + '4883e7f8' + '48c70300000000' + '4889ee' + '48c7838000000000000000' + '4829f9' + '81c188000000' + 'c1e903' + 'f348ab', 'hex');
+const CEE_CLEAR_POINTERS = Buffer.concat([
+  Buffer.from('4889ee31c0', 'hex'), // mov %rbp,%rsi; xor %eax,%eax
+  ...[0x20, 0x28, 0x30, 0x38, 0x40, 0x48, 0x50, 0x58, 0x60, 0x68].map((off) => Buffer.from([0x48, 0x89, 0x43, off])), // mov %rax,off(%rbx)
+  Buffer.from('90909090', 'hex'),
+]);
+
+/**
+ * The lldpad binary for CEE tests: /usr/sbin/lldpad itself when it does not carry the dcbx_gettlv
+ * memset (a fixed build), else a copy with open-lldp 03cb011's fix applied (see above).
+ */
+export function ceeCapableLldpad(): string {
+  const stock = readFileSync('/usr/sbin/lldpad');
+  const at = stock.indexOf(CEE_MEMSET);
+  if (at < 0) return '/usr/sbin/lldpad';
+  if (stock.indexOf(CEE_MEMSET, at + 1) >= 0) throw new Error('/usr/sbin/lldpad: the dcbx_gettlv memset pattern occurs twice; not patching');
+  if (CEE_CLEAR_POINTERS.length !== CEE_MEMSET.length) throw new Error('patch length mismatch');
+  const out = join(dirname(LIBRARY), 'lldpad-03cb011');
+  const patched = Buffer.from(stock);
+  CEE_CLEAR_POINTERS.copy(patched, at);
+  if (!existsSync(out) || !readFileSync(out).equals(patched)) {
+    writeFileSync(`${out}.${process.pid}.tmp`, patched, { mode: 0o755 });
+    renameSync(`${out}.${process.pid}.tmp`, out);
+  }
+  return out;
+}
+
 /** The device a managed interface stands for: the stand-in's IFNAME.state, key by key. */
 export interface StandinDevice {
   /** DCB_CAP_DCBX_* bits: current mode (GDCBX/SDCBX) and what the device supports */
@@ -238,16 +275,18 @@ export class StandinNetns {
 
   /**
    * Starts lldpad in the namespace with the stand-in loaded, a private /dev/shm and its own config
-   * file, and waits until it answers lldptool on `ifname`.
+   * file, and waits until it answers lldptool on `ifname`. `binary`: another lldpad executable
+   * (ceeCapableLldpad() for CEE); `config`: the -f file's initial text.
    */
-  async startLldpad(ifname: string, opts: { config?: string } = {}): Promise<Lldpad> {
+  async startLldpad(ifname: string, opts: { config?: string; binary?: string } = {}): Promise<Lldpad> {
     if (this.lldpads.some((l) => l.pid > 0)) throw new Error(`${this.ns} already runs an lldpad (its control socket is per namespace)`);
     const config = join(this.dir, `lldpad-${this.lldpads.length}.conf`);
     if (opts.config !== undefined) writeFileSync(config, opts.config);
     // `ip netns exec` gives the command its own mount namespace (it remounts /sys there), so this
     // tmpfs hides the machine's /dev/shm from this lldpad only; exec keeps the spawned pid lldpad's.
-    const script = 'mount -t tmpfs -o size=1m,mode=1777 dcbkit-shm /dev/shm && exec lldpad -p -t -V 7 -f "$0"';
-    const child: ChildProcess = spawn('ip', ['netns', 'exec', this.ns, 'sh', '-c', script, config], { env: { ...process.env, ...this.env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // stdbuf: lldpad's log goes to a pipe here, line by line (it would sit in stdio's buffer)
+    const script = 'mount -t tmpfs -o size=1m,mode=1777 dcbkit-shm /dev/shm && exec stdbuf -oL -eL "$1" -p -t -V 7 -f "$0"';
+    const child: ChildProcess = spawn('ip', ['netns', 'exec', this.ns, 'sh', '-c', script, config, opts.binary ?? 'lldpad'], { env: { ...process.env, ...this.env() }, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     let exited = false;
     child.stdout!.on('data', (b) => (text += b));
