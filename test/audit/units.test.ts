@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildIr } from '../../codegen/ir.js';
-import { defaultDevice } from '../../codegen/device.js';
+import { defaultDevice, loadDevice } from '../../codegen/device.js';
 import { headroomFromModel } from '../../codegen/index.js';
 import { dcbIntent, linuxTarget, type DcbState } from '../../codegen/linux.js';
 import { sonicTables, sonicTarget, type ConfigDb } from '../../codegen/sonic.js';
@@ -170,6 +170,43 @@ describe('CONFIG_DB readers', () => {
       'Ethernet0.buffer_queue.size[1]: running 9216, intended absent',
       'Ethernet0.buffer_queue.size[2]: running 9216, intended absent',
     ]);
+  });
+});
+
+describe('devices with several ports', () => {
+  const device = loadDevice(join(packageRoot(), 'examples', 'codegen', 'device-2port.yaml'));
+
+  it('Linux: IFACE is the device port of that name (its own buffer sizes); another name is bad input naming the ports', async () => {
+    const cfg = base();
+    const ir = buildIr(cfg, device, { headroom: headroomFromModel });
+    const [p0, p8] = ir.ports;
+    // a 100G 300 m port and a 400G 5 m port need different lossless PG sizes
+    expect(dcbIntent(ir, p0).buffer.bufferSize[3]).not.toBe(dcbIntent(ir, p8).buffer.bufferSize[3]);
+    const fromIntent = (s: DcbState) => (_: string, args: string[]) => {
+      const o = args[1];
+      if (o === 'ets') return JSON.stringify({ willing: s.ets.willing, tc_bw: s.ets.tcBw, tc_tsa: s.ets.tcTsa, prio_tc: s.ets.prioTc, reco_tc_bw: s.ets.reco!.tcBw, reco_tc_tsa: s.ets.reco!.tcTsa, reco_prio_tc: s.ets.reco!.prioTc });
+      if (o === 'pfc') return JSON.stringify({ prio_pfc: s.pfc.prioPfc });
+      if (o === 'app') return replies().app; // the config's APP entries, as recorded
+      return JSON.stringify({ prio_buffer: s.buffer.prioBuffer, buffer_size: s.buffer.bufferSize.map((b) => b ?? 0) });
+    };
+    const r8 = await auditDevice(cfg, device, { kind: 'linux', iface: 'Ethernet8', lldptool: false }, fromIntent(dcbIntent(ir, p8)));
+    expect(r8.differences).toEqual([]);
+    const r0 = await auditDevice(cfg, device, { kind: 'linux', iface: 'Ethernet0', lldptool: false }, fromIntent(dcbIntent(ir, p8)));
+    expect(r0.differences.map((d) => d.path)).toEqual(['buffer.size[3]']);
+    const e = await auditDevice(cfg, device, { kind: 'linux', iface: 'eth9', lldptool: false }, fromIntent(dcbIntent(ir, p8))).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InputError);
+    expect((e as InputError).problems).toEqual([{ path: '--linux', rule: 'eth9 is not a port of device example-2port (its ports: Ethernet0, Ethernet8)' }]);
+  });
+
+  it('SONiC: every port of the device is audited, each under its own name', () => {
+    const ir = buildIr(loadConfig(join(packageRoot(), 'examples', 'configs', 'roce.yaml')).config, device, { headroom: headroomFromModel });
+    const db = sonicTables(ir);
+    const ports = ir.ports.map((p) => p.name);
+    expect(diffViews(sonicView(db, ports), sonicView(db, ports))).toEqual([]);
+    const changed: ConfigDb = JSON.parse(JSON.stringify(db));
+    changed.PORT_QOS_MAP.Ethernet8.pfc_enable = '3,6';
+    changed.CABLE_LENGTH.AZURE.Ethernet8 = '40m';
+    expect(diffViews(sonicView(changed, ports), sonicView(db, ports)).map(formatDifference)).toEqual(['Ethernet8.pfc.enable: running 3,6, intended 3', 'Ethernet8.cable: running 40m, intended 5m']);
   });
 });
 
