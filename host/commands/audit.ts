@@ -27,7 +27,9 @@ export function sourceOf(args: Pick<Args, 'linux' | 'sonic' | 'sonic-redis' | 'l
     throw new InputError({ path: given.length ? `--${given[1]}` : '--linux', rule: `give exactly one device to read: --linux IFACE, --sonic FILE or --sonic-redis URL; ${which}` });
   }
   for (const k of given) {
-    if (typeof args[k] !== 'string' || args[k] === '') throw new InputError({ path: `--${k}`, rule: 'needs a value' });
+    const v: unknown = args[k];
+    if (Array.isArray(v)) throw new InputError({ path: `--${k}`, rule: `given ${v.length} times; give it once (one device per audit)` });
+    if (typeof v !== 'string' || v === '') throw new InputError({ path: `--${k}`, rule: 'needs a value' });
   }
   if (args.linux !== undefined) return { kind: 'linux', iface: args.linux, lldptool: args.lldptool };
   if (args.sonic !== undefined) return { kind: 'sonic', file: args.sonic };

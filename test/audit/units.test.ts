@@ -20,7 +20,7 @@ import { dcbView, lldpadView, parseDcbShow, parseLldptoolApps, parseLldptoolArgs
 import { configDbFromHashes, parseConfigDbDump, sonicView } from '../../host/audit/sonic.js';
 import { MAX_DEPTH, RespError, RespProtocolError, parseRedisUrl, parseReply } from '../../host/audit/resp.js';
 import { View, diffViews, formatDifference } from '../../host/audit/view.js';
-import { inputErrorOf } from '../helpers.js';
+import { inputErrorOf, runCliAsync } from '../helpers.js';
 import { xorshift32 } from '../fuzz.js';
 import { arbConfig } from '../codegen/fixtures.js';
 
@@ -315,5 +315,24 @@ describe('InputError only', () => {
     const e = inputErrorOf(() => parseConfigDbDump({ QUEUE: { 'Ethernet0|3': [] } }, 'x.json'));
     expect(e).toBeInstanceOf(InputError);
     expect(e.problems).toEqual([{ path: '--sonic: x.json: QUEUE.Ethernet0|3', rule: 'must be an object of fields' }]);
+  });
+});
+
+describe('flags', () => {
+  it('exactly one device, given once, with a value; otherwise exit 2 naming the flag', async () => {
+    const config = 'examples/configs/roce.yaml';
+    const cases: [string[], string][] = [
+      [[], '--linux: give exactly one device to read: --linux IFACE, --sonic FILE or --sonic-redis URL; got none'],
+      [['--sonic', 'x.json', '--sonic-redis', 'unix:/x'], '--sonic-redis: give exactly one device to read: --linux IFACE, --sonic FILE or --sonic-redis URL; got --sonic and --sonic-redis'],
+      [['--linux', 'a', '--linux', 'b'], '--linux: given 2 times; give it once (one device per audit)'],
+      [['--sonic'], '--sonic: needs a value'],
+      [['--sonic', 'x.json', '--bogus'], '--bogus: unknown option for dcbkit audit; its options are --device, --linux, --lldptool, --sonic, --sonic-redis, --json'],
+    ];
+    const results = await Promise.all(cases.map(([flags]) => runCliAsync(['audit', config, ...flags, '--json'])));
+    results.forEach((r, i) => {
+      expect(r.status, cases[i][0].join(' ')).toBe(2);
+      expect(r.stderr).toBe(cases[i][1] + '\n');
+      expect(JSON.parse(r.stdout).problems.length).toBe(1);
+    });
   });
 });
