@@ -1,15 +1,19 @@
 // `dcbkit audit --linux IFACE`: what a Linux host's DCB NIC runs, read back with iproute2 `dcb -j
 // ets|pfc|app|buffer show dev IFACE` (the dcbnl ieee_ets, ieee_pfc, dcb_app and dcbnl_buffer objects
-// the driver holds) and `lldptool` (lldpad's adminStatus and, per TLV it advertises, enableTx and
-// willing), compared with what codegen/linux.ts's dcb.sh and lldptool.sh write for the config.
+// the driver holds) and `lldptool` (lldpad's adminStatus and, per TLV lldptool.sh configures,
+// enableTx, willing, the ETS tables and the APP entries), compared with what codegen/linux.ts's
+// dcb.sh and lldptool.sh write for the config. Both sides go through dcbView / lldpadView.
+//
+// Invariants: every reply is checked against the shape iproute2 prints before it is read; a tool
+// that is missing, fails or prints something else is an InputError naming --linux and the command.
 //
 // The JSON of `dcb -j` (iproute2 dcb/dcb_ets.c, dcb_pfc.c, dcb_app.c, dcb_buffer.c; lib/json_print.c):
 // ets {willing: bool, ets_cap, cbs: bool, tc_bw[8], pg_bw[8], tc_tsa[8] of "strict"|"cbs"|"ets"|
 // "vendor", prio_tc[8], reco_tc_bw[8], reco_tc_tsa[8], reco_prio_tc[8]}; pfc {pfc_cap,
-// macsec_bypass: bool, delay, prio_pfc[8] of bool, requests[8], indications[8]}; app {ethtype_prio,
-// dscp_prio, stream_port_prio, dgram_port_prio, port_prio: [[protocol, priority], ...] (protocols in
-// decimal), default_prio: [priority, ...]} with empty arrays left out; buffer {prio_buffer[8],
-// buffer_size[8] in bytes, total_size}.
+// macsec_bypass: bool, delay, prio_pfc[8] of bool, and requests[8], indications[8] only with -s};
+// app {ethtype_prio, dscp_prio, stream_port_prio, dgram_port_prio, port_prio: [[protocol, priority],
+// ...] (protocols in decimal), default_prio: [priority, ...]} with empty arrays left out; buffer
+// {prio_buffer[8], buffer_size[8] in bytes, total_size}.
 //
 // lldptool (open-lldp lldptool_cmds.c print_arg_value) prints each queried setting as `arg=value`:
 // `lldptool -t -i IF -V TLV -c enableTx willing tsa` gives `enableTx=yes`, `willing=no` and the
