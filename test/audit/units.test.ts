@@ -336,3 +336,20 @@ describe('flags', () => {
     });
   });
 });
+
+describe('examples/audit', () => {
+  it('each command of its README gives the outcome the README promises', async () => {
+    const readme = readFileSync(join(packageRoot(), 'examples', 'audit', 'README.md'), 'utf8');
+    const rows = readme.split('\n').filter((l) => l.startsWith('| `npx dcbkit audit'));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      const [command, outcome] = row.split(' | ').map((c) => c.replace(/^\| |\s*\|$/g, ''));
+      const args = command.replace(/`/g, '').split(' ').slice(2);
+      const r = await runCliAsync(args);
+      expect(`exit ${r.status}`, command).toBe(/^exit (\d)/.exec(outcome)![0]);
+      // every stdout line is one the README quotes, and the README quotes no other
+      const quoted = [...outcome.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+      expect(r.stdout.trimEnd().split('\n'), command).toEqual(quoted);
+    }
+  });
+});
