@@ -8,7 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, type Socket } from 'node:net';
+import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigDb } from '../../codegen/sonic.js';
@@ -282,6 +282,27 @@ describe('audit --sonic-redis (a real redis-server holding CONFIG_DB)', () => {
     } finally {
       for (const c of clients) c.destroy();
       server.close();
+    }
+  });
+
+  it('HOST:PORT reaches the same server over TCP (a relay on 127.0.0.1 to its socket)', async () => {
+    const relays = new Set<Socket>();
+    const relay = createServer((c) => {
+      const up = createConnection({ path: sock });
+      relays.add(c).add(up);
+      c.on('error', () => up.destroy());
+      up.on('error', () => c.destroy());
+      c.pipe(up).pipe(c);
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    try {
+      const port = (relay.address() as AddressInfo).port;
+      const r = await runCliAsync(['audit', CONFIG, '--sonic-redis', `127.0.0.1:${port}`]);
+      expect(r.stdout).toMatch(new RegExp(`^ok: sonic-redis:127\\.0\\.0\\.1:${port} runs what`));
+      expect(r.status).toBe(0);
+    } finally {
+      for (const c of relays) c.destroy();
+      relay.close();
     }
   });
 
