@@ -357,3 +357,31 @@ describe('CEE DCBX 1.01 against the live lldpad (with open-lldp 03cb011)', () =>
     }
   }, 60_000);
 });
+
+describe('the generated dcb.sh runs under the live iproute2 dcb', () => {
+  it('dcb accepts every line and the device then holds the config: ETS, PFC, APP, buffers, max rate', async () => {
+    const raw = { ...lldpadConfig({ mac: LLDPAD_LOW, willing: false, pfc: [3, 4], rec: true, app: [FCOE, ISCSI, ROCE, { selector: 'dscp', protocol: 26, priority: 3 }] }) };
+    const net = StandinNetns.open({ tag: 'dcbsh' });
+    try {
+      const files = linuxFiles(raw);
+      runScript(net, 'dcb.sh', files['dcb.sh']);
+      const cfg = parsed(raw);
+      const d = net.device('a');
+      expect(d.ets).toMatchObject({
+        willing: 0, prio_tc: cfg.ets.prio_tc, tc_tx_bw: cfg.ets.bw, tc_tsa: cfg.ets.tsa.map((t) => tsaCode(t as Tsa)),
+        reco_prio_tc: cfg.ets.recommendation!.prio_tc, tc_reco_bw: cfg.ets.recommendation!.bw, tc_reco_tsa: cfg.ets.recommendation!.tsa.map((t) => tsaCode(t as Tsa)),
+      });
+      expect(d.pfc.pfc_en).toBe(bitmap(cfg.pfc.enable));
+      expect(d.app.map(appKey).sort()).toEqual(cfg.app.map(appKey).sort());
+      // receive buffers: priority -> PG as codegen's IR says; the lossless PG gets its size
+      const ir = buildIr(cfg, defaultDevice, { headroom: testHeadroom });
+      expect(d.buffer.prio2buffer).toEqual(ir.prioTc.map((t) => ir.tcPg[t]));
+      for (const g of ir.ports[0].pgs.filter((x) => x.lossless)) expect(d.buffer.buffer_size[g.pg]).toBe(g.sizeBytes);
+      expect(d.maxrate).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+      // and `dcb -j` reads the same back (what `dcbkit audit` will read)
+      expect(JSON.parse(net.dcb(['-j', 'ets', 'show', 'dev', 'a']).stdout).tc_bw).toEqual(cfg.ets.bw);
+    } finally {
+      await net.close();
+    }
+  }, 30_000);
+});
