@@ -9,6 +9,7 @@
 //   - dcbkit's LLDPDUs, read back with `lldptool -n -t`, are what dcbkit encoded.
 // CEE runs on lldpad with open-lldp's 03cb011 fix applied (standin.ts ceeCapableLldpad: Debian's
 // build wipes its CEE port record on the first CEE transmit); one test pins that stock behaviour.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +25,8 @@ import { decodeLldpdu, type LldpTlv, type Lldpdu } from '../../host/dcbx/lldpdu.
 import { resolveIeee } from '../../host/dcbx/negotiate-ieee.js';
 import { parseHex } from '../../host/frames/bytes.js';
 import { parseConfig, type DcbConfig } from '../../host/config/index.js';
-import { runCliAsync } from '../helpers.js';
+import { requireTool, runCliAsync } from '../helpers.js';
+import { packageRoot } from '../../host/loader.js';
 import { testHeadroom } from '../codegen/fixtures.js';
 import { ceeCapableLldpad, StandinNetns, type Lldpad, type StandinDevice } from '../dcbnl-standin/standin.js';
 import { LivePeer } from './live-peer.js';
@@ -384,4 +386,50 @@ describe('the generated dcb.sh runs under the live iproute2 dcb', () => {
       await net.close();
     }
   }, 30_000);
+});
+
+describe('dcbx decode - on a live capture', () => {
+  it("dumpcap -w - | dcbkit dcbx decode -: lldpad's LLDPDUs print as they arrive, other frames are counted as skipped", async () => {
+    requireTool('dumpcap');
+    requireTool('tshark');
+    const net = StandinNetns.open({ tag: 'capture' });
+    try {
+      const lldpad = await net.startLldpad('a');
+      const cap = join(net.dir, 'b.pcapng');
+      const cli = join(packageRoot(), 'dist', 'host', 'cli.js');
+      // the capture runs in the namespace; its pcapng stream is kept (tee) and decoded as it comes
+      const pipeline = `dumpcap -q -i b -w - -a duration:5 2>/dev/null | tee "$0" | "$1" "$2" dcbx decode - --json`;
+      const child = spawn('ip', ['netns', 'exec', net.ns, 'sh', '-c', pipeline, cap, process.execPath, cli], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const lines: { ms: number; obj: Record<string, unknown> }[] = [];
+      let partial = '';
+      let err = '';
+      const t0 = Date.now();
+      child.stdout.on('data', (b) => {
+        const parts = (partial + b).split('\n');
+        partial = parts.pop() ?? '';
+        for (const p of parts) if (p) lines.push({ ms: Date.now() - t0, obj: JSON.parse(p) });
+      });
+      child.stderr.on('data', (b) => (err += b));
+      const exited = new Promise<number>((done) => child.on('exit', (code) => done(code ?? -1)));
+      await sleep(1500); // dumpcap is listening
+      // lldpad sends at once when told to transmit; an IPv6 neighbour solicitation from `a` is the noise
+      expect(lldpad.lldptool(['set-lldp', '-i', 'a', 'adminStatus=rxtx']).status).toBe(0);
+      const noise = await net.openPort('a');
+      await noise.send('333300000016' + '020000000077' + '86dd' + '600000000024000100000000000000000000000000000000ff0200000000000000000000000000163a000502000001008f0087140000000104000000ff0200000000000000000001ffd6e79f');
+      await net.waitFor('a decoded LLDPDU', () => lines.some((l) => l.obj.kind === 'lldp'), 3000);
+      const firstLldpAt = lines.find((l) => l.obj.kind === 'lldp')!.ms;
+      expect(await exited, err).toBe(0);
+      expect(firstLldpAt).toBeLessThan(Date.now() - t0 - 1000); // printed well before dumpcap stopped
+      // the same capture read by tshark: every LLDP frame decoded, every other one counted
+      const types = spawnSync('tshark', ['-r', cap, '-T', 'fields', '-e', 'eth.type'], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+      const decoded = lines.filter((l) => 'kind' in l.obj);
+      expect(decoded.length).toBe(types.filter((t) => t === '0x88cc').length);
+      expect(lines.at(-1)!.obj).toEqual({ skipped: types.filter((t) => t !== '0x88cc').length });
+      expect(types.some((t) => t === '0x86dd')).toBe(true);
+      const mac = net.run('cat', ['/sys/class/net/a/address'], { standin: false }).stdout.trim();
+      expect(decoded.every((l) => l.obj.kind === 'lldp' && l.obj.src === mac)).toBe(true);
+    } finally {
+      await net.close();
+    }
+  }, 60_000);
 });
