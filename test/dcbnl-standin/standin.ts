@@ -284,19 +284,20 @@ export class StandinNetns {
     if (opts.config !== undefined) writeFileSync(config, opts.config);
     // `ip netns exec` gives the command its own mount namespace (it remounts /sys there), so this
     // tmpfs hides the machine's /dev/shm from this lldpad only; exec keeps the spawned pid lldpad's.
-    // stdbuf: lldpad's log goes to a pipe here, line by line (it would sit in stdio's buffer)
-    const script = 'mount -t tmpfs -o size=1m,mode=1777 dcbkit-shm /dev/shm && exec stdbuf -oL -eL "$1" -p -t -V 7 -f "$0"';
-    const child: ChildProcess = spawn('ip', ['netns', 'exec', this.ns, 'sh', '-c', script, config, opts.binary ?? 'lldpad'], { env: { ...process.env, ...this.env() }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
+    // lldpad's log (-V 7 is verbose) goes to a file, line by line (stdbuf): a pipe would fill while
+    // the test blocks in spawnSync, and lldpad would then stall in write() and stop answering
+    const logFile = join(this.dir, `lldpad-${this.lldpads.length}.log`);
+    writeFileSync(logFile, '');
+    const script = 'mount -t tmpfs -o size=1m,mode=1777 dcbkit-shm /dev/shm && exec stdbuf -oL -eL "$1" -p -t -V 7 -f "$0" >>"$2" 2>&1';
+    const child: ChildProcess = spawn('ip', ['netns', 'exec', this.ns, 'sh', '-c', script, config, opts.binary ?? 'lldpad', logFile], { env: { ...process.env, ...this.env() }, stdio: 'ignore' });
     let exited = false;
-    child.stdout!.on('data', (b) => (text += b));
-    child.stderr!.on('data', (b) => (text += b));
     child.on('exit', () => (exited = true));
     const self = this;
+    const text = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
     const lldpad: Lldpad = {
       pid: child.pid ?? -1,
       config,
-      log: () => text,
+      log: text,
       lldptool: (args) => self.run('lldptool', args, { standin: false }),
       dcbtool: (args) => self.run('dcbtool', args, { standin: false }),
       async stop() {
@@ -315,7 +316,7 @@ export class StandinNetns {
       await sleep(150);
     }
     await lldpad.stop();
-    throw new Error(`lldpad did not come up in ${this.ns}${exited ? ' (it exited)' : ''}:\n${text.slice(-2000)}`);
+    throw new Error(`lldpad did not come up in ${this.ns}${exited ? ' (it exited)' : ''}:\n${text().slice(-2000)}`);
   }
 
   /** A raw Ethernet port on `ifname` (usually the peer end of a managed veth): see RawPort. */
