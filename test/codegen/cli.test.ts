@@ -18,7 +18,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const ALL_FILES = [
   'c-header/dcb_regs.bin', 'c-header/dcb_regs.h',
   'dpdk/dcb_sched.c', 'dpdk/dcb_sched.h', 'dpdk/prio_map.json', 'dpdk/qos_sched_100G.cfg', 'dpdk/qos_sched_400G.cfg', 'dpdk/tm.testpmd',
-  'linux/classify.sh', 'linux/dcb.sh', 'linux/lldptool.sh', 'linux/tc.batch',
+  'linux/classify.sh', 'linux/dcb.sh', 'linux/dcbtool.sh', 'linux/lldptool.sh', 'linux/tc.batch',
   'lldp/lldpdu.hex', 'lldp/lldpdu.pcap',
   'manifest.json',
   'p4/bmv2_cli.txt', 'p4/dcb.p4', 'p4/p4info.json', 'p4/p4info.txtpb', 'p4/write_request.json', 'p4/write_request.txtpb',
@@ -118,7 +118,7 @@ describe('dcbkit codegen', () => {
     const r = runCli(['codegen', 'examples/configs/converged.yaml', '--target', 'sonic,linux', '--target', 'lldp', '--out', out, '--json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).targets).toEqual(['sonic', 'linux', 'lldp']);
-    expect(listFilesRecursive(out)).toEqual(['linux/classify.sh', 'linux/dcb.sh', 'linux/lldptool.sh', 'linux/tc.batch', 'lldp/lldpdu.hex', 'lldp/lldpdu.pcap', 'manifest.json', 'sonic/config_db.json', 'sonic/patch.json']);
+    expect(listFilesRecursive(out)).toEqual(['linux/classify.sh', 'linux/dcb.sh', 'linux/dcbtool.sh', 'linux/lldptool.sh', 'linux/tc.batch', 'lldp/lldpdu.hex', 'lldp/lldpdu.pcap', 'manifest.json', 'sonic/config_db.json', 'sonic/patch.json']);
     expect(r.stderr).toMatch(/^warning: sonic: pfc\.enable: lossless priority 6 shares TC 1 with lossless priority 1; buffermgrd/);
     const bad = runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'sonic,vhdl', '--out', join(tmp, 'comma-bad')]);
     expect([bad.status, bad.stdout]).toEqual([2, '']);
