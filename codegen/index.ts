@@ -8,14 +8,15 @@ import { computeHeadroom } from '../host/headroom.js';
 import type { Device } from './device.js';
 import type { DcbConfig } from '../host/config/index.js';
 import { buildIr, type HeadroomFn, type Ir, type Quantisation } from './ir.js';
-import type { CodegenTarget } from './target.js';
+import type { CodegenTarget, EmitOptions } from './target.js';
 import { sonicTarget } from './sonic.js';
 import { linuxTarget } from './linux.js';
 import { cHeaderTarget } from './c-header.js';
 import { p4Target } from './p4.js';
 import { lldpTarget } from './lldp.js';
+import { dpdkTarget } from './dpdk.js';
 
-export const TARGETS: CodegenTarget[] = [sonicTarget, p4Target, linuxTarget, cHeaderTarget, lldpTarget];
+export const TARGETS: CodegenTarget[] = [sonicTarget, p4Target, linuxTarget, cHeaderTarget, lldpTarget, dpdkTarget];
 export const TARGET_NAMES = (): string[] => TARGETS.map((t) => t.name);
 
 /** Headroom per lossless PG from host/headroom.ts (the model the simulator uses too). */
@@ -28,6 +29,9 @@ export interface GenerateOptions {
   versions?: Record<string, string>;
   /** P4Runtime device_id of p4/write_request (BMv2 --device-id); default 0. */
   deviceId?: number;
+  /** dpdk: largest accepted rte_sched WRR share error in pp (default 1) and the APIs to emit for. */
+  maxShareErrorPp?: number;
+  dpdkApi?: ('sched' | 'tm')[];
 }
 
 export interface Generated {
@@ -76,13 +80,14 @@ const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).
 export function generate(config: DcbConfig, device: Device, targetNames: string[], opts: GenerateOptions = {}): Generated {
   const targets = resolveTargets(targetNames);
   const ir = buildIr(config, device, { headroom: opts.headroom ?? headroomFromModel });
-  const problems = targets.flatMap((t) => t.check(ir));
+  const emitOpts: EmitOptions = { deviceId: opts.deviceId, maxShareErrorPp: opts.maxShareErrorPp, dpdkApi: opts.dpdkApi };
+  const problems = targets.flatMap((t) => t.check(ir, emitOpts));
   if (problems.length) throw new InputError(problems);
   const files = new Map<string, string | Uint8Array>();
   const quantisation: Quantisation[] = [...ir.quantisation];
   const warnings: Problem[] = [];
   for (const t of targets) {
-    const out = t.emit(ir, { deviceId: opts.deviceId });
+    const out = t.emit(ir, emitOpts);
     for (const [name, data] of Object.entries(out.files)) files.set(`${t.name}/${name}`, data);
     quantisation.push(...out.quantisation);
     warnings.push(...(out.warnings ?? []));

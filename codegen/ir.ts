@@ -200,7 +200,7 @@ export function buildIr(cfg: DcbConfig, device: Device, opts: BuildIrOptions): I
   const tcQueue = Array(8).fill(-1);
   if (usedTcs.length > queues) {
     problems.push({
-      targets: ['sonic', 'p4', 'linux', 'c-header'],
+      targets: ['sonic', 'p4', 'linux', 'c-header', 'dpdk'],
       path: 'ets.prio_tc',
       rule: `uses ${usedTcs.length} traffic classes but device ${device.name} has ${queues} queues per port`,
     });

@@ -135,7 +135,12 @@ function warnings(ir: Ir): Problem[] {
   );
 }
 
-function emit(ir: Ir): Emitted {
+/** The CONFIG_DB tables for the IR (what config_db.json holds; `dcbkit audit --sonic` compares a switch with them). */
+export function sonicTables(ir: Ir): ConfigDb {
+  return build(ir).db;
+}
+
+function build(ir: Ir): { db: ConfigDb; quantisation: Quantisation[] } {
   const quantisation: Quantisation[] = [];
   const used = ir.tcs.filter((t) => t.used);
   const pgs = sonicPgs(ir);
@@ -262,6 +267,11 @@ function emit(ir: Ir): Emitted {
     BUFFER_PORT_EGRESS_PROFILE_LIST,
     ...(watchdogOn ? { PFC_WD } : {}),
   };
+  return { db, quantisation };
+}
+
+function emit(ir: Ir): Emitted {
+  const { db, quantisation } = build(ir);
   return {
     files: { 'config_db.json': JSON.stringify(db, null, 2) + '\n', 'patch.json': JSON.stringify(jsonPatch(db), null, 2) + '\n' },
     quantisation,

@@ -11,16 +11,20 @@ export interface Emitted {
   warnings?: Problem[];
 }
 
-/** Per-run settings that are not part of the config (only the p4 target reads one today). */
+/** Per-run settings that are not part of the config (each read by one target). */
 export interface EmitOptions {
   /** P4Runtime device_id of the p4 write_request (BMv2 --device-id; default 0). */
   deviceId?: number;
+  /** dpdk: the largest rte_sched WRR share error accepted, in percentage points (default 1). */
+  maxShareErrorPp?: number;
+  /** dpdk: the APIs to emit for, rte_sched and/or rte_tm (default both). */
+  dpdkApi?: ('sched' | 'tm')[];
 }
 
 export interface CodegenTarget {
   name: string;
   /** Problems with path prefixed `<target>: `; empty when the target can express the IR. */
-  check(ir: Ir): Problem[];
+  check(ir: Ir, opts?: EmitOptions): Problem[];
   emit(ir: Ir, opts?: EmitOptions): Emitted;
 }
 

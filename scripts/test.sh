@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything the tests need on a fresh Debian machine and runs the whole suite:
-#   1. the oracle tools (tshark, yanglint, protoc, tc, gcc, lldptool, chromium, slurm, munge, ns-3
-#      with g++ and pkg-config) from Debian, when any is missing;
+#   1. the oracle tools (tshark, yanglint, protoc, tc/dcb, gcc + linux-libc-dev, python3, lldpad,
+#      redis-server + redis-cli, chromium, slurm, munge, DPDK 22.11 with dpdk-testpmd and libdpdk for
+#      pkg-config, ns-3 3.37 with g++) from Debian, when any is missing;
 #   2. the npm packages (npm ci, which also builds the Wasm core and the host through `prepare`),
 #      and the third-party schemas unless found (scripts/fetch-schemas.sh --if-missing);
 #   3. vitest over test/, ending with one plain line `N passed, N failed[, N skipped]` in which a
@@ -17,10 +18,19 @@ command -v protoc   >/dev/null 2>&1 || need_apt+=(protobuf-compiler)
 [ -f /usr/include/google/protobuf/descriptor.proto ] || need_apt+=(libprotobuf-dev)
 command -v tc       >/dev/null 2>&1 || need_apt+=(iproute2)
 command -v gcc      >/dev/null 2>&1 || need_apt+=(gcc)
+# the DCB netlink stand-in (test/dcbnl-standin/) is built from the kernel's UAPI dcbnl.h
+[ -f /usr/include/linux/dcbnl.h ] || need_apt+=(linux-libc-dev)
+command -v python3  >/dev/null 2>&1 || need_apt+=(python3)
 command -v lldptool >/dev/null 2>&1 || need_apt+=(lldpad)
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+command -v redis-cli >/dev/null 2>&1 || need_apt+=(redis-tools)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v sinfo    >/dev/null 2>&1 || need_apt+=(slurm-wlm)
 command -v munge    >/dev/null 2>&1 || need_apt+=(munge)
+# DPDK 22.11: rte_sched and the EAL to link the dpdk target's harness (libdpdk-dev, pkg-config),
+# dpdk-testpmd for tm.testpmd (dpdk-dev) and the runtime libraries (dpdk)
+command -v dpdk-testpmd >/dev/null 2>&1 || need_apt+=(dpdk dpdk-dev)
+pkg-config --exists libdpdk 2>/dev/null || need_apt+=(libdpdk-dev pkg-config)
 # ns-3 3.37 for the fabric comparison (test/sim-ns3.test.ts builds test/ns3/dcbkit_ns3.cc with g++)
 pkg-config --exists ns3-core 2>/dev/null || need_apt+=(libns3-dev)
 command -v g++        >/dev/null 2>&1 || need_apt+=(g++)

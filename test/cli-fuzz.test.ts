@@ -1,4 +1,4 @@
-// CLI fuzz test (issue 10; gen, completion and sweep-merge since 2026-11-24): random bytes, random JSON and YAML (valid documents with wrong values,
+// CLI fuzz test (issue 10; gen, completion and sweep-merge since 2026-11-24, audit since 2026-11-26): random bytes, random JSON and YAML (valid documents with wrong values,
 // huge numbers, deep nesting, unicode, NUL) and random option values into every command that reads
 // a file or a value. Every case must exit 0 or 2, never print a stack trace or "internal error",
 // and after a failure leave no file behind (every --out / --pcap points into an empty folder that
@@ -14,6 +14,11 @@ import { main } from '../host/cli.js';
 import { packageRoot } from '../host/loader.js';
 import { xorshift32 } from './fuzz.js';
 import { runCliAsync, type CliResult } from './helpers.js';
+import { buildIr } from '../codegen/ir.js';
+import { defaultDevice } from '../codegen/device.js';
+import { headroomFromModel } from '../codegen/index.js';
+import { sonicTables } from '../codegen/sonic.js';
+import { parseConfig } from '../host/config/index.js';
 
 // DCBKIT_FUZZ_SEED explores other cases; the default keeps every run identical.
 const SEED = Number(process.env.DCBKIT_FUZZ_SEED ?? 20261123);
@@ -342,7 +347,7 @@ describe('CLI fuzz', () => {
   it('codegen: random configs and devices, every target', async () => {
     await fuzz('codegen', 100, () => [
       'codegen', writeInput(documentText(pick(CONFIGS))), ...maybe(0.5, '--device', writeInput(documentText(pick(DEVICES)))),
-      '--target', pick(['sonic', 'p4', 'linux', 'c-header', 'lldp', 'all']), '--out', outArg(), ...maybe(0.3, '--json'),
+      '--target', pick(['sonic', 'p4', 'linux', 'c-header', 'lldp', 'dpdk', 'all']), '--out', outArg(), ...maybe(0.3, '--json'),
     ]);
   }, 600_000);
 
@@ -414,6 +419,20 @@ describe('CLI fuzz', () => {
       const dirs = chance(0.8) ? [damage(), shards[1]] : [pick([...shards, work, join(work, 'nope'), nastyArg()]), ...maybe(0.5, shards[1])];
       return ['sweep-merge', ...(chance(0.5) ? dirs : dirs.reverse()), '--out', outArg(), ...maybe(0.3, '--json')];
     });
+  }, 600_000);
+
+  // last, so the cases before it draw the same numbers as before it was added
+  it('audit: random configs against random CONFIG_DB dumps, and odd device flags', async () => {
+    // the tables codegen writes for roce.yaml, then mutated; exit 1 (differences found) is a result like 0
+    const dump = sonicTables(buildIr(parseConfig(CONFIGS[1]).config, defaultDevice, { headroom: headroomFromModel })) as unknown as Json;
+    await fuzz('audit', 100, () => {
+      const config = writeInput(chance(0.6) ? asText(CONFIGS[1]) : documentText(pick(CONFIGS)));
+      const dumpText = chance(0.8) ? unRaw(jsonText(mutate(dump)) ?? 'null') : documentText(dump);
+      const source = chance(0.85)
+        ? ['--sonic', writeInput(dumpText, '.json')]
+        : pick([['--linux', nastyArg()], ['--sonic-redis', `unix:${join(work, 'none.sock')}`], ['--sonic-redis', pick(['', 'localhost', ':1', 'x:99999', 'unix:'])], [], ['--sonic', writeInput('{}'), '--linux', 'lo']]);
+      return ['audit', config, ...source, ...maybe(0.3, '--json')];
+    }, [0, 1, 2]);
   }, 600_000);
 
   afterAll(() => {

@@ -93,6 +93,7 @@ describe('--json on bad input', () => {
       [['dcbx', 'negotiate', bad, bad, '--json'], undefined, expect.objectContaining({ rule: 'must be a frame size in bytes 64..16384, got 1e+300' }) as never],
       [['frames', 'pfc', '--pause', '9:1', '--json'], undefined, expect.objectContaining({ path: '--pause' }) as never],
       [['codegen', bad, '--target', 'sonic', '--out', join(dir, 'never'), '--json'], undefined, { path: 'port.mtu', rule: 'must be a frame size in bytes 64..16384, got 1e+300' }],
+      [['audit', bad, '--sonic', bad, '--json'], undefined, { path: 'port.mtu', rule: 'must be a frame size in bytes 64..16384, got 1e+300' }],
       [['bench', '--quick', '--bogus', '--json'], undefined, expect.objectContaining({ path: '--bogus' }) as never],
     ];
     const results = await Promise.all(runs.map(([args, input]) => runCliAsync(args, { input })));

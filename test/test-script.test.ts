@@ -71,7 +71,10 @@ describe('apt step of the test command', () => {
     expect(r.status).toBe(3);
     const install = readFileSync(log, 'utf8').split('\n').find((l) => l.includes('install'))!;
     const asked = install.split(' ').filter((w) => w && !w.startsWith('-') && w !== 'install');
-    for (const pkg of ['tshark', 'libyang2-tools', 'protobuf-compiler', 'iproute2', 'gcc', 'lldpad', 'chromium', 'slurm-wlm', 'munge', 'libns3-dev', 'g++', 'pkg-config']) {
+    for (const pkg of [
+      'tshark', 'libyang2-tools', 'protobuf-compiler', 'iproute2', 'gcc', 'python3', 'lldpad', 'redis-server', 'redis-tools', 'chromium',
+      'slurm-wlm', 'munge', 'libns3-dev', 'g++', 'pkg-config',
+    ]) {
       expect(asked).toContain(pkg);
     }
   });

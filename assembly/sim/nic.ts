@@ -280,11 +280,10 @@ export function flowEvent(f: i32, t: i64): void {
 export function rateChanged(f: i32, fa: usize): void {
   if (load<i32>(fa + SF_STATE) != OUT_OF_RING) return;
   const t = readyAt(fa);
+  // Earlier: queue an event then (the later one goes stale). Later: the queued event finds the flow
+  // not ready yet and re-arms, so a rate cut pushes nothing.
   if (t <= now) flowWake(f, fa);
-  else if (t != FOREVER) {
-    store<i64>(fa + SF_FLOW_EV_AT, t);
-    evPush(MAIN, t, (EV_FLOW << 28) | <u32>f);
-  }
+  else armFlow(f, fa, t);
 }
 
 /**

@@ -7,11 +7,12 @@
 import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { InputError, fsReason } from '../errors.js';
-import { parseHex, toHex } from '../frames/bytes.js';
+import { DecodeError, parseHex, toHex } from '../frames/bytes.js';
 import { parseSourceMac } from '../units.js';
 import { writeFileAtomic } from '../io.js';
 import { writePcap } from '../pcap.js';
-import { decodeCapture, decodeHexFrame, type DecodedFrame } from '../dcbx/decode.js';
+import { decodeCapture, decodeHexFrame, decodeRecord, problem as decodeProblem, type DecodedFrame } from '../dcbx/decode.js';
+import { CaptureStream } from '../pcap-stream.js';
 import { parseCetOui } from '../dcbx/cet.js';
 import { loadConfig, type DcbConfig } from '../config/index.js';
 import { formatProblem, type Problem } from '../errors.js';
@@ -58,20 +59,62 @@ const decodeCmd: CommandModule<object, A> = {
   describe: 'decode LLDPDUs (and PFC/PAUSE/CNM/CE frames) from a pcap or pcapng file or --hex',
   builder: (y) =>
     y
-      .positional('pcap', { type: 'string', describe: 'pcap or pcapng file (Ethernet packets; other interfaces are skipped with a warning)' })
+      .positional('pcap', { type: 'string', describe: "pcap or pcapng file, or '-' for a stream on stdin printed as it arrives (frames other than LLDP and DCB control frames are skipped and counted; non-Ethernet interfaces are skipped with a warning)" })
       .option('hex', { type: 'string', describe: 'one frame as hex instead of a pcap' })
       .option('json', { type: 'boolean', default: false, describe: 'JSON Lines: one object per frame' })
       .option('fcs', { type: 'boolean', default: false, describe: 'frames end with their FCS (checked and removed)' })
       .option('cet-oui', { type: 'string', default: '0A-DC-B0', describe: 'OUI of the CET credit capability TLV' }),
-  handler: (a) => {
+  handler: async (a) => {
     if ((a.pcap === undefined) === (a.hex === undefined)) {
       throw new InputError({ path: 'pcap|--hex', rule: a.pcap === undefined ? 'required: give a pcap file or --hex HEX' : 'give a pcap file or --hex, not both' });
     }
     const opts = { fcs: a.fcs as boolean, cetOui: parseCetOui(String(a.cetOui), '--cet-oui'), warn: (w: Problem) => process.stderr.write(`warning: ${formatProblem(w)}\n`) };
-    const frames = a.hex !== undefined ? [decodeHexFrame(parseHex(String(a.hex), '--hex'), opts)] : decodeCapture(readInput(a.pcap), opts);
-    process.stdout.write(a.json ? frames.map((f) => JSON.stringify(f) + '\n').join('') : describeFrames(frames));
+    const show = (frames: DecodedFrame[]) => (a.json ? frames.map((f) => JSON.stringify(f) + '\n').join('') : describeFrames(frames));
+    // yargs hands a lone '-' over as an empty string (no file has an empty name)
+    if (a.pcap === '-' || a.pcap === '') {
+      await decodeStdin(opts, (frames) => process.stdout.write(show(frames)), (skipped) => process.stdout.write(skippedLine(skipped, a.json as boolean)));
+      return;
+    }
+    const { frames, skipped } = a.hex !== undefined ? { frames: [decodeHexFrame(parseHex(String(a.hex), '--hex'), opts)], skipped: 0 } : decodeCapture(readInput(a.pcap), opts);
+    process.stdout.write(show(frames) + skippedLine(skipped, a.json as boolean));
   },
 };
+
+/** The closing line when frames were skipped: `{"skipped": N}` (JSON Lines) or `skipped: N ...`. */
+function skippedLine(skipped: number, json: boolean): string {
+  if (skipped === 0) return '';
+  return json ? JSON.stringify({ skipped }) + '\n' : `skipped: ${skipped} frame(s) that are not LLDP or DCB control frames\n`;
+}
+
+/**
+ * `dcbx decode -`: a pcap or pcapng stream on stdin, each LLDP/DCB frame printed as its record
+ * completes (host/pcap-stream.ts); the skipped count closes the output when the stream ends. A bad
+ * record stops the command with exit 2 after the frames before it were printed.
+ */
+async function decodeStdin(opts: Parameters<typeof decodeRecord>[2] & { warn: (p: Problem) => void }, print: (f: DecodedFrame[]) => void, done: (skipped: number) => void): Promise<void> {
+  const stream = new CaptureStream();
+  let index = 0;
+  let skipped = 0;
+  let warned = 0;
+  const emit = (records: ReturnType<CaptureStream['push']>) => {
+    for (; warned < stream.warnings.length; warned++) opts.warn(stream.warnings[warned]);
+    const frames: DecodedFrame[] = [];
+    for (const r of records) {
+      const f = decodeRecord(r, index++, opts);
+      if (f) frames.push(f);
+      else skipped++;
+    }
+    if (frames.length) print(frames);
+  };
+  try {
+    for await (const chunk of process.stdin) emit(stream.push(chunk as Uint8Array));
+    stream.end();
+  } catch (e) {
+    if (e instanceof DecodeError) throw decodeProblem('stdin', e);
+    throw e;
+  }
+  done(skipped);
+}
 
 /** Loads a config for DCBX; problems name the file when two configs are involved. */
 function loadPort(path: string, label?: string): DcbConfig {
@@ -120,7 +163,7 @@ const encodeCmd: CommandModule<object, A> = {
     if (a.fcs) bytes = appendFcs(bytes);
     if (a.pcap !== undefined) writeFileAtomic(a.pcap, writePcap([{ t_ps: 0n, data: bytes }]), '--pcap');
     if (a.json) {
-      const [frame] = decodeCapture(writePcap([{ t_ps: 0n, data: bytes }]), { fcs: a.fcs });
+      const [frame] = decodeCapture(writePcap([{ t_ps: 0n, data: bytes }]), { fcs: a.fcs }).frames;
       process.stdout.write(JSON.stringify({ mode, lldpdu: frame, hex: toHex(bytes) }) + '\n');
     } else if (a.hex || a.pcap === undefined) process.stdout.write(toHex(bytes) + '\n');
   },

@@ -19,6 +19,7 @@ export const commandLoaders: Record<string, () => Promise<AnyCommand>> = {
   frames: async () => (await import('./frames.js')).framesCommand,
   dcbx: async () => (await import('./dcbx.js')).dcbxCommand,
   codegen: async () => (await import('./codegen.js')).codegenCommand,
+  audit: async () => (await import('./audit.js')).auditCommand,
   analyze: async () => (await import('./analyze.js')).analyzeCommand,
   gen: async () => (await import('./gen.js')).genCommand,
   examples: async () => (await import('./examples.js')).examplesCommand,

@@ -3,8 +3,10 @@
 //
 // IEEE: Chassis ID = MAC (subtype 4, port.mac), Port ID = interface name (subtype 5, port.name),
 // TTL, ETS-CFG (local willing/CBS/max TCs, *operational* tables), ETS-REC (when configured), PFC
-// (local willing/MBC/cap, *operational* enable), APP (the local table), CET (when credit flow
-// control is on for some priority), End. CEE: the same header, one CEE TLV (control + PG + PFC +
+// (local willing/MBC/cap, *operational* enable: MBC is this station's MACsec bypass capability,
+// never the peer's, as lldpad bld_ieee8021qaz_pfc_tlv), APP (the *operational* table: local entries
+// and the peer's merged, as lldpad advertises the table it programs; docs/dcbx.md says why), CET
+// (when credit flow control is on for some priority), End. CEE: the same header, one CEE TLV (control + PG + PFC +
 // App with the local admin values and the feature flags), CET, End.
 // A config that cannot be advertised is an InputError naming the config field.
 import { pgFromEts, type EtsTables as ConfigEtsTables } from '../config/index.js';
@@ -120,8 +122,8 @@ export function ieeeLldpdu(cfg: DcbxPortConfig, op: Operational = localOperation
     { type: 'ets_cfg', willing: cfg.ets.willing, cbs: cfg.ets.cbs ?? false, max_tcs: cfg.ets.max_tcs ?? 8, ...op.ets },
   ];
   if (cfg.ets.recommendation) tlvs.push({ type: 'ets_rec', ...cfg.ets.recommendation });
-  tlvs.push({ type: 'pfc', willing: cfg.pfc.willing, mbc: op.pfc.mbc, cap: cfg.pfc.cap, enable: op.pfc.enable });
-  if (cfg.app.length) tlvs.push({ type: 'app', app: appEntries(cfg) });
+  tlvs.push({ type: 'pfc', willing: cfg.pfc.willing, mbc: cfg.pfc.mbc, cap: cfg.pfc.cap, enable: op.pfc.enable });
+  if (op.app.length) tlvs.push({ type: 'app', app: op.app });
   return frame(cfg, opts.src ?? cfg.port.mac, opts.ttl ?? DEFAULT_TTL_S, [...tlvs, ...cetTlv(cfg)]);
 }
 

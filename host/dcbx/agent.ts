@@ -134,9 +134,12 @@ export class DcbxAgent {
         // Features are evaluated once the peer has acknowledged our SeqNo (CEE §2.4.3).
         if (this.cee.acknowledged() || !peerCee) {
           const r = resolveCee(this.ceeAdmin(), peerCee);
-          const errorsBefore = json([this.ceeResult?.pg.error, this.ceeResult?.pfc.error, this.ceeResult?.app.error]);
+          // Error bits as advertised: 0 before the first resolution, none for an App feature we do
+          // not send; a result that changes nothing the peer sees must not cost a SeqNo
+          const advertised = (x: CeeResolution | undefined) => json([!!x?.pg.error, !!x?.pfc.error, this.cfg.app.length > 0 && !!x?.app.error]);
+          const errorsBefore = advertised(this.ceeResult);
           this.ceeResult = r;
-          if (json([r.pg.error, r.pfc.error, r.app.error]) !== errorsBefore && peerCee) this.cee.localChange();
+          if (advertised(r) !== errorsBefore && peerCee) this.cee.localChange();
         }
         if (this.ceeResult) {
           resolvedOp = { ...resolvedOp, pfc: { enable: this.ceeResult.pfc.operational.enable, mbc: false }, app: this.ceeResult.app.operational };

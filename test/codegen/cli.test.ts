@@ -17,7 +17,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const ALL_FILES = [
   'c-header/dcb_regs.bin', 'c-header/dcb_regs.h',
-  'linux/classify.sh', 'linux/dcb.sh', 'linux/lldptool.sh', 'linux/tc.batch',
+  'dpdk/dcb_sched.c', 'dpdk/dcb_sched.h', 'dpdk/prio_map.json', 'dpdk/qos_sched_100G.cfg', 'dpdk/qos_sched_400G.cfg', 'dpdk/tm.testpmd',
+  'linux/classify.sh', 'linux/dcb.sh', 'linux/dcbtool.sh', 'linux/lldptool.sh', 'linux/tc.batch',
   'lldp/lldpdu.hex', 'lldp/lldpdu.pcap',
   'manifest.json',
   'p4/bmv2_cli.txt', 'p4/dcb.p4', 'p4/p4info.json', 'p4/p4info.txtpb', 'p4/write_request.json', 'p4/write_request.txtpb',
@@ -98,12 +99,13 @@ describe('dcbkit codegen', () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
-  test('a 0 % ETS TC is rejected for sonic only; the other targets generate and report it', () => {
+  test('a 0 % ETS TC is rejected for sonic and for rte_sched; the other targets generate and report it', () => {
     const yaml = join(tmp, 'zero.yaml');
     writeFileSync(yaml, readFileSync('examples/codegen/eight-tc.yaml', 'utf8').replace('bw: [10, 20, 30, 40', 'bw: [0, 30, 30, 40'));
     const bad = runCli(['codegen', yaml, '--target', 'all', '--out', join(tmp, 'zero-all')]);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe('sonic: ets.bw[0]: SAI scheduler weight must be 1..100; an ETS TC with 0 % cannot be expressed\n');
+    expect(bad.stderr).toBe('sonic: ets.bw[0]: SAI scheduler weight must be 1..100; an ETS TC with 0 % cannot be expressed\n'
+      + 'dpdk: ets.bw[0]: rte_sched has no place for a 0 % ETS TC (served only while the other ETS TCs are idle): its best-effort queues share by WRR weight, and every strict TC ranks above them (rte_tm can: --dpdk-api tm emits tm.testpmd alone)\n');
     expect(existsSync(join(tmp, 'zero-all'))).toBe(false);
     const ok = runCli(['codegen', yaml, '--target', 'linux', '--target', 'c-header', '--out', join(tmp, 'zero-ok'), '--json']);
     expect(ok.status).toBe(0);
@@ -116,7 +118,7 @@ describe('dcbkit codegen', () => {
     const r = runCli(['codegen', 'examples/configs/converged.yaml', '--target', 'sonic,linux', '--target', 'lldp', '--out', out, '--json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).targets).toEqual(['sonic', 'linux', 'lldp']);
-    expect(listFilesRecursive(out)).toEqual(['linux/classify.sh', 'linux/dcb.sh', 'linux/lldptool.sh', 'linux/tc.batch', 'lldp/lldpdu.hex', 'lldp/lldpdu.pcap', 'manifest.json', 'sonic/config_db.json', 'sonic/patch.json']);
+    expect(listFilesRecursive(out)).toEqual(['linux/classify.sh', 'linux/dcb.sh', 'linux/dcbtool.sh', 'linux/lldptool.sh', 'linux/tc.batch', 'lldp/lldpdu.hex', 'lldp/lldpdu.pcap', 'manifest.json', 'sonic/config_db.json', 'sonic/patch.json']);
     expect(r.stderr).toMatch(/^warning: sonic: pfc\.enable: lossless priority 6 shares TC 1 with lossless priority 1; buffermgrd/);
     const bad = runCli(['codegen', 'examples/configs/roce.yaml', '--target', 'sonic,vhdl', '--out', join(tmp, 'comma-bad')]);
     expect([bad.status, bad.stdout]).toEqual([2, '']);

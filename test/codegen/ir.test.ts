@@ -139,7 +139,7 @@ describe('what a target cannot express: exit-2 problems as target: path: rule', 
     expect(buildIr(parsed(c2), parseDevice({ queues_per_port: 4 }), opts).tcs.map((t) => t.queue)).toEqual([0, -1, 1, -1, -1, 2, -1, 3]);
   });
 
-  test('lossless priority sharing a PG with a lossy one; a weight SAI cannot hold', () => {
+  test('lossless priority sharing a PG with a lossy one; a weight SAI (and rte_sched) cannot hold', () => {
     const c = exampleInput();
     c.ets.bw = [0, 80, 20, 0, 0, 0, 0, 0];
     expect(expectProblems(parsed(c), defaultDevice, ['all'])).toEqual([
@@ -148,6 +148,7 @@ describe('what a target cannot express: exit-2 problems as target: path: rule', 
       'p4: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
       'linux: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
       'c-header: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
+      'dpdk: ets.bw[0]: rte_sched has no place for a 0 % ETS TC (served only while the other ETS TCs are idle): its best-effort queues share by WRR weight, and every strict TC ranks above them (rte_tm can: --dpdk-api tm emits tm.testpmd alone)',
     ]);
   });
 

@@ -118,6 +118,13 @@ describe('linux target', () => {
     expect(ll).toContain('lldptool -T -i Ethernet0 -V APP app=3,5,26');
   });
 
+  test('EtherType 0 (the default priority) is dcb app default-prio: dcb takes EtherTypes from 0x600 only (dcb-app.8)', () => {
+    const c = losslessInput();
+    c.app = [{ selector: 'ethertype', protocol: 0, priority: 5 }, { selector: 'ethertype', protocol: 0x8906, priority: 3 }, { selector: 'dscp', protocol: 26, priority: 3 }] as never;
+    const sh = (linuxTarget.emit(buildIr(parseConfig(c).config, defaultDevice, { headroom: testHeadroom })).files as Record<string, string>)['dcb.sh'];
+    expect(sh.split('\n').filter((l) => l.startsWith('dcb app'))).toEqual(['dcb app replace dev Ethernet0 default-prio 5 ethtype-prio 0x8906:3 dscp-prio 26:3']);
+  });
+
   test('a 0 % ETS TC becomes quantum 1 and is reported', () => {
     const c = losslessInput();
     c.ets!.bw = [0, 30, 30, 40, 0, 0, 0, 0];
@@ -125,8 +132,9 @@ describe('linux target', () => {
     // unit = ceil(9236 / 30) = 308 B; band order TC 3,2,1,0 -> quanta 12320 9240 9240 1 (sum 30801).
     // Cumulative rounding: floor(12320*100/30801) = 39; floor(21560*100/30801) = 69 -> 30;
     // floor(30800*100/30801) = 99 -> 30; 100 -> 1. So TC 3 gets 39 % (wanted 40) and TC 0 1 % (wanted 0).
-    expect(q.map((x) => [x.path, x.wanted, x.got])).toEqual([['ets.bw[3]', 40, 39], ['ets.bw[0]', 0, 1]]);
-    expect(q.every((x) => x.unit === '%')).toBe(true);
+    const bw = q.filter((x) => x.path.startsWith('ets.bw'));
+    expect(bw.map((x) => [x.path, x.wanted, x.got])).toEqual([['ets.bw[3]', 40, 39], ['ets.bw[0]', 0, 1]]);
+    expect(bw.every((x) => x.unit === '%')).toBe(true);
   });
 });
 
@@ -209,7 +217,7 @@ describe('every value in the generated scripts is quoted (property)', () => {
   // Stand-ins for the commands the scripts run: each call appends its argv, NUL-separated, one call a line.
   const bin = join(dir, 'bin');
   mkdirSync(bin);
-  for (const tool of ['dcb', 'lldptool', 'tc', 'ip']) {
+  for (const tool of ['dcb', 'lldptool', 'dcbtool', 'tc', 'ip']) {
     writeFileSync(join(bin, tool), `#!/bin/sh\nprintf '%s\\0' ${tool} "$@" >> "$ARGV_LOG"\nprintf '\\n' >> "$ARGV_LOG"\n`, { mode: 0o755 });
   }
   const chars = [...'aZ09_-.', ...";$`'\"\\|&<>(){}[]*?!~%^=+,@", 'é'];
@@ -232,7 +240,7 @@ describe('every value in the generated scripts is quoted (property)', () => {
         const tcLines = files['tc.batch'].trimEnd().split('\n');
         expect(tcLines.map((l) => batchWords(l)[3])).toEqual(names);
         expect(files['tc.batch']).not.toContain('\0');
-        for (const script of ['dcb.sh', 'lldptool.sh', 'classify.sh']) {
+        for (const script of ['dcb.sh', 'lldptool.sh', 'dcbtool.sh', 'classify.sh']) {
           const file = join(dir, `${run++}-${script}`);
           writeFileSync(file, files[script]);
           for (const shell of shells) expect(sh([shell, '-n', file]).status, `${shell} -n ${script}\n${files[script]}`).toBe(0);
@@ -241,7 +249,8 @@ describe('every value in the generated scripts is quoted (property)', () => {
           const r = spawnSync('sh', [file], { encoding: 'utf8', env: { PATH: `${bin}:/usr/bin:/bin`, ARGV_LOG: log } });
           expect(r.status, r.stderr).toBe(0);
           const calls = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\0').slice(0, -1));
-          const devs = calls.map((a) => a[a.findIndex((w) => w === 'dev' || w === '-i') + 1]);
+          // dcbtool takes the interface as its third word (`dcbtool sc IF feature ...`)
+          const devs = calls.map((a) => (a[0] === 'dcbtool' ? a[2] : a[a.findIndex((w) => w === 'dev' || w === '-i') + 1]));
           // every port is configured, and no call sees a name that is not one of them
           expect(new Set(devs)).toEqual(new Set(names));
         }

@@ -190,9 +190,9 @@ describe('p4 target', () => {
     // Through the library form of the CLI command (what --device-id feeds).
     const cfg = join(dir, 'lossless.json');
     writeFileSync(cfg, JSON.stringify(losslessInput()));
-    const out = codegenFiles(cfg, ['p4'], undefined, 42).files.get('p4/write_request.txtpb') as string;
+    const out = codegenFiles(cfg, ['p4'], undefined, { deviceId: 42 }).files.get('p4/write_request.txtpb') as string;
     expect(out).toMatch(/^device_id: 42$/m);
-    expect(() => codegenFiles(cfg, ['p4'], undefined, -3)).toThrow(/device-id/);
+    expect(() => codegenFiles(cfg, ['p4'], undefined, { deviceId: -3 })).toThrow(/device-id/);
   });
 
   test('clone replicas carry egress_port: Replica.port and egress_port are one oneof, so both cannot be set', () => {

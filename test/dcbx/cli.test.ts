@@ -1,8 +1,13 @@
 // `dcbkit dcbx encode|decode|negotiate` end to end through the built CLI, with tshark as the
 // independent reader of what `encode` and `negotiate --pcap` write.
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers.js';
+import { packageRoot } from '../../host/loader.js';
+import { parseHex } from '../../host/frames/bytes.js';
+import { writePcap } from '../../host/pcap.js';
 import { tmpFile } from '../frames/oracle.js';
 import { fields, tsharkPdml, type PdmlNode } from './pdml.js';
 
@@ -121,6 +126,58 @@ describe('dcbx decode', () => {
     const r = runCli(['dcbx', 'decode', file]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^pcap: byte \d+: packet data of record at 24/);
+  });
+});
+
+describe('dcbx decode on real captures', () => {
+  // an LLDPDU, an IPv6 neighbour solicitation (as a veth sends when it comes up), a PFC frame
+  const ns = '333300000016960391d6e79f86dd600000000024000100000000000000000000000000000000ff0200000000000000000000000000163a000502000001008f0087140000000104000000ff0200000000000000000001ffd6e79f';
+  const mixed = () => {
+    const lldp = runCli(['dcbx', 'encode', 'examples/configs/converged.yaml', '--hex']).stdout.trim();
+    const pfc = runCli(['frames', 'pfc', '--pause', '3:65535', '--hex']).stdout.trim();
+    const file = tmpFile('mixed.pcap');
+    writeFileSync(file, writePcap([lldp, ns, pfc].map((h, i) => ({ t_ps: BigInt(i + 1) * 1000n, data: parseHex(h, 'test') }))));
+    return file;
+  };
+
+  it('frames that are neither LLDP nor DCB control frames are skipped and counted, not an error', () => {
+    const file = mixed();
+    const r = runCli(['dcbx', 'decode', file, '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.frame ?? l)).toEqual([0, 2, { skipped: 1 }]); // capture numbering kept
+    expect(lines.map((l) => l.kind)).toEqual(['lldp', 'pfc', undefined]);
+    const human = runCli(['dcbx', 'decode', file]);
+    expect(human.stdout.trim().split('\n').at(-1)).toBe('skipped: 1 frame(s) that are not LLDP or DCB control frames');
+    // nothing skipped: no closing line
+    expect(runCli(['dcbx', 'decode', '--hex', ns]).stdout).toBe('');
+  });
+
+  it("'-' reads the capture from stdin: the same lines as the file", () => {
+    const file = mixed();
+    const fromFile = runCli(['dcbx', 'decode', file, '--json']);
+    const fromStdin = runCli(['dcbx', 'decode', '-', '--json'], { input: readFileSync(file) as unknown as string });
+    expect(fromStdin.status, fromStdin.stderr).toBe(0);
+    expect(fromStdin.stdout).toBe(fromFile.stdout);
+  });
+
+  it("'-' prints each LLDPDU as its record arrives, before the stream ends; a stream cut inside a record exits 2 after what it printed", async () => {
+    const bytes = readFileSync(mixed());
+    const firstRecordEnd = 24 + 16 + bytes.readUInt32LE(24 + 8);
+    const child = spawn(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli.js'), 'dcbx', 'decode', '-', '--json'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.stderr.on('data', (b) => (err += b));
+    const exited = new Promise<number>((done) => child.on('exit', (code) => done(code ?? -1)));
+    child.stdin.write(bytes.subarray(0, firstRecordEnd));
+    for (let i = 0; i < 200 && !out.includes('\n'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(JSON.parse(out.split('\n')[0])).toMatchObject({ frame: 0, kind: 'lldp' }); // printed while stdin is still open
+    child.stdin.end(bytes.subarray(firstRecordEnd, bytes.length - 3));
+    expect(await exited).toBe(2);
+    expect(err.trim()).toMatch(/^stdin: byte \d+: the capture ends inside a pcap record/);
+    // the PFC record was cut: frame 0, then (--json) the problem document
+    expect(out.trim().split('\n').map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ frame: 0 }), { problems: [{ path: 'stdin', rule: expect.stringMatching(/ends inside a pcap record/) }] }]);
   });
 });
 

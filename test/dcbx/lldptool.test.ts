@@ -3,81 +3,39 @@
 // LLDPDU of a neighbour and `lldptool -t -n` prints its TLVs with lldpad's own printers — a second
 // decoder written independently of Wireshark's. Everything runs in a private network namespace
 // (we need root); only the lldpad we start is stopped, by its pid.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CeeTlv } from '../../host/dcbx/cee.js';
 import type { AppTlv, EtsCfgTlv, EtsRecTlv, PfcTlv, TsaName } from '../../host/dcbx/ieee.js';
-import { selectorCode } from '../../host/dcbx/ieee.js';
 import { decodeTlv, encodeLldpdu, encodeTlv, type LldpTlv, type Lldpdu } from '../../host/dcbx/lldpdu.js';
 import { parseHex, toHex } from '../../host/frames/bytes.js';
 import { requireTool } from '../helpers.js';
+import { StandinNetns } from '../dcbnl-standin/standin.js';
 import { ceeArb } from './arbitraries.js';
+import { checkCee, checkIeee, sections } from './lldptool-text.js';
 
-const NS = `dcbkit-lldp-${process.pid}`;
-let lldpad: ChildProcess | undefined;
-let stateDir: string | undefined;
+let net: StandinNetns;
 
-function sh(cmd: string, args: string[], input?: string): { status: number; out: string } {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', input });
-  return { status: r.status ?? -1, out: (r.stdout ?? '') + (r.stderr ?? '') };
-}
-const inNs = (...args: string[]) => sh('ip', ['netns', 'exec', NS, ...args]);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const inNs = (...args: string[]) => {
+  const r = net.run(args[0], args.slice(1), { standin: false });
+  return { status: r.status, out: r.stdout + r.stderr };
+};
 
+// lldpad runs in its own network namespace with a private /dev/shm (test/dcbnl-standin/standin.ts),
+// so another lldpad on the machine does not stop it; no interface is a DCB device here
 beforeAll(async () => {
-  for (const t of ['lldpad', 'lldptool', 'ip', 'python3']) requireTool(t);
-  if (process.getuid?.() !== 0) throw new Error('the lldptool oracle needs root (a network namespace with a veth pair)');
-  const steps = [
-    ['netns', 'add', NS],
-    ['-n', NS, 'link', 'add', 'dev', 'a', 'type', 'veth', 'peer', 'name', 'b'],
-    ['-n', NS, 'link', 'set', 'dev', 'a', 'up'],
-    ['-n', NS, 'link', 'set', 'dev', 'b', 'up'],
-  ];
-  for (const s of steps) {
-    const r = sh('ip', s);
-    if (r.status !== 0) throw new Error(`ip ${s.join(' ')}: ${r.out}`);
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'dcbkit-lldpad-'));
-  stateDir = dir;
-  // lldpad refuses to start while another instance's state record looks alive (its SysV shared
-  // memory is machine-wide, not per namespace), so a start is retried after that one has gone.
-  let log = '';
-  for (let attempt = 0; attempt < 5 && !lldpad; attempt++) {
-    // -p: no pid file, -t: keep our own state, -f: a private config (lldpad creates it)
-    const p = spawn('ip', ['netns', 'exec', NS, 'lldpad', '-p', '-t', '-f', join(dir, 'lldpad.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let exited = false;
-    p.on('exit', () => (exited = true));
-    p.stdout.on('data', (d) => (log += d));
-    p.stderr.on('data', (d) => (log += d));
-    for (let i = 0; i < 50 && !exited; i++) {
-      if (inNs('lldptool', 'set-lldp', '-i', 'a', 'adminStatus=rx').status === 0) {
-        lldpad = p;
-        break;
-      }
-      await sleep(200);
-    }
-    if (!lldpad) {
-      p.kill('SIGTERM');
-      await sleep(1000);
-    }
-  }
-  if (!lldpad) throw new Error(`lldpad did not start in the namespace: ${log}`);
+  requireTool('python3');
+  net = StandinNetns.open({ links: [['a', 'b']], managed: [], tag: 'lldptool' });
+  const lldpad = await net.startLldpad('a');
+  const r = lldpad.lldptool(['set-lldp', '-i', 'a', 'adminStatus=rx']);
+  if (r.status !== 0) throw new Error(`lldptool set-lldp: ${r.stdout}${r.stderr}`);
 }, 60_000);
 
 afterAll(async () => {
-  const p = lldpad;
-  if (p && p.exitCode === null) {
-    const gone = new Promise((r) => p.once('exit', r));
-    p.kill('SIGTERM');
-    await Promise.race([gone, sleep(5000)]);
-  }
-  sh('ip', ['netns', 'del', NS]);
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-}, 10_000);
+  await net?.close();
+}, 20_000);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sends the frame on b, then returns lldptool's view of a's neighbour once it shows `marker`. */
 async function throughLldpad(frame: Uint8Array, marker: string): Promise<string> {
@@ -89,87 +47,6 @@ async function throughLldpad(frame: Uint8Array, marker: string): Promise<string>
     await sleep(100);
   }
   throw new Error(`lldpad never showed ${marker}`);
-}
-
-/** lldptool's sections: title line -> the indented lines under it. */
-function sections(out: string): Map<string, string[]> {
-  const m = new Map<string, string[]>();
-  let cur: string[] = [];
-  for (const line of out.split('\n')) {
-    if (!line.trim()) continue;
-    if (/^\S/.test(line)) m.set(line.trim(), (cur = []));
-    else cur.push(line.trim());
-  }
-  return m;
-}
-const after = (lines: string[], key: string) => lines.find((l) => l.startsWith(key))?.slice(key.length).trim() ?? '';
-const TSA_LLDPTOOL: Record<TsaName, string> = { strict: 'strict', cbs: 'cbshaper', ets: 'ets', vendor: 'vendor' };
-
-function checkEts(lines: string[], t: EtsCfgTlv | EtsRecTlv): void {
-  expect(after(lines, 'PRIO_MAP:').split(/\s+/)).toEqual(t.prio_tc.map((tc, p) => `${p}:${tc}`));
-  expect(after(lines, 'TC Bandwidth:').split(/\s+/)).toEqual(t.bw.map((b) => `${b}%`));
-  expect(after(lines, 'TSA_MAP:').split(/\s+/)).toEqual(t.tsa.map((x, tc) => `${tc}:${TSA_LLDPTOOL[x as TsaName]}`));
-}
-
-function checkIeee(s: Map<string, string[]>, tlvs: LldpTlv[]): void {
-  for (const t of tlvs) {
-    if (t.type === 'ets_cfg') {
-      const l = s.get('IEEE 8021QAZ ETS Configuration TLV')!;
-      expect(after(l, 'Willing:')).toBe(t.willing ? 'yes' : 'no');
-      expect(after(l, 'CBS:')).toBe(t.cbs ? 'supported' : 'not supported');
-      expect(Number(after(l, 'MAX_TCS:'))).toBe(t.max_tcs); // lldptool prints wire 0 as 8, like our decoder
-      checkEts(l, t);
-    } else if (t.type === 'ets_rec') {
-      checkEts(s.get('IEEE 8021QAZ ETS Recommendation TLV')!, t);
-    } else if (t.type === 'pfc') {
-      const l = s.get('IEEE 8021QAZ PFC TLV')!;
-      expect(after(l, 'Willing:')).toBe(t.willing ? 'yes' : 'no');
-      expect(after(l, 'MACsec Bypass Capable:')).toBe(t.mbc ? 'yes' : 'no'); // raw bit (§5.4 note)
-      expect(Number(after(l, 'PFC capable traffic classes:'))).toBe(t.cap);
-      expect((after(l, 'PFC enabled:').match(/\d/g) ?? []).map(Number)).toEqual(t.enable);
-    } else if (t.type === 'app') {
-      const l = s.get('IEEE 8021QAZ APP TLV')!;
-      const seen: string[] = [];
-      for (const line of l) {
-        const m = /Prio (\d)\s+Sel (\d)\s+P-ID\s+.*?:\s*(0x[0-9a-fA-F]+|\d+)\s*$/.exec(line);
-        if (m) seen.push(`${m[2]}/${Number(m[3])}/${m[1]}`);
-        const d = /^Prio:(\d)\s+dscp:\s*(.*)$/.exec(line);
-        if (d) for (const v of d[2].split(',').map((x) => x.trim()).filter((x) => /^\d+$/.test(x))) seen.push(`5/${Number(v)}/${d[1]}`);
-      }
-      expect(seen.sort()).toEqual(t.app.map((e) => `${selectorCode(e.selector)}/${e.protocol}/${e.priority}`).sort());
-    }
-  }
-}
-
-function flags(h: { enable: boolean; willing: boolean; error: boolean }): string {
-  return `${h.enable ? 'Enabled' : 'Not Enabled'}, ${h.willing ? 'Willing' : 'Not Willing'}, ${h.error ? 'Error' : 'No Error'}`;
-}
-
-function checkCee(s: Map<string, string[]>, t: CeeTlv): void {
-  const l = s.get('CEE DCBX TLV')!;
-  // lldptool prints SeqNo/AckNo as signed 32-bit integers (0xffffffed shows as -19)
-  expect(l).toContain(`SeqNo: ${t.control.seq | 0}, AckNo: ${t.control.ack | 0}`);
-  const at = (title: string) => l.indexOf(title);
-  if (t.pg) {
-    const i = at('Priority Groups TLV:');
-    expect(l[i + 1]).toBe(flags(t.pg));
-    const groups = new Map<number, number[]>();
-    t.pg.prio_pgid.forEach((g, p) => groups.set(g, [...(groups.get(g) ?? []), p]));
-    const want = [...groups.entries()].sort((x, y) => x[0] - y[0]).map(([g, ps]) => `${g}:[${ps.join(',')}]`);
-    expect(after(l, 'PGID Priorities:').split(/\s+/)).toEqual(want);
-    expect(after(l, 'PGID Percentages:').split(/\s+/)).toEqual(t.pg.pg_bw.map((b, g) => `${g}:${b}%`));
-  }
-  if (t.pfc) {
-    const i = at('Priority Flow Control TLV:');
-    expect(l[i + 1]).toBe(flags(t.pfc));
-    expect((l[i + 2].replace('PFC enabled priorities:', '').match(/\d/g) ?? []).map(Number)).toEqual(t.pfc.enable_prios);
-  }
-  if (t.app) {
-    const i = at('Application TLV:');
-    expect(l[i + 1]).toBe(flags(t.app));
-    const entries = l.slice(i + 2, i + 2 + t.app.app.length);
-    expect(entries).toEqual(t.app.app.map((e) => `${e.selector === 'ethertype' ? 'Ethertype' : 'TCP/UDP Port'}: 0x${e.protocol.toString(16).padStart(4, '0')}, Priority Map: 0x${e.priorities.reduce((v, p) => v | (1 << p), 0).toString(16).padStart(2, '0')}`));
-  }
 }
 
 const frameOf = (n: number, tlvs: LldpTlv[]): Lldpdu => {

@@ -82,6 +82,29 @@ describe('IEEE 802.1Qaz resolution (lldpad ets_sm / pfc_sm)', () => {
     expect(r.agents.a.operational.app).toEqual([{ selector: 'ethertype', protocol: 0x8906, priority: 3 }, { selector: 'dgram', protocol: 4791, priority: 4 }]);
   });
 
+  it('after adopting the peer PFC a port still advertises its own MBC (a capability), and runs the peer one', () => {
+    const a = { ...port(LOW, { willing: true, pfc: [3] }), pfc: { enable: [3], willing: true, mbc: false, cap: 8 } };
+    const b = { ...port(HIGH, { pfc: [5] }), pfc: { enable: [5], willing: false, mbc: true, cap: 8 } };
+    const r = simulate(pair(a, b), { duration_ps: 10 * S });
+    expect(r.agents.a.operational.pfc).toEqual({ enable: [5], mbc: true }); // what a programs (lldpad: remote mbc)
+    const lastA = decodeLldpdu(r.lldpdus.filter((p) => p.from === 'a').at(-1)!.bytes).tlvs.find((t) => t.type === 'pfc');
+    expect(lastA).toMatchObject({ enable: [5], mbc: false, willing: true });
+  });
+
+  it('the APP TLV advertises the operational table: local entries, then the peer entries merged', () => {
+    const fcoe = { selector: 1, protocol: 0x8906, priority: 3 };
+    const roce = { selector: 'dgram', protocol: 4791, priority: 4 };
+    const r = simulate(pair(port(LOW, { app: [fcoe] }), port(HIGH, { app: [roce] })), { duration_ps: 10 * S });
+    const appOf = (who: string) => decodeLldpdu(r.lldpdus.filter((p) => p.from === who).at(-1)!.bytes).tlvs.find((t) => t.type === 'app');
+    expect(appOf('a')).toEqual({ type: 'app', app: [{ selector: 'ethertype', protocol: 0x8906, priority: 3 }, { selector: 'dgram', protocol: 4791, priority: 4 }] });
+    expect(appOf('b')).toEqual({ type: 'app', app: [{ selector: 'dgram', protocol: 4791, priority: 4 }, { selector: 'ethertype', protocol: 0x8906, priority: 3 }] });
+    // a port without local entries advertises what it learned; before a peer it sends no APP TLV
+    const q = simulate(pair(port(LOW), port(HIGH, { app: [roce] })), { duration_ps: 10 * S });
+    const aPdus = q.lldpdus.filter((p) => p.from === 'a').map((p) => decodeLldpdu(p.bytes).tlvs.find((t) => t.type === 'app'));
+    expect(aPdus[0]).toBeUndefined();
+    expect(aPdus.at(-1)).toEqual({ type: 'app', app: [{ selector: 'dgram', protocol: 4791, priority: 4 }] });
+  });
+
   it("back to local config when the peer's PFC TLV disappears", () => {
     const a = port(LOW, { willing: true, pfc: [3] });
     const peer = decodeLldpdu(encodeLldpdu(ieeeLldpdu(port(HIGH, { pfc: [5] }))));
@@ -146,6 +169,15 @@ describe('CEE DCBX 1.01 (control and feature state machines)', () => {
     // the first LLDPDU of each side: SeqNo 1 (initial configuration), AckNo 0 (nothing seen yet)
     const first = ceeOf(r.lldpdus[0].bytes).control;
     expect([first.seq, first.ack]).toEqual([1, 0]);
+  });
+
+  it('a first peer TLV that leaves every Error bit clear does not bump SeqNo (nothing advertised changed)', () => {
+    const r = simulate(pair(port(LOW, { willing: true, pfc: [3] }), port(HIGH, { pfc: [3] })), { duration_ps: 60 * S, mode: 'cee' });
+    const seqs = (who: string) => [...new Set(r.lldpdus.filter((p) => p.from === who).map((p) => ceeOf(p.bytes).control.seq))];
+    expect(seqs('a')).toEqual([1]);
+    expect(seqs('b')).toEqual([1]);
+    const last = (who: string) => ceeOf(r.lldpdus.filter((p) => p.from === who).at(-1)!.bytes).control;
+    expect([last('a').ack, last('b').ack]).toEqual([1, 1]);
   });
 
   it('both not willing and PFC differs: Error set in the advertised PFC feature, no MAC tie-break', () => {
