@@ -108,8 +108,8 @@ describe('runSweep', () => {
       expect(readFileSync(join(tmp, 'j1', f), 'utf8'), f).toBe(readFileSync(join(tmp, 'j2', f), 'utf8'));
     }
     const csv = readFileSync(join(tmp, 'j1', 'sweep.csv'), 'utf8').split('\n');
-    expect(csv[0]).toBe('index,mode,links.0.buffer,throughput_bps,min_flow_bps,victim_bps,delivered_bytes,drops_lossless,drops_lossy,xoff_sent,pause_frames,paused_ps,cnms,ets_max_share_error_pp,jain,watchdog_events,packet_hops');
-    expect(csv[5]).toBe('4,credit,0.5,500000000,500000000,500000000,1,0,0,0,0,3,0,,,0,14');
+    expect(csv[0]).toBe('index,mode,links.0.buffer,throughput_bps,min_flow_bps,victim_bps,delivered_bytes,drops_lossless,drops_lossy,xoff_sent,pause_frames,paused_ps,cnms,ets_max_share_error_pp,jain,watchdog_events,packet_hops,max_fct_ps,mean_fct_ps,retransmitted_bytes');
+    expect(csv[5]).toBe('4,credit,0.5,500000000,500000000,500000000,1,0,0,0,0,3,0,,,0,14,,,0');
     const json = JSON.parse(readFileSync(join(tmp, 'j1', 'sweep.json'), 'utf8'));
     expect(json.params).toEqual([{ path: 'mode', values: ['pfc', 'credit'] }, { path: 'links.0.buffer', values: [0.5, 1, 2, 3] }]);
     expect(json.points[7]).toMatchObject({ index: 7, params: { mode: 'credit', 'links.0.buffer': 3 } });
@@ -137,7 +137,9 @@ describe('sweep metrics', () => {
     expect(m.delivered_bytes).toBe(4_990_000 + 5_000_000 + 100_000);
     expect(m.paused_ps).toBe(150_000_000);
     expect(m.watchdog_events).toBe(2);
-    expect(sweepCsv([], [{ index: 0, params: {}, metrics: m }]).split('\n')[1]).toBe('0,8792000000,800000000,800000000,10090000,0,12,3,6,150000000,41,0.42,0.9987,2,123456');
+    // The one finished sized flow completed in 900 us; nothing was retransmitted.
+    expect(m.max_fct_ps).toBe(900_000_000);
+    expect(sweepCsv([], [{ index: 0, params: {}, metrics: m }]).split('\n')[1]).toBe('0,8792000000,800000000,800000000,10090000,0,12,3,6,150000000,41,0.42,0.9987,2,123456,900000000,900000000,0');
   });
 });
 
