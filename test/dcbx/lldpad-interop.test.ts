@@ -249,6 +249,26 @@ describe('IEEE DCBX: dcbkit and the live lldpad end where `dcbx negotiate` says'
     live = undefined;
   }, 60_000);
 
+  it("both willing, lldpad adopted dcbkit's PFC (lower MAC), then dcbkit withdraws its PFC TLV: lldpad keeps the stale PFC where dcbkit's rule goes back to local", async () => {
+    const l = lldpadConfig({ mac: LLDPAD_LOW, willing: true, pfc: [2] });
+    const d = dcbkitConfig({ willing: true, pfc: [6] });
+    const [n] = await Promise.all([negotiate(l, d, 'ieee'), (async () => (live = await bringUp(l, d, 'ieee', 'ieee-stale')))()]);
+    await checkIeeeExchange(live!, n);
+    expect(live!.net.device('a').pfc.pfc_en).toBe(bitmap([6]));
+    const peerNow = live!.peer.said.at(-1)!.pdu;
+    await live!.peer.withhold(['pfc']);
+    // dcbkit's rule: no PFC TLV from the peer, no remote values: the port runs its own [2]
+    const want = resolveIeee(parsed(l), { ...peerNow, src: DCBKIT_MAC, tlvs: peerNow.tlvs.filter((t) => t.type !== 'pfc') });
+    expect(want).toMatchObject({ state: { pfc: 'INIT' }, operational: { pfc: { enable: [2] } } });
+    // lldpad (lldp_8021qaz.c pfc_sm): "local willing && remote willing && local MAC not greater"
+    // selects RX_RECOMMEND without looking at remote_param, so the withdrawn TLV's last values stay
+    await settle(live!, 'lldpad heard the LLDPDU without PFC', () => live!.peer.heard.at(-1)!.pdu.tlvs.some((t) => t.type === 'pfc') && live!.lldpad.lldptool(['-t', '-n', '-i', 'a', '-V', 'PFC']).stdout.trim() === '', 5000);
+    expect(live!.lldpad.lldptool(['-t', '-n', '-i', 'a', '-V', 'PFC']).stdout.trim()).toBe(''); // lldpad has the LLDPDU without PFC
+    await sleep(1500);
+    expect(live!.net.device('a').pfc.pfc_en, 'lldpad still runs the withdrawn PFC').toBe(bitmap([6]));
+    expect(live!.peer.heard.at(-1)!.pdu.tlvs.find((t) => t.type === 'pfc')).toMatchObject({ enable: [6] });
+  }, 60_000);
+
   for (const [mac, adopter] of [[LLDPAD_LOW, 'lldpad'], [LLDPAD_HIGH, 'dcbkit']] as const) {
     it(`both willing, lldpad's MAC ${mac === LLDPAD_LOW ? 'lower' : 'higher'} than dcbkit's: ${adopter} adopts the other's PFC`, async () => {
       const l = lldpadConfig({ mac, willing: true, pfc: [2], rec: true });
@@ -346,6 +366,10 @@ describe('CEE DCBX 1.01 against the live lldpad (with open-lldp 03cb011)', () =>
         expect(o.Status, `dcbtool go a ${f}`).toBe('Successful');
         expect(o['Oper Mode'] ?? o['OperMode'], `dcbtool go a ${f}: ${JSON.stringify(o)}`).toMatch(/true|1/i);
       }
+      // lldpad put the link in DORMANT mode when it took up CEE (set_hw_state -> set_linkmode) and
+      // set it UP once PFC and App were operational (dcbx_check_operstate): the "DORMANT" seen before
+      await settle(live!, 'operstate UP', () => JSON.parse(live!.net.run('ip', ['-j', 'link', 'show', 'dev', 'a'], { standin: false }).stdout)[0].operstate === 'UP', 5000);
+      expect(JSON.parse(live!.net.run('ip', ['-j', 'link', 'show', 'dev', 'a'], { standin: false }).stdout)[0]).toMatchObject({ linkmode: 'DORMANT', operstate: 'UP' });
       // what lldpad programmed (PG/PFC/App through the CEE dcbnl commands, then SET_ALL)
       expect(deviceCee(live!.net.device('a')), 'what lldpad programmed').toEqual(wantLldpad);
       expect(ceeFeatures(lldpadCee()), "lldpad's CEE TLV as dcbkit decodes it").toEqual(wantTlv);
