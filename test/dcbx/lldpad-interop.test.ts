@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildIr } from '../../codegen/ir.js';
 import { defaultDevice } from '../../codegen/device.js';
 import { linuxTarget } from '../../codegen/linux.js';
@@ -141,6 +141,14 @@ interface Live {
 /** A namespace, lldpad on `a` (MAC from its config) configured by its generated script, dcbkit on `b`. */
 async function bringUp(lldpadRaw: Raw, dcbkitRaw: Raw, mode: 'ieee' | 'cee', tag: string): Promise<Live> {
   const net = StandinNetns.open({ tag });
+  try {
+    return await startBoth(net, lldpadRaw, dcbkitRaw, mode);
+  } catch (e) {
+    await net.close(); // a failed start leaves no namespace or lldpad behind
+    throw e;
+  }
+}
+async function startBoth(net: StandinNetns, lldpadRaw: Raw, dcbkitRaw: Raw, mode: 'ieee' | 'cee'): Promise<Live> {
   const mac = (lldpadRaw.port as { mac: string }).mac;
   const ip = net.run('ip', ['link', 'set', 'dev', 'a', 'address', mac], { standin: false });
   if (ip.status !== 0) throw new Error(ip.stderr);
@@ -155,8 +163,11 @@ async function bringUp(lldpadRaw: Raw, dcbkitRaw: Raw, mode: 'ieee' | 'cee', tag
 }
 async function tearDown(live: Live | undefined): Promise<void> {
   if (!live) return;
-  live.peer.stop();
-  await live.net.close();
+  try {
+    live.peer.stop();
+  } finally {
+    await live.net.close(); // idempotent: a second call finds nothing left to stop
+  }
 }
 
 /** Waits until f() is true (state settling on both sides), then returns; the caller asserts. */
@@ -183,8 +194,9 @@ async function checkIeeeExchange(live: Live, n: Negotiated): Promise<void> {
   expect(deviceIeee(live.net.device('a')), 'what lldpad programmed').toEqual(wantLldpad);
   expect(agentView(live.peer), "dcbkit's operational result").toEqual(wantDcbkit);
   expect(lldpadTlvs(), "lldpad's LLDPDU as dcbkit decodes it").toEqual(wantTlvs);
-  // dcbkit's last LLDPDU as lldpad received it, printed by lldptool
+  // dcbkit's last LLDPDU: what negotiate's model of dcbkit sends, and as lldpad received it, printed by lldptool
   const mine = live.peer.said.at(-1)!.pdu;
+  expect(dcbxTlvs(mine), "dcbkit's LLDPDU").toEqual(dcbxTlvs(lastFrom(n, 'b')));
   const shown = live.lldpad.lldptool(['-t', '-n', '-i', 'a']);
   expect(shown.status).toBe(0);
   checkIeee(sections(shown.stdout), mine.tlvs as LldpTlv[]);
@@ -193,7 +205,11 @@ async function checkIeeeExchange(live: Live, n: Negotiated): Promise<void> {
 
 describe('IEEE DCBX: dcbkit and the live lldpad end where `dcbx negotiate` says', () => {
   let live: Live | undefined;
-  afterAll(() => tearDown(live));
+  // after every test, also one that failed half-way (its namespace and lldpad must not outlive it)
+  afterEach(async () => {
+    await tearDown(live);
+    live = undefined;
+  });
 
   it('lldpad willing, dcbkit not willing: lldpad runs dcbkit\'s ETS Recommendation and PFC; then dcbkit withdraws ETS-REC, then PFC', async () => {
     const l = lldpadConfig({ mac: LLDPAD_LOW, willing: true, pfc: [3], app: [FCOE] });
@@ -231,6 +247,26 @@ describe('IEEE DCBX: dcbkit and the live lldpad end where `dcbx negotiate` says'
     await checkIeeeExchange(live!, n);
     await tearDown(live);
     live = undefined;
+  }, 60_000);
+
+  it("both willing, lldpad adopted dcbkit's PFC (lower MAC), then dcbkit withdraws its PFC TLV: lldpad keeps the stale PFC where dcbkit's rule goes back to local", async () => {
+    const l = lldpadConfig({ mac: LLDPAD_LOW, willing: true, pfc: [2] });
+    const d = dcbkitConfig({ willing: true, pfc: [6] });
+    const [n] = await Promise.all([negotiate(l, d, 'ieee'), (async () => (live = await bringUp(l, d, 'ieee', 'ieee-stale')))()]);
+    await checkIeeeExchange(live!, n);
+    expect(live!.net.device('a').pfc.pfc_en).toBe(bitmap([6]));
+    const peerNow = live!.peer.said.at(-1)!.pdu;
+    await live!.peer.withhold(['pfc']);
+    // dcbkit's rule: no PFC TLV from the peer, no remote values: the port runs its own [2]
+    const want = resolveIeee(parsed(l), { ...peerNow, src: DCBKIT_MAC, tlvs: peerNow.tlvs.filter((t) => t.type !== 'pfc') });
+    expect(want).toMatchObject({ state: { pfc: 'INIT' }, operational: { pfc: { enable: [2] } } });
+    // lldpad (lldp_8021qaz.c pfc_sm): "local willing && remote willing && local MAC not greater"
+    // selects RX_RECOMMEND without looking at remote_param, so the withdrawn TLV's last values stay
+    await settle(live!, 'lldpad heard the LLDPDU without PFC', () => live!.peer.heard.at(-1)!.pdu.tlvs.some((t) => t.type === 'pfc') && live!.lldpad.lldptool(['-t', '-n', '-i', 'a', '-V', 'PFC']).stdout.trim() === '', 5000);
+    expect(live!.lldpad.lldptool(['-t', '-n', '-i', 'a', '-V', 'PFC']).stdout.trim()).toBe(''); // lldpad has the LLDPDU without PFC
+    await sleep(1500);
+    expect(live!.net.device('a').pfc.pfc_en, 'lldpad still runs the withdrawn PFC').toBe(bitmap([6]));
+    expect(live!.peer.heard.at(-1)!.pdu.tlvs.find((t) => t.type === 'pfc')).toMatchObject({ enable: [6] });
   }, 60_000);
 
   for (const [mac, adopter] of [[LLDPAD_LOW, 'lldpad'], [LLDPAD_HIGH, 'dcbkit']] as const) {
@@ -295,7 +331,11 @@ function dcbtoolOper(l: Lldpad, feature: string): Record<string, string> {
 
 describe('CEE DCBX 1.01 against the live lldpad (with open-lldp 03cb011)', () => {
   let live: Live | undefined;
-  afterAll(() => tearDown(live));
+  // after every test, also one that failed half-way (its namespace and lldpad must not outlive it)
+  afterEach(async () => {
+    await tearDown(live);
+    live = undefined;
+  });
 
   for (const lldpadWilling of [true, false]) {
     it(`lldpad ${lldpadWilling ? 'willing' : 'not willing'}, dcbkit ${lldpadWilling ? 'not willing' : 'willing'}: SeqNo/AckNo advance, every feature operational on both sides, as negotiate says`, async () => {
@@ -326,6 +366,10 @@ describe('CEE DCBX 1.01 against the live lldpad (with open-lldp 03cb011)', () =>
         expect(o.Status, `dcbtool go a ${f}`).toBe('Successful');
         expect(o['Oper Mode'] ?? o['OperMode'], `dcbtool go a ${f}: ${JSON.stringify(o)}`).toMatch(/true|1/i);
       }
+      // lldpad put the link in DORMANT mode when it took up CEE (set_hw_state -> set_linkmode) and
+      // set it UP once PFC and App were operational (dcbx_check_operstate): the "DORMANT" seen before
+      await settle(live!, 'operstate UP', () => JSON.parse(live!.net.run('ip', ['-j', 'link', 'show', 'dev', 'a'], { standin: false }).stdout)[0].operstate === 'UP', 5000);
+      expect(JSON.parse(live!.net.run('ip', ['-j', 'link', 'show', 'dev', 'a'], { standin: false }).stdout)[0]).toMatchObject({ linkmode: 'DORMANT', operstate: 'UP' });
       // what lldpad programmed (PG/PFC/App through the CEE dcbnl commands, then SET_ALL)
       expect(deviceCee(live!.net.device('a')), 'what lldpad programmed').toEqual(wantLldpad);
       expect(ceeFeatures(lldpadCee()), "lldpad's CEE TLV as dcbkit decodes it").toEqual(wantTlv);
