@@ -1,5 +1,5 @@
 // IEEE 802.1Qau reaction point (802.1Q clause 32.13-32.14 rate limiter), profile `qau-pc`: Pan's
-// pseudo-code as pinned in DESIGN.md §4.5 — rate cut on CNM, byte counter and timer stages, fast
+// pseudo-code as pinned in docs/design.md §4.5 — rate cut on CNM, byte counter and timer stages, fast
 // recovery / active increase / hyperactive increase, extra fast recovery (TR/8). Also the `dcqcn`
 // RP (Zhu et al., SIGCOMM 2015): alpha-scaled cut on CNP with alpha in Q10, alpha decay timer, and
 // the notification point's CNP spacing.
@@ -10,7 +10,7 @@
 // or sets, an increase moves CR halfway to a TR that only grows or drops to TR/8 > 1.25 CR);
 // 0 <= alpha <= 1024. All arithmetic is integer; divisions floor.
 //
-// Ordering (DESIGN.md §4.5): every event entry point first fires the timers due at or before
+// Ordering (docs/design.md §4.5): every event entry point first fires the timers due at or before
 // `now`, each at its own deadline, so a timer always precedes an event at the same instant; the
 // next deadline counts from the deadline that fired. One rng draw per jittered reload, in event
 // order. For dcqcn, a rate timer and an alpha timer due at the same instant fire rate timer first

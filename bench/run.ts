@@ -1,4 +1,4 @@
-// `dcbkit bench`: per-kernel and port-pipeline figures (DESIGN.md §6, docs/bench.md).
+// `dcbkit bench`: per-kernel and port-pipeline figures (docs/design.md §6, docs/bench.md).
 //
 // Method: every variant is a batched driver (>= 1000 packets per call, one call per sample); all are
 // warmed up with >= 20 calls first (V8 has no on-stack replacement for Wasm: a long first call

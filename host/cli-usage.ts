@@ -1,4 +1,4 @@
-// Command-line usage errors as `path: rule` problems (DESIGN.md §5): yargs reports a missing option,
+// Command-line usage errors as `path: rule` problems (docs/design.md §5): yargs reports a missing option,
 // an unknown one, a bad choice or a missing positional as an English sentence; this turns each such
 // failure into one problem per argument, named as the user typed it (`--cable`, `<kernel>`, `headrom`)
 // with a rule that says what is wanted (the option's own description, the allowed values).

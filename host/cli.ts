@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// dcbkit command line (DESIGN.md §5). Each command lives in host/commands/<name>.ts and also has a
+// dcbkit command line (docs/design.md §5). Each command lives in host/commands/<name>.ts and also has a
 // library function; this file only wires them into yargs and maps errors to exit codes:
 // InputError -> one `path: rule` line per problem on stderr, exit 2; OutputError -> the same lines,
 // exit 1; anything else -> exit 1 with the stack (a bug). Usage errors (missing or unknown options,
 // bad choices) are input errors too: host/cli-usage.ts words them as `path: rule` problems.
 // With --json anywhere on the line, the problems also go to stdout as one JSON document
-// `{"problems": [{"path", "rule"}, ...]}` so that scripts read them (DESIGN.md §5, second round).
+// `{"problems": [{"path", "rule"}, ...]}` so that scripts read them (docs/design.md §5, second round).
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import yargs from 'yargs';

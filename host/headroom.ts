@@ -1,6 +1,6 @@
 // PFC headroom: the buffer a lossless priority needs above its XOFF threshold to absorb what is
 // still in flight after XOFF is triggered (IEEE 802.1Qbb informative buffer-requirements annex,
-// component model as pinned in DESIGN.md §4.1; ../reference/pfc-credit-dcbx.md §2).
+// component model as pinned in docs/design.md §4.1; the IEEE 802.1Qbb informative buffer-requirements annex).
 //
 // Profile `ieee` (default), all terms in bit times of the port speed:
 //   max frame at the PFC sender  (mtu + 20) * 8       a frame it is sending when XOFF triggers
@@ -58,7 +58,7 @@ export const SPEED_TABLE: ReadonlyMap<number, SpeedRow> = new Map([
 export const MAX_INTERFACE_DELAY_BT = 0x7fff_ffff;
 
 export const PFC_FRAME_WIRE_BITS = (64 + WIRE_OVERHEAD) * 8;
-/** Preamble + SFD (8) and inter-frame gap (12): wire bytes beyond the frame (DESIGN.md §2). */
+/** Preamble + SFD (8) and inter-frame gap (12): wire bytes beyond the frame (docs/design.md §2). */
 export const WIRE_OVERHEAD_BYTES = 20;
 
 /** Parses a per-end interface delay in bit times (whole number, 0..MAX_INTERFACE_DELAY_BT). */

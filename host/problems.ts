@@ -1,4 +1,4 @@
-// Turns zod validation issues into `path: rule` problems (DESIGN.md §5 error format):
+// Turns zod validation issues into `path: rule` problems (docs/design.md §5 error format):
 // the path uses the input's own key names with array indices in brackets, e.g. `events[12].qf`.
 import type { z } from 'zod';
 import { InputError, type Problem } from './errors.js';

@@ -1,4 +1,4 @@
-// `dcbkit bench --quick --json`: the report's shape (DESIGN.md §5). Never a time: speed is
+// `dcbkit bench --quick --json`: the report's shape (docs/design.md §5). Never a time: speed is
 // reported by the command, not asserted by tests.
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers.js';

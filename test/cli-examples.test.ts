@@ -25,7 +25,7 @@ describe('dcbkit examples', () => {
       for (const f of inputs) expect(existsSync(join(root, f)), f).toBe(true);
     }
     expect(list.find((e) => e.name === 'converged-link')).toEqual({
-      name: 'converged-link', title: 'Converged link (seed 000, Table 1)', command: 'npx dcbkit run examples/converged-link/scenario.yaml --out out/converged-link',
+      name: 'converged-link', title: 'Converged link (Reinemo et al. 2010, Table 1)', command: 'npx dcbkit run examples/converged-link/scenario.yaml --out out/converged-link',
     });
     // a README command continued over several lines with `\` is one command
     expect(list.find((e) => e.name === 'buffer-sizing')!.command).toMatch(/^npx dcbkit sweep examples\/buffer-sizing\/scenario\.yaml --param defaults\.buffer\.pg_buffer=\S+ --param flow_control\.3=pfc,credit .*--out out\/buffer-sizing$/);

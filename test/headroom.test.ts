@@ -1,4 +1,4 @@
-// Headroom (host/headroom.ts, `dcbkit headroom`): the DESIGN.md §4.1 component model and the
+// Headroom (host/headroom.ts, `dcbkit headroom`): the docs/design.md §4.1 component model and the
 // SONiC Mellanox-plugin profile, with the arithmetic written out.
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../host/errors.js';

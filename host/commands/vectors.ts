@@ -1,5 +1,5 @@
 // `dcbkit vectors <kernel> --stimulus <file|->`: golden vectors as JSON Lines, one line per input
-// event with the kernel state after it (DESIGN.md §5). The stimulus is validated in full before
+// event with the kernel state after it (docs/design.md §5). The stimulus is validated in full before
 // anything is printed, so invalid input gives exit 2 and no partial output.
 import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
