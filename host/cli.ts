@@ -6,7 +6,8 @@
 // bad choices) are input errors too: host/cli-usage.ts words them as `path: rule` problems.
 // With --json anywhere on the line, the problems also go to stdout as one JSON document
 // `{"problems": [{"path", "rule"}, ...]}` so that scripts read them (docs/design.md §5, second round).
-import { realpathSync } from 'node:fs';
+import { accessSync, constants, realpathSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
@@ -108,6 +109,21 @@ function printCompletionScript(parser: { showCompletionScript(): unknown }, rest
     throw new InputError({ path: rest[0], rule: 'unexpected argument; usage: dcbkit completion (prints the script for the shell in $SHELL, bash or zsh)' });
   }
   parser.showCompletionScript();
+  if (!onPath('dcbkit')) {
+    process.stderr.write('note: dcbkit is not on PATH, so the shell cannot complete it: run `npm link` (or `npm install -g .`) in the dcbkit folder (README, "Putting dcbkit on PATH")\n');
+  }
+}
+
+/** True when an executable `name` is in one of the $PATH directories. */
+function onPath(name: string): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir || '.', name), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** True when this file is the program being run (not imported, e.g. by the in-process CLI tests). */

@@ -8,12 +8,14 @@ import { InputError } from '../errors.js';
 import { loadScenario } from '../sim/scenario.js';
 import { startRun } from '../sim/run.js';
 import type { SimResult } from '../sim/result.js';
-import { writeReport } from '../sim/report.js';
 import { progress } from '../sim/progress.js';
 import { DEFAULT_MAX_MEMORY, formatBytes } from '../sim/budget.js';
-import { timeUnitFor } from '../sim/plots.js';
 import { sizeBytes } from '../sim/units.js';
 import { checkOutDir, RUN_OUTPUT } from '../io.js';
+// The report and its plots (vega, vega-lite: most of the code dcbkit ships) are imported only when
+// a run writes them or is interrupted, so that `run --json` starts as fast as `validate`.
+const plots = () => import('../sim/plots.js');
+const report = () => import('../sim/report.js');
 
 export interface RunArgs { scenario: string; out?: string; json?: boolean; 'max-memory'?: string }
 
@@ -49,7 +51,7 @@ export async function runCommand(args: RunArgs, stop: () => boolean = () => fals
         await new Promise((r) => setImmediate(r));
         lastYield = Date.now();
         if (stop()) {
-          const tu = timeUnitFor(scn.duration_ps);
+          const tu = (await plots()).timeUnitFor(scn.duration_ps);
           throw new RunInterrupted(`interrupted at ${(run.now() / tu.ps).toFixed(3)} of ${scn.duration_ps / tu.ps} ${tu.label} simulated`);
         }
       }
@@ -79,7 +81,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
     try {
       result = await runCommand(args, () => interrupted);
       // Rendering the plots yields too; once the atomic write starts it runs to the end.
-      if (args.out && (await writeReport(result, args.out, undefined, () => interrupted)) === null) throw new RunInterrupted('interrupted while rendering the report');
+      if (args.out && (await (await report()).writeReport(result, args.out, undefined, () => interrupted)) === null) throw new RunInterrupted('interrupted while rendering the report');
     } catch (e) {
       if (!(e instanceof RunInterrupted)) throw e;
       process.stderr.write(`dcbkit: ${e.message}; nothing written\n`);
