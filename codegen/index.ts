@@ -72,11 +72,19 @@ export function resolveTargets(names: string[]): CodegenTarget[] {
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-/** Generates every requested target (from parseConfig's normalised config) or throws one InputError listing all `target: path: rule` problems. */
-export function generate(config: DcbConfig, device: Device, targetNames: string[], opts: GenerateOptions = {}): Generated {
+/**
+ * What the requested targets cannot express (`target: path: rule` problems, empty when all can), the
+ * check `generate` runs before emitting; `dcbkit validate --target` runs it alone.
+ */
+export function refusals(config: DcbConfig, device: Device, targetNames: string[], opts: Pick<GenerateOptions, 'headroom'> = {}): { ir: Ir; targets: CodegenTarget[]; problems: Problem[] } {
   const targets = resolveTargets(targetNames);
   const ir = buildIr(config, device, { headroom: opts.headroom ?? headroomFromModel });
-  const problems = targets.flatMap((t) => t.check(ir));
+  return { ir, targets, problems: targets.flatMap((t) => t.check(ir)) };
+}
+
+/** Generates every requested target (from parseConfig's normalised config) or throws one InputError listing all `target: path: rule` problems. */
+export function generate(config: DcbConfig, device: Device, targetNames: string[], opts: GenerateOptions = {}): Generated {
+  const { ir, targets, problems } = refusals(config, device, targetNames, opts);
   if (problems.length) throw new InputError(problems);
   const files = new Map<string, string | Uint8Array>();
   const quantisation: Quantisation[] = [...ir.quantisation];

@@ -114,7 +114,7 @@ describe('--json on bad input', () => {
       runCliAsync(['codegen', join(dir, 'mtu.yaml'), '--target', 'sonic', '--out', out, '--json']),
     ]);
     expect(usage.status).toBe(2);
-    expect(parse(usage)).toEqual({ problems: [{ path: '--bogus', rule: 'unknown option for dcbkit validate; its options are --json, --kind' }] });
+    expect(parse(usage)).toEqual({ problems: [{ path: '--bogus', rule: 'unknown option for dcbkit validate; its options are --json, --kind, --target, --device' }] });
     expect(plain.stdout).toBe('');
     expect(written.status).toBe(2);
     expect(parse(written).problems.length).toBeGreaterThan(0);

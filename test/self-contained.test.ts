@@ -39,14 +39,18 @@ const isComment = (file: string, line: string) => {
   return /\.(sh|py|ya?ml)$/.test(file) ? s.startsWith('#') : s.startsWith('//') || s.startsWith('*') || s.startsWith('/*') || / \/\/ /.test(line);
 };
 
-/** `file:line: text (what)` for every forbidden mention in `text`. */
+/** `file:line: text (what)` for every forbidden mention in `text`, also one wrapped over two lines. */
 function offences(file: string, text: string): string[] {
   const prose = /\.(md|txt)$/.test(file);
-  return text.split('\n').flatMap((line, i) =>
-    FORBIDDEN.filter(({ re }) => re.test(line))
+  const lines = text.split('\n');
+  return lines.flatMap((line, i) => {
+    // this line, and this line joined to the start of the next (comment markers and indentation dropped)
+    const next = (lines[i + 1] ?? '').replace(/^\s*(\/\/|#|\*|\/\*)?\s*/, '');
+    const joined = `${line} ${next}`;
+    return FORBIDDEN.filter(({ re }) => re.test(line) || (!re.test(next) && re.test(joined)))
       .filter(({ re }) => !(re === OUTSIDE_FOLDER && !prose && !isComment(file, line) && SCHEMA_LOOKUP.test(line)))
-      .map(({ what }) => `${file}:${i + 1}: ${line.trim()} (${what})`),
-  );
+      .map(({ what }) => `${file}:${i + 1}: ${line.trim()} (${what})`);
+  });
 }
 
 describe('a clone of the repository reads on its own', () => {
@@ -66,6 +70,8 @@ describe('a clone of the repository reads on its own', () => {
     expect(offences('docs/x.md', 'the reference notes say')).toHaveLength(1);
     expect(offences('scripts/f.sh', 'for d in "$root/../shared/schemas"; do')).toEqual([]);
     expect(offences('scripts/f.sh', '# look in ../shared/schemas')).toHaveLength(1);
+    expect(offences('docs/x.md', 'the proposal (seed\n004, table T1)')).toHaveLength(1);
+    expect(offences('host/x.ts', '// as pinned in\n// DESIGN.md §4')).toHaveLength(1);
   });
 
   it('docs/design.md holds the units, the pinned semantics, the CLI contract and the sources', () => {
