@@ -52,6 +52,12 @@ describe('the installed dcbkit loads what a command needs', () => {
     expect(r).toEqual({ status: 0, modules: ['run'] });
   });
 
+  it('--version prints package.json\'s version from any working directory (yargs looked beside its own file)', () => {
+    const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    const r = spawnSync(process.execPath, [entry, '--version'], { cwd: scratch, encoding: 'utf8' });
+    expect(r.stdout).toBe(`${version}\n`);
+  });
+
   it('dcbkit --help still lists every command with its description', () => {
     const r = spawnSync(process.execPath, [entry, '--help'], { cwd: root, encoding: 'utf8' });
     expect(r.status).toBe(0);
