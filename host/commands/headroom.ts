@@ -146,7 +146,7 @@ export const headroomCommand: CommandModule<object, HeadroomArgs> = {
   describe: 'PFC headroom for one lossless priority (bytes above the XOFF threshold)',
   builder: (y) =>
     y
-      .option('speed', { type: 'string', demandOption: true, describe: `port speed: ${PORT_SPEED_NAMES.join(' ')}; the sonic profiles take any whole number of Mb/s (100M, 1G, ...; a speed without pause quanta uses the ASIC's peer_response_time)` })
+      .option('speed', { type: 'string', demandOption: true, describe: `port speed: ${PORT_SPEED_NAMES.join(' ')}; the sonic profiles: any whole Mb/s, e.g. 100M, 1G` })
       .option('cable', { type: 'string', demandOption: true, describe: 'cable length, e.g. 300m or 2km' })
       .option('mtu', { type: 'string', describe: `largest frame, bytes (both frame terms; SONiC's port mtu). Default ${IEEE_MTU}; ${SONIC_PORT_MTU} with the sonic profiles, as SONiC ships` })
       .option('lossless-mtu', { type: 'string', describe: `largest lossless frame when smaller than --mtu. Default --mtu; ${SONIC_LOSSLESS_MTU} with the sonic profiles (SONiC's LOSSLESS_TRAFFIC_PATTERN mtu), where a value above --mtu is computed as the plugin does, with a warning` })

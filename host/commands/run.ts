@@ -6,6 +6,7 @@
 import type { CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
 import { loadScenario } from '../sim/scenario.js';
+import '../scenario-kind.js'; // names the scenario in its unknown-key messages
 import { startRun } from '../sim/run.js';
 import type { SimResult } from '../sim/result.js';
 import { progress } from '../sim/progress.js';
@@ -62,6 +63,15 @@ export async function runCommand(args: RunArgs, stop: () => boolean = () => fals
   }
 }
 
+/**
+ * The ETS line of the human summary. The share is measured only over sampling intervals in which every
+ * weighted ETS TC of a port had frames waiting (docs/sim.md), so a run may have no figure: say why.
+ */
+function etsLine(s: SimResult['summary']): string {
+  if (s.ets.max_share_error_pp !== null) return `ETS max share error: ${s.ets.max_share_error_pp} pp`;
+  return 'ETS share error: not measured (no port had two or more weighted ETS traffic classes all backlogged in a sampling interval)';
+}
+
 export const runCommandModule: CommandModule<object, RunArgs> = {
   command: 'run <scenario>',
   describe: 'simulate a scenario of hosts, switches and links; print or write metrics',
@@ -96,7 +106,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       process.stdout.write(
         `${s.scenario.name}: ${s.sim.packet_hops} packet-hops in ${s.sim.wall_s} s (${(s.sim.packet_hops_per_s / 1e6).toFixed(2)} M/s with set-up and sampling; dcbkit bench measures the engine alone)\n` +
           `drops: lossless ${s.drops.lossless}, lossy ${s.drops.lossy}; PFC xoff ${s.pfc.xoff_sent} xon ${s.pfc.xon_sent}; CNMs ${s.qcn.cnms}\n` +
-          `ETS max share error: ${s.ets.max_share_error_pp ?? 'n/a'} pp; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
+          `${etsLine(s)}; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
           (s.deadlock ? `DEADLOCK on priority ${s.deadlock.priority} from ${s.deadlock.detected_at_ps / 1e9} ms: ${s.deadlock.ports.join(' -> ')} (docs/deadlock.md)\n` : '') +
           (args.out ? `report: ${args.out}/report.html\n` : ''),
       );
