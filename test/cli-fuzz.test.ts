@@ -8,7 +8,7 @@
 // (test/cli-as-user.mjs) runs them through main() (host/cli.ts, built); sweep, which starts worker
 // threads, is spawned a few times, as the same user. One seed: the same cases every run. The count
 // of cases per command is printed at the end and quoted in docs/config.md ("CLI fuzz test").
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,10 +44,28 @@ const asCaseUser = (nodeArgs: string[]): [string, string[]] =>
   asRoot ? ['setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
 const caseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, LANG: 'C.UTF-8', TMPDIR: work };
 
+/**
+ * The package as the case user reads it: this checkout, or, when its folder is closed to that user
+ * (a clone under /root), a copy of what the CLI reads at run time (hard links where the file system
+ * allows) in a folder of its own, removed at the end.
+ */
+const caseRoot = (() => {
+  const root = packageRoot();
+  const [cmd, args] = asCaseUser(['-e', `require('fs').accessSync(${JSON.stringify(join(root, 'dist', 'host', 'cli.js'))}, require('fs').constants.R_OK)`]);
+  if (spawnSync(cmd, args, { env: caseEnv, cwd: '/' }).status === 0) return root;
+  const copy = mkdtempSync(join(tmpdir(), 'dcbkit-cli-fuzz-package-'));
+  chmodSync(copy, 0o755);
+  for (const part of ['package.json', 'dist', 'build', 'examples', 'node_modules', 'test']) {
+    const linked = spawnSync('cp', ['-al', join(root, part), join(copy, part)]);
+    if (linked.status !== 0) cpSync(join(root, part), join(copy, part), { recursive: true });
+  }
+  return copy;
+})();
+
 const CASE_MARK = '\u0001dcbkit-case\u0001';
 /** The long-lived process that runs the in-process cases as the case user (test/cli-as-user.mjs). */
 const runner = (() => {
-  const [cmd, args] = asCaseUser([join(packageRoot(), 'test', 'cli-as-user.mjs')]);
+  const [cmd, args] = asCaseUser([join(caseRoot, 'test', 'cli-as-user.mjs')]);
   const child = spawn(cmd, args, { cwd: work, env: caseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting: ((r: CliResult) => void)[] = [];
   let buffered = '';
@@ -74,7 +92,7 @@ const runner = (() => {
 })();
 /** `dcbkit ...args` in its own process (sweep starts worker threads), as the case user, in `work`. */
 function spawnCase(args: string[]): Promise<CliResult> {
-  const [cmd, argv] = asCaseUser([join(packageRoot(), 'dist', 'host', 'cli.js'), ...args]);
+  const [cmd, argv] = asCaseUser([join(caseRoot, 'dist', 'host', 'cli.js'), ...args]);
   return new Promise((done) => {
     const child = execFile(cmd, argv, { cwd: work, env: caseEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => done({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
@@ -85,6 +103,7 @@ function spawnCase(args: string[]): Promise<CliResult> {
 afterAll(() => {
   runner.stop();
   rmSync(work, { recursive: true, force: true });
+  if (caseRoot !== packageRoot()) rmSync(caseRoot, { recursive: true, force: true });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -373,7 +392,7 @@ describe('CLI fuzz', () => {
 
   it('dcbx encode, decode and negotiate: random configs, captures and hex', async () => {
     const pcap = outPath('.pcap');
-    expect((await inProcess(['dcbx', 'encode', join(root, 'examples/configs/converged.yaml'), '--pcap', pcap])).status).toBe(0);
+    expect((await inProcess(['dcbx', 'encode', join(caseRoot, 'examples/configs/converged.yaml'), '--pcap', pcap])).status).toBe(0);
     const capture = readFileSync(pcap);
     rmSync(pcap);
     const mutatedCapture = (): Uint8Array => {
