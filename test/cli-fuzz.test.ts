@@ -8,7 +8,7 @@
 // (test/cli-as-user.mjs) runs them through main() (host/cli.ts, built); sweep, which starts worker
 // threads, is spawned a few times, as the same user. One seed: the same cases every run. The count
 // of cases per command is printed at the end and quoted in docs/config.md ("CLI fuzz test").
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { packageRoot } from '../host/loader.js';
 import { xorshift32 } from './fuzz.js';
-import type { CliResult } from './helpers.js';
+import { packageFor, releasePackageCopy, type CliResult } from './helpers.js';
 
 // DCBKIT_FUZZ_SEED explores other cases; the default keeps every run identical.
 const SEED = Number(process.env.DCBKIT_FUZZ_SEED ?? 20261123);
@@ -44,23 +44,8 @@ const asCaseUser = (nodeArgs: string[]): [string, string[]] =>
   asRoot ? ['setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
 const caseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, LANG: 'C.UTF-8', TMPDIR: work };
 
-/**
- * The package as the case user reads it: this checkout, or, when its folder is closed to that user
- * (a clone under /root), a copy of what the CLI reads at run time (hard links where the file system
- * allows) in a folder of its own, removed at the end.
- */
-const caseRoot = (() => {
-  const root = packageRoot();
-  const [cmd, args] = asCaseUser(['-e', `require('fs').accessSync(${JSON.stringify(join(root, 'dist', 'host', 'cli.js'))}, require('fs').constants.R_OK)`]);
-  if (spawnSync(cmd, args, { env: caseEnv, cwd: '/' }).status === 0) return root;
-  const copy = mkdtempSync(join(tmpdir(), 'dcbkit-cli-fuzz-package-'));
-  chmodSync(copy, 0o755);
-  for (const part of ['package.json', 'dist', 'build', 'examples', 'node_modules', 'test']) {
-    const linked = spawnSync('cp', ['-al', join(root, part), join(copy, part)]);
-    if (linked.status !== 0) cpSync(join(root, part), join(copy, part), { recursive: true });
-  }
-  return copy;
-})();
+/** The package as the case user reads it (test/helpers.ts packageFor). */
+const caseRoot = asRoot ? packageFor(NOBODY) : packageRoot();
 
 const CASE_MARK = '\u0001dcbkit-case\u0001';
 /** The long-lived process that runs the in-process cases as the case user (test/cli-as-user.mjs). */
@@ -103,7 +88,7 @@ function spawnCase(args: string[]): Promise<CliResult> {
 afterAll(() => {
   runner.stop();
   rmSync(work, { recursive: true, force: true });
-  if (caseRoot !== packageRoot()) rmSync(caseRoot, { recursive: true, force: true });
+  releasePackageCopy(caseRoot);
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError, OutputError } from '../host/errors.js';
 import { RUN_OUTPUT, checkOutDir, listFilesRecursive, writeFileAtomic, writeTreeAtomic } from '../host/io.js';
 import { packageRoot } from '../host/loader.js';
-import { runCli } from './helpers.js';
+import { packageFor, releasePackageCopy, runCli } from './helpers.js';
 import { cliEntry } from '../bench/startup.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-out-'));
@@ -218,24 +218,29 @@ describe('an existing output directory keeps its mode, and one whose parent is n
     chmodSync(parent, 0o755); // root's: nobody may not create or rename entries here
     chownSync(out, 65534, 65534);
     chmodSync(out, 0o750);
+    const pkg = packageFor(65534); // the checkout, or a copy nobody can read
     const asNobody = (args: string[]) =>
-      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cliEntry(), ...args], { cwd: packageRoot(), encoding: 'utf8' });
-    for (let i = 0; i < 2; i++) {
-      const r = asNobody(['run', 'examples/sim-tiny/scenario.yaml', '--out', out]);
-      expect(r.stderr).toBe('');
-      expect(r.status).toBe(0);
-      expect(readdirSync(out).sort()).toEqual(expect.arrayContaining(['report.html', 'run.json', 'summary.json']));
-      expect(mode(out)).toBe('750');
-      expect(statSync(out).uid).toBe(65534);
+      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cliEntry(pkg), ...args], { cwd: pkg, encoding: 'utf8' });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const r = asNobody(['run', 'examples/sim-tiny/scenario.yaml', '--out', out]);
+        expect(r.stderr).toBe('');
+        expect(r.status).toBe(0);
+        expect(readdirSync(out).sort()).toEqual(expect.arrayContaining(['report.html', 'run.json', 'summary.json']));
+        expect(mode(out)).toBe('750');
+        expect(statSync(out).uid).toBe(65534);
+      }
+      expect(leftovers(out)).toEqual([]);
+      expect(readdirSync(parent)).toEqual(['out']);
+      // a directory nobody may not write into at all is still refused up front, naming it
+      chownSync(out, 0, 0);
+      chmodSync(out, 0o755);
+      const refused = asNobody(['run', 'examples/sim-tiny/scenario.yaml', '--out', out]);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toMatch(/^--out: cannot write into ".*out": cannot create entries in/);
+    } finally {
+      releasePackageCopy(pkg);
     }
-    expect(leftovers(out)).toEqual([]);
-    expect(readdirSync(parent)).toEqual(['out']);
-    // a directory nobody may not write into at all is still refused up front, naming it
-    chownSync(out, 0, 0);
-    chmodSync(out, 0o755);
-    const refused = asNobody(['run', 'examples/sim-tiny/scenario.yaml', '--out', out]);
-    expect(refused.status).toBe(2);
-    expect(refused.stderr).toMatch(/^--out: cannot write into ".*out": cannot create entries in/);
   });
 
   it('a failure in the middle of writing in place leaves the directory as it was', () => {
