@@ -1,5 +1,5 @@
-// Credit-based link-level flow control for lossless Ethernet priorities (IBM CE proposal, seed 002)
-// with the InfiniBand link-layer counting rules (IBA Vol. 1 §7.9), as pinned in DESIGN.md §4.2.
+// Credit-based link-level flow control for lossless Ethernet priorities (IBM CE proposal, Kamble et al. 2014)
+// with the InfiniBand link-layer counting rules (IBA Vol. 1 §7.9), as pinned in docs/design.md §4.2.
 //
 // Per (priority, channel), counters are absolute and cumulative modulo 2^k (default k = 16), in
 // credit units of U bytes (default 64 = 512 bits); a frame of n bytes needs b = ceil(n / U) units.

@@ -1,6 +1,6 @@
 // IEEE 802.1Qaz-2011 clause 37.3 (802.1Q-2018 §8.6.8): Enhanced Transmission Selection.
 //
-// Transmission selection over the 8 traffic classes of one egress port (DESIGN.md §4.3):
+// Transmission selection over the 8 traffic classes of one egress port (docs/design.md §4.3):
 //   1. Strict TCs (TSA strict, and CBS treated as strict) first, the highest TC number first.
 //   2. What strict TCs leave is shared by the ETS TCs with deficit round robin (Shreedhar and
 //      Varghese 1995) over an 8-bit candidate bitmap, in ascending TC order from the TC after the

@@ -1,4 +1,4 @@
-// The memory map of the core: the one module that says where every table lives (DESIGN.md §3).
+// The memory map of the core: the one module that says where every table lives (docs/design.md §3).
 //
 // Every kernel's state is a flat record at an address the caller passes (`rec: usize`). The field
 // offsets and record sizes of all kernels are defined here, one section per kernel, and exported
@@ -86,7 +86,7 @@ export const GAPS_POISSON: i32 = 1;
 // qcn_cp (assembly/qcn_cp.ts)
 // ---------------------------------------------------------------------------------------------
 
-// 802.1Qau congestion point, profile qau-pc (DESIGN.md §4.4). One record per CP queue.
+// 802.1Qau congestion point, profile qau-pc (docs/design.md §4.4). One record per CP queue.
 export const QCN_CP_Q: i32 = 0;          // i32 queue occupancy, bytes
 export const QCN_CP_Q_OLD: i32 = QCN_CP_Q + I32;             // i32 occupancy at the previous sample
 export const QCN_CP_TTM: i32 = QCN_CP_Q_OLD + I32;           // i32 bytes to the next sample (fires when < 0)
@@ -118,7 +118,7 @@ export const DCQCN_CP_SIZE: i32 = DCQCN_CP_MARKS + I64;
 // qcn_rp (assembly/qcn_rp.ts)
 // ---------------------------------------------------------------------------------------------
 
-// 802.1Qau reaction point (profile qau-pc, DESIGN.md §4.5) and the DCQCN RP (profile dcqcn) share
+// 802.1Qau reaction point (profile qau-pc, docs/design.md §4.5) and the DCQCN RP (profile dcqcn) share
 // one record; the dcqcn-only fields are ignored by qau-pc. One record per rate limiter.
 export const QCN_RP_CR: i32 = 0;             // i64 current rate, bit/s
 export const QCN_RP_TR: i32 = QCN_RP_CR + I64;               // i64 target rate, bit/s
@@ -168,7 +168,7 @@ export const DCQCN_NP_SIZE: i32 = DCQCN_NP_SPACING_PS + I64;
 // pfc (assembly/pfc.ts)
 // ---------------------------------------------------------------------------------------------
 
-// 802.1Qbb PFC / 802.3x PAUSE, both sides of one port (DESIGN.md §4.1). One record per port.
+// 802.1Qbb PFC / 802.3x PAUSE, both sides of one port (docs/design.md §4.1). One record per port.
 // Per-"unit" arrays have 9 entries: units 0..7 are the priorities, unit 8 is the whole port
 // (the 802.3x PAUSE state, and the port's total ingress occupancy).
 export const PFC_UNITS: i32 = 9;
@@ -223,7 +223,7 @@ export const PFC_SIZE: i32 = PFC_BLOCKED_UNTIL + I64;
 // credit (assembly/credit.ts)
 // ---------------------------------------------------------------------------------------------
 
-// Credit-based link-level flow control with InfiniBand counters (DESIGN.md §4.2). One record per
+// Credit-based link-level flow control with InfiniBand counters (docs/design.md §4.2). One record per
 // (link direction, priority, channel): the sender half (TBS, FCCL, grant time) lives at the
 // transmitting port, the receiver half (ABR, buffer) at the receiving one; only frames link them.
 export const CREDIT_K: i32 = 0;             // i32 counter width k (counters are mod 2^k), 2..30
@@ -441,7 +441,7 @@ export const SK_ARRIVE_AT: i32 = SK_A;  // i64 data frame in a port's sink list:
 export const SK_HOP: i32 = SK_A;        // data frame on its way: switches it has entered, its column in its flow's path row
 export const SK_SIZE: i32 = SK_B + I32;
 
-// Entity ids of the simulator's random streams (DESIGN.md §2: each entity owns an xorshift32 seeded
+// Entity ids of the simulator's random streams (docs/design.md §2: each entity owns an xorshift32 seeded
 // from the run seed and its id). Disjoint ranges, so no two entities share a stream in any fabric
 // with fewer than 2^26 ports and 2^29 flows: congestion point of (port p, TC t) = p * 8 + t,
 // reaction point of flow f = SIM_ID_RP | f, traffic source of flow f = SIM_ID_SOURCE | f, the draw of

@@ -1,5 +1,5 @@
 // IEEE 802.1Qbb priority-based flow control (802.3 Annex 31D) and 802.3x PAUSE (Annex 31B),
-// both sides of one port, as pinned in DESIGN.md §4.1.
+// both sides of one port, as pinned in docs/design.md §4.1.
 //
 // Ingress (the congested station, generates PFC): per priority an occupancy in bytes with an
 // XOFF threshold, an XON threshold and a drop limit (xoff + headroom). The arrival that brings a
@@ -295,7 +295,7 @@ export function pfcBlockedMask(rec: usize, now: i64): i32 {
 
 /**
  * Traffic classes blocked by a blocked-priority mask: TC t is blocked while any priority mapped to
- * it is paused (DESIGN.md §4.1). prioTc packs the TC of priority n in bits 3n..3n+2.
+ * it is paused (docs/design.md §4.1). prioTc packs the TC of priority n in bits 3n..3n+2.
  */
 @inline
 export function pfcBlockedTcs(blockedPrios: i32, prioTc: i32): i32 {

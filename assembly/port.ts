@@ -1,4 +1,4 @@
-// The per-packet pipeline of one egress port with 8 traffic classes (DESIGN.md §3-4):
+// The per-packet pipeline of one egress port with 8 traffic classes (docs/design.md §3-4):
 // 802.1Q classification (priority -> TC), 802.1Qbb PFC ingress accounting and pause obedience
 // (assembly/pfc.ts), per-TC FIFOs, 802.1Qau congestion points (assembly/qcn_cp.ts), 802.1Qaz
 // transmission selection (assembly/ets.ts) and serialisation at line rate (wire bytes = frame + 20).

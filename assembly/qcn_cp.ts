@@ -1,5 +1,5 @@
 // IEEE 802.1Qau (802.1Q clause 30-33) congestion point, profile `qau-pc`: the sampler and
-// feedback computation of Pan's QCN pseudo-code as pinned in DESIGN.md §4.4, plus the `dcqcn`
+// feedback computation of Pan's QCN pseudo-code as pinned in docs/design.md §4.4, plus the `dcqcn`
 // congestion point (RED-style ECN marking, Zhu et al. SIGCOMM 2015).
 //
 // qau-pc record (offsets in layout.ts, QCN_CP_*):

@@ -1,5 +1,5 @@
 // IEEE 802.1Qau reaction point (802.1Q clause 32.13-32.14 rate limiter), profile `qau-pc`: Pan's
-// pseudo-code as pinned in DESIGN.md §4.5 — rate cut on CNM, byte counter and timer stages, fast
+// pseudo-code as pinned in docs/design.md §4.5 — rate cut on CNM, byte counter and timer stages, fast
 // recovery / active increase / hyperactive increase, extra fast recovery (TR/8). Also the `dcqcn`
 // RP (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015, §4):
 // alpha-scaled cut on CNP, alpha decay timer, and the notification point's CNP spacing; with the
@@ -15,7 +15,7 @@
 // drives alpha to 0 when CNPs are sparse (each decay loses a whole 1/1024 once alpha < 1/4), hence
 // the 20-bit default (docs/qcn.md).
 //
-// Ordering (DESIGN.md §4.5): every event entry point first fires the timers due at or before
+// Ordering (docs/design.md §4.5): every event entry point first fires the timers due at or before
 // `now`, each at its own deadline, so a timer always precedes an event at the same instant; the
 // next deadline counts from the deadline that fired. One rng draw per jittered reload, in event
 // order. For dcqcn, a rate timer and an alpha timer due at the same instant fire rate timer first

@@ -1,4 +1,4 @@
-// DESIGN.md §2 — per-entity xorshift32 (shifts 13, 17, 5) and the ±15 % uniform jitter used by
+// docs/design.md §2 — per-entity xorshift32 (shifts 13, 17, 5) and the ±15 % uniform jitter used by
 // the QCN sampler (802.1Qau CP) and the reaction point's byte counter and timer reloads.
 //
 // State: one u32 word per entity, stored wherever the entity's record puts it (the caller passes

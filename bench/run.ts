@@ -1,4 +1,4 @@
-// `dcbkit bench`: per-kernel and port-pipeline figures (DESIGN.md §6, docs/bench.md).
+// `dcbkit bench`: per-kernel and port-pipeline figures (docs/design.md §6, docs/bench.md).
 //
 // Method: every variant is a batched driver (>= 1000 packets per call, one call per sample); all are
 // warmed up with >= 20 calls first (V8 has no on-stack replacement for Wasm: a long first call
@@ -7,16 +7,16 @@
 // of all rounds are pooled. The Wasm/C ratio is the median of per-round ratios of p50s.
 import { benchClos, benchFabric, type ClosBench, type FabricBench } from '../host/sim/bench.js';
 import { Bench } from 'tinybench';
-import { Core } from '../host/loader.js';
+import { Core, packageRoot } from '../host/loader.js';
 import { toolVersions } from '../host/versions.js';
 import { kernelBenches } from './kernels.js';
 import type { AcrossRuns } from './runs.js';
 import { buildNativePort, gccVersion, nativeSamples, type NativePort } from './native.js';
 import { instructionsPerPacket, nativeInstructionsPerPacket, type PerfResult } from './perf.js';
 import { median, summarize, type Summary } from './stats.js';
+import { measureStartup, type StartupReport } from './startup.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { maxOf, minOf } from '../host/extent.js';
 
 export interface BenchOptions {
@@ -53,6 +53,8 @@ export interface BenchReport {
   fabric?: FabricBench;
   /** A k = 16 fat tree run whole (host/sim/bench.ts benchClos). */
   fabric_clos?: ClosBench;
+  /** Start-up of the installed CLI: median wall and CPU ms of short commands, beside bare node (bench/startup.ts). */
+  cli_startup_ms?: StartupReport;
   /** With --runs N: every run's value of the headline figures (bench/runs.ts). */
   across_runs?: AcrossRuns;
 }
@@ -140,7 +142,8 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
   const ratios = pipeline && cPerRound.length ? pipeline.perRoundP50.map((w, i) => w / cPerRound[i]) : [];
 
   // Instructions per packet: N = 0 vs N packets, Wasm through the perf driver, C directly.
-  const driver = join(fileURLToPath(new URL('.', import.meta.url)), 'perf-driver.js');
+  // by the package root, not this module's URL: in the CLI bundle this code is a chunk in dist/cli/
+  const driver = join(packageRoot(), 'dist', 'bench', 'perf-driver.js');
   const perfN = quick ? 200_000 : 2_000_000;
   let wasmPerf: PerfResult = { instructions_per_packet: null, reason: pipelineReason ?? '' };
   if (pipeline) wasmPerf = instructionsPerPacket(process.execPath, [driver, 'port'], perfN);
@@ -178,6 +181,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
   };
   report.fabric = benchFabric({ quick });
   report.fabric_clos = benchClos({ quick });
+  report.cli_startup_ms = measureStartup({ runs: quick ? 3 : 9 });
   if (reasons) report.pipeline.reason = reasons;
   const perfReasons = ['reason' in wasmPerf ? wasmPerf.reason : '', 'reason' in cPerf ? `C: ${cPerf.reason}` : ''].filter(Boolean);
   if (perfReasons.length) report.pipeline.instructions_reason = perfReasons.join('; ');
@@ -199,6 +203,11 @@ export function formatBench(r: BenchReport): string {
   }
   if (r.fabric) lines.push(`fabric (${r.fabric.scenario}): ${(r.fabric.packet_hops_per_s / 1e6).toFixed(2)} M packet-hops/s, ${(r.fabric.events_per_s / 1e6).toFixed(2)} M events/s`);
   if (r.fabric_clos) lines.push(`fabric_clos (${r.fabric_clos.scenario}, whole run): ${(r.fabric_clos.packet_hops_per_s / 1e6).toFixed(2)} M packet-hops/s, ${r.fabric_clos.wall_s.toFixed(2)} s`);
+  if (r.cli_startup_ms) {
+    const s = r.cli_startup_ms;
+    const c = (x: { ms: number; cpu_ms: number }) => `${x.ms} ms (cpu ${x.cpu_ms})`;
+    lines.push(`cli start-up (median of ${s.method.runs}): --version ${c(s.version)}, --help ${c(s.help)}, validate ${c(s.validate)}, tiny run ${c(s.tiny_run)}; node -e 0 ${c(s.node_e_0)}`);
+  }
   if (r.across_runs) {
     const span = (xs: (number | null)[]) => {
       const v = xs.filter((x): x is number => x !== null);

@@ -4,7 +4,7 @@
 // Why processes: on a shared VM, one process can run every figure 1.5x slower than the next (the
 // vCPU's neighbours), and one kernel can land in a slow code placement for the life of a process.
 // Samples within a process cannot see either; a median over processes (as JMH does with forks) can.
-// Within each run the method of DESIGN.md §6 is unchanged (interleaved variants, p50, the Wasm/C
+// Within each run the method of docs/design.md §6 is unchanged (interleaved variants, p50, the Wasm/C
 // ratio of the same run), and the ratio reported is the median of the per-run ratios.
 import { spawnSync } from 'node:child_process';
 import type { BenchReport } from './run.js';

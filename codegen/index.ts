@@ -76,12 +76,22 @@ export function resolveTargets(names: string[]): CodegenTarget[] {
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-/** Generates every requested target (from parseConfig's normalised config) or throws one InputError listing all `target: path: rule` problems. */
-export function generate(config: DcbConfig, device: Device, targetNames: string[], opts: GenerateOptions = {}): Generated {
+/**
+ * What the requested targets cannot express (`target: path: rule` problems, empty when all can), the
+ * check `generate` runs before emitting; `dcbkit validate --target` runs it alone.
+ */
+export function refusals(
+  config: DcbConfig, device: Device, targetNames: string[], opts: Pick<GenerateOptions, 'headroom' | 'deviceId' | 'maxShareErrorPp' | 'dpdkApi'> = {},
+): { ir: Ir; targets: CodegenTarget[]; emitOpts: EmitOptions; problems: Problem[] } {
   const targets = resolveTargets(targetNames);
   const ir = buildIr(config, device, { headroom: opts.headroom ?? headroomFromModel });
   const emitOpts: EmitOptions = { deviceId: opts.deviceId, maxShareErrorPp: opts.maxShareErrorPp, dpdkApi: opts.dpdkApi };
-  const problems = targets.flatMap((t) => t.check(ir, emitOpts));
+  return { ir, targets, emitOpts, problems: targets.flatMap((t) => t.check(ir, emitOpts)) };
+}
+
+/** Generates every requested target (from parseConfig's normalised config) or throws one InputError listing all `target: path: rule` problems. */
+export function generate(config: DcbConfig, device: Device, targetNames: string[], opts: GenerateOptions = {}): Generated {
+  const { ir, targets, emitOpts, problems } = refusals(config, device, targetNames, opts);
   if (problems.length) throw new InputError(problems);
   const files = new Map<string, string | Uint8Array>();
   const quantisation: Quantisation[] = [...ir.quantisation];

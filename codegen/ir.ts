@@ -1,5 +1,5 @@
 // Code-generation intermediate representation: everything a hardware or OS target needs, computed
-// once from a validated DCB config (DESIGN.md §5 keys) and a device description. Every emitter in
+// once from a validated DCB config (docs/design.md §5 keys) and a device description. Every emitter in
 // codegen/ reads only this IR, so all targets agree on the same numbers.
 //
 // Standards: 802.1Qaz ETS (prio -> TC, TSA, bandwidth %; higher TC = strict precedence), 802.1Qbb

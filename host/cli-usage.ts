@@ -1,4 +1,4 @@
-// Command-line usage errors as `path: rule` problems (DESIGN.md §5): yargs reports a missing option,
+// Command-line usage errors as `path: rule` problems (docs/design.md §5): yargs reports a missing option,
 // an unknown one, a bad choice or a missing positional as an English sentence; this turns each such
 // failure into one problem per argument, named as the user typed it (`--cable`, `<kernel>`, `headrom`)
 // with a rule that says what is wanted (the option's own description, the allowed values).
@@ -7,6 +7,7 @@
 // with the remaining checks; the CLI collects every problem that way and stops before the command
 // runs. The messages are parsed in yargs' English (the CLI turns locale detection off), and an
 // unrecognised message still becomes one line, under the command's name.
+import { editDistance } from './problems.js';
 import type { Problem } from './errors.js';
 
 /** What the failing parser knows about the command being parsed. */
@@ -101,6 +102,19 @@ function unknownWord(ctx: UsageContext, word: string, suggestion?: string): Prob
   return { path: word, rule: `unexpected argument; usage: ${usage} [options]` };
 }
 
+/**
+ * The option a misspelt one stands for, as a misspelt command gets one: the single closest option
+ * within two edits (three for long names), none when two are equally close.
+ */
+function closestOption(flag: string, options: readonly string[]): string | undefined {
+  const typed = flag.replace(/^-+/, '');
+  const scored = options.map((o) => ({ o, d: editDistance(o.replace(/^-+/, '').split(/[ ,=]/)[0], typed) }));
+  const best = Math.min(...scored.map((s) => s.d));
+  const limit = typed.length > 8 ? 3 : 2;
+  const at = scored.filter((s) => s.d === best);
+  return best <= limit && at.length === 1 ? at[0].o.split(/[ ,=]/)[0] : undefined;
+}
+
 /** The problems one yargs failure message stands for. */
 export function usageProblems(msg: string, ctx: UsageContext): Problem[] {
   let m: RegExpMatchArray | null;
@@ -124,7 +138,8 @@ export function usageProblems(msg: string, ctx: UsageContext): Problem[] {
         seen.add(flag);
         const options = ownOptions(ctx);
         const known = options.length ? `its options are ${options.join(', ')}` : ctx.commands.length ? 'it takes none' : 'options go after a command; see dcbkit --help';
-        out.push({ path: flag, rule: `${UNKNOWN_OPTION}${commandLabel(ctx)}; ${known}` });
+        const meant = closestOption(flag, options);
+        out.push({ path: flag, rule: `${UNKNOWN_OPTION}${commandLabel(ctx)}${meant ? `; did you mean ${meant}? (${known})` : `; ${known}`}` });
       } else out.push(unknownWord(ctx, word));
     }
     return out;
@@ -157,18 +172,21 @@ export function usageProblems(msg: string, ctx: UsageContext): Problem[] {
 /**
  * Merges the problems of every failed check into the list to print: exact repeats go (a missing
  * positional is reported both as too few arguments and as a missing required one), a word that
- * got a "did you mean" keeps only that, and an unknown subcommand word stands for the missing
+ * got a "did you mean" keeps only that (and a required option it stands for is not also missing), and an unknown subcommand word stands for the missing
  * subcommand yargs also reports and for the options it seems not to take (`frames pfcc --pause 3:1`:
  * --pause belongs to the subcommand meant, which was never reached).
  */
 export function mergeProblems(all: readonly Problem[]): Problem[] {
   const suggested = new Set(all.filter((p) => p.rule.includes('did you mean')).map((p) => p.path));
+  // `--sped 100G` with --speed required: the one problem is the misspelling, not also a missing --speed
+  const meantOptions = new Set(all.flatMap((p) => (p.rule.startsWith(UNKNOWN_OPTION) ? [/did you mean (--[\w-]+)\?/.exec(p.rule)?.[1]] : [])).filter((o) => o !== undefined));
   // Unknown words, not unknown options (whose paths start with '-').
   const unknownSubcommand = all.some((p) => p.rule.startsWith(UNKNOWN_SUBCOMMAND) && !p.path.startsWith('-'));
   const seen = new Set<string>();
   const out: Problem[] = [];
   for (const p of all) {
     if (suggested.has(p.path) && !p.rule.includes('did you mean')) continue;
+    if (meantOptions.has(p.path) && p.rule.startsWith('required')) continue;
     if (unknownSubcommand && (p.rule.startsWith(REQUIRED_SUBCOMMAND) || p.rule.startsWith(UNKNOWN_OPTION))) continue;
     const key = `${p.path}\u0000${p.rule}`;
     if (seen.has(key)) continue;

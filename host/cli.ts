@@ -1,16 +1,18 @@
 #!/usr/bin/env node
-// dcbkit command line (DESIGN.md §5). Each command lives in host/commands/<name>.ts and also has a
+// dcbkit command line (docs/design.md §5). Each command lives in host/commands/<name>.ts and also has a
 // library function; this file only wires them into yargs and maps errors to exit codes:
 // InputError -> one `path: rule` line per problem on stderr, exit 2; OutputError -> the same lines,
 // exit 1; anything else -> exit 1 with the stack (a bug). Usage errors (missing or unknown options,
 // bad choices) are input errors too: host/cli-usage.ts words them as `path: rule` problems.
 // With --json anywhere on the line, the problems also go to stdout as one JSON document
-// `{"problems": [{"path", "rule"}, ...]}` so that scripts read them (DESIGN.md §5, second round).
-import { realpathSync } from 'node:fs';
+// `{"problems": [{"path", "rule"}, ...]}` so that scripts read them (docs/design.md §5, second round).
+import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { loadCommands } from './commands/index.js';
+import { packageRoot } from './loader.js';
 import { InputError, ProblemsError, formatProblem, type Problem } from './errors.js';
 import { joinNegativeValues, mergeProblems, misjoinedFlags, usageProblems } from './cli-usage.js';
 
@@ -53,6 +55,8 @@ export async function main(rawArgv: string[]): Promise<number> {
     .detectLocale(false) // host/cli-usage.ts reads yargs' English messages
     .strict()
     .demandCommand(1, GIVE_A_COMMAND)
+    // yargs would look for package.json from its own file's folder, which in the bundle is not the package's
+    .version(packageVersion())
     .alias('version', 'V')
     // main() returns the status; yargs' own exit after `completion` (or help) would end a host process.
     .exitProcess(false)
@@ -108,6 +112,26 @@ function printCompletionScript(parser: { showCompletionScript(): unknown }, rest
     throw new InputError({ path: rest[0], rule: 'unexpected argument; usage: dcbkit completion (prints the script for the shell in $SHELL, bash or zsh)' });
   }
   parser.showCompletionScript();
+  if (!onPath('dcbkit')) {
+    process.stderr.write('note: dcbkit is not on PATH, so the shell cannot complete it: run `npm link` (or `npm install -g .`) in the dcbkit folder (README, "Putting dcbkit on PATH")\n');
+  }
+}
+
+/** The version in dcbkit's package.json. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** True when an executable `name` is in one of the $PATH directories. */
+function onPath(name: string): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir || '.', name), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** True when this file is the program being run (not imported, e.g. by the in-process CLI tests). */

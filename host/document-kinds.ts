@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { InputError, type Problem } from './errors.js';
 import { parseConfig } from './config/schema.js';
 import { checkScenario, renameDeprecatedKeys } from './sim/scenario.js';
+import './scenario-kind.js'; // names the scenario in its unknown-key messages
 import { deviceSchema, parseDevice } from '../codegen/device.js';
 import { appendAll } from './extent.js';
 

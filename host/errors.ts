@@ -1,5 +1,5 @@
 // Typed errors shared by every command. The CLI maps InputError to exit status 2 and prints one
-// `path: rule` line per problem on stderr (DESIGN.md §5); OutputError (the output could not be
+// `path: rule` line per problem on stderr (docs/design.md §5); OutputError (the output could not be
 // written: disk full, permissions changed mid-run) prints the same way with exit 1; anything else is
 // a bug (exit 1, with a stack).
 

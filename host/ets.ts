@@ -10,7 +10,7 @@ import { TSA_CODE, TSA_NAMES, WIRE_OVERHEAD, type TsaName } from './codes.js';
 
 export { TSA_CODE, TSA_NAMES, type TsaName };
 
-/** The pinned `ets` keys (DESIGN.md §5) with the 802.1Qaz rules on bandwidth: the config's own rule. */
+/** The pinned `ets` keys (docs/design.md §5) with the 802.1Qaz rules on bandwidth: the config's own rule. */
 export const etsConfigSchema = etsTablesSchema;
 export type EtsConfig = z.output<typeof etsConfigSchema>;
 

@@ -1,6 +1,6 @@
 // PFC headroom: the buffer a lossless priority needs above its XOFF threshold to absorb what is
 // still in flight after XOFF is triggered (IEEE 802.1Qbb informative buffer-requirements annex,
-// component model as pinned in DESIGN.md §4.1; ../reference/pfc-credit-dcbx.md §2).
+// component model as pinned in docs/design.md §4.1; the IEEE 802.1Qbb informative buffer-requirements annex).
 //
 // Profile `ieee` (default), all terms in bit times of the port speed:
 //   max frame at the PFC sender  (mtu + 20) * 8       a frame it is sending when XOFF triggers
@@ -58,7 +58,7 @@ export const SPEED_TABLE: ReadonlyMap<number, SpeedRow> = new Map([
 export const MAX_INTERFACE_DELAY_BT = 0x7fff_ffff;
 
 export const PFC_FRAME_WIRE_BITS = (64 + WIRE_OVERHEAD) * 8;
-/** Preamble + SFD (8) and inter-frame gap (12): wire bytes beyond the frame (DESIGN.md §2). */
+/** Preamble + SFD (8) and inter-frame gap (12): wire bytes beyond the frame (docs/design.md §2). */
 export const WIRE_OVERHEAD_BYTES = 20;
 
 /** Parses a per-end interface delay in bit times (whole number, 0..MAX_INTERFACE_DELAY_BT). */
@@ -79,6 +79,8 @@ export interface AsicPreset {
   pipelineLatencyKb: number;
   /** MAC/PHY delay, KB of 1024 B (mac_phy_delay). */
   macPhyDelayKb: number;
+  /** Peer response time, KB of 1024 B (peer_response_time): used for a speed with no pause-quanta entry. */
+  peerResponseTimeKb: number;
   /** Spectrum-4/5: the plugin adds speed(Gb/s) * 120 / 8 bytes "on tile" to the propagation delay (#3235). */
   onTile: boolean;
   /** Spectrum-6: the plugin adds 18 KB to xoff for its packet-buffer accounting (#4797). */
@@ -86,21 +88,80 @@ export interface AsicPreset {
 }
 
 export const ASIC_PRESETS = {
-  spectrum1: { cellBytes: 96, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 0 },
-  spectrum2: { cellBytes: 144, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 0 },
-  spectrum3: { cellBytes: 144, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 0 },
-  spectrum4: { cellBytes: 192, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: true, xoffCompensationBytes: 0 },
-  spectrum5: { cellBytes: 192, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: true, xoffCompensationBytes: 0 },
-  spectrum6: { cellBytes: 256, pipelineLatencyKb: 42, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 18 * 1024 },
+  spectrum1: { peerResponseTimeKb: 3.8, cellBytes: 96, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 0 },
+  spectrum2: { peerResponseTimeKb: 3.8, cellBytes: 144, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 0 },
+  spectrum3: { peerResponseTimeKb: 3.8, cellBytes: 144, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 0 },
+  spectrum4: { peerResponseTimeKb: 3.8, cellBytes: 192, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: true, xoffCompensationBytes: 0 },
+  spectrum5: { peerResponseTimeKb: 3.8, cellBytes: 192, pipelineLatencyKb: 19, macPhyDelayKb: 0.8, onTile: true, xoffCompensationBytes: 0 },
+  spectrum6: { peerResponseTimeKb: 3.8, cellBytes: 256, pipelineLatencyKb: 42, macPhyDelayKb: 0.8, onTile: false, xoffCompensationBytes: 18 * 1024 },
 } as const satisfies Record<string, AsicPreset>;
 export type AsicName = keyof typeof ASIC_PRESETS;
 export const ASIC_NAMES = Object.keys(ASIC_PRESETS) as AsicName[];
 
+/**
+ * Pause quanta per port speed in Mb/s, the plugin's pause_quanta_per_speed (IEEE 802.3 31B.3.7 as
+ * SONiC reads it); a speed not listed takes the ASIC's peer_response_time instead.
+ */
+export const SONIC_PAUSE_QUANTA: ReadonlyMap<number, number> = new Map([
+  [800000, 905], [400000, 905], [200000, 453], [100000, 394], [50000, 147], [40000, 118], [25000, 80], [10000, 67], [1000, 2], [100, 1],
+]);
+
+/**
+ * SONiC's shipped inputs the sonic profiles start from when not given: port MTU 9100 (sonic-buildimage
+ * port_config.ini / PORT default mtu) and lossless MTU 1024 (LOSSLESS_TRAFFIC_PATTERN|AZURE mtu of
+ * files/build_templates/buffers_config.j2).
+ */
+export const SONIC_PORT_MTU = 9100;
+export const SONIC_LOSSLESS_MTU = 1024;
+
+/** ASIC_TABLE fields an entry must give, as SONiC writes them (KB of 1024 B but cell_size, bytes). */
+const ASIC_TABLE_FIELDS = ['cell_size', 'pipeline_latency', 'mac_phy_delay', 'peer_response_time'] as const;
+
+/**
+ * One STATE_DB ASIC_TABLE entry (`--asic-table FILE`) as the plugin reads it: either
+ * `{"MELLANOX-SPECTRUM-4": {cell_size, pipeline_latency, mac_phy_delay, peer_response_time}}` or the
+ * fields alone (key "ASIC_TABLE"); values are numbers or SONiC's strings. As in the plugin, a key
+ * ending in 4 or 5 adds the on-tile term and one ending in 6 the 18 KB. Problems name `at` and the field.
+ */
+export function parseAsicTable(doc: unknown, at = 'asic_table'): AsicPreset & { key: string } {
+  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isObj(doc)) throw new InputError({ path: at, rule: 'must be one ASIC_TABLE entry: {"NAME": {cell_size, pipeline_latency, mac_phy_delay, peer_response_time}} or those fields' });
+  const keys = Object.keys(doc);
+  const nested = keys.length === 1 && isObj(doc[keys[0]]);
+  const key = nested ? keys[0] : 'ASIC_TABLE';
+  const fields = (nested ? doc[keys[0]] : doc) as Record<string, unknown>;
+  const problems: Problem[] = [];
+  const value = (name: (typeof ASIC_TABLE_FIELDS)[number], min: number, whole: boolean): number => {
+    const raw = fields[name];
+    const v = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : NaN;
+    if (!(Number.isFinite(v) && v >= min && v <= 1e6 && (!whole || Number.isInteger(v)))) {
+      problems.push({ path: `${at}: ${nested ? `${key}.` : ''}${name}`, rule: raw === undefined ? 'required' : `must be ${whole ? 'a whole number' : 'a number'} >= ${min}${whole ? ' of bytes' : ' (KB of 1024 B)'}, got ${JSON.stringify(raw)}` });
+    }
+    return v;
+  };
+  const cellBytes = value('cell_size', 1, true);
+  const pipelineLatencyKb = value('pipeline_latency', 0, false);
+  const macPhyDelayKb = value('mac_phy_delay', 0, false);
+  const peerResponseTimeKb = value('peer_response_time', 0, false);
+  for (const k of Object.keys(fields)) {
+    if (!(ASIC_TABLE_FIELDS as readonly string[]).includes(k)) problems.push({ path: `${at}: ${nested ? `${key}.` : ''}${k}`, rule: `unknown field; an ASIC_TABLE entry has ${ASIC_TABLE_FIELDS.join(', ')}` });
+  }
+  if (problems.length) throw new InputError(problems);
+  const generation = key.slice(-1);
+  return {
+    key, cellBytes, pipelineLatencyKb, macPhyDelayKb, peerResponseTimeKb,
+    onTile: generation === '4' || generation === '5',
+    xoffCompensationBytes: generation === '6' ? 18 * 1024 : 0,
+  };
+}
+
 /** SONiC plugin inputs beyond speed, cable and MTUs (CONFIG_DB / port attributes). */
 export interface SonicParams {
-  asic: AsicName;
-  /** Lanes of the port; 8 doubles the pipeline latency and adds one port MTU to the size. */
-  lanes: 4 | 8;
+  asic: AsicName | 'custom';
+  /** An ASIC_TABLE entry given instead of a preset (`--asic-table FILE`); `asic` is then "custom". */
+  asicTable?: AsicPreset & { key: string };
+  /** Lanes of the port; only 8 changes the result (it doubles the pipeline latency and adds one port MTU to the size). */
+  lanes: number;
   /** Share of small (64 B) frames in lossless traffic, percent 0..100 (LOSSLESS_TRAFFIC_PATTERN). */
   smallPacketPercent: number;
   /** The shared headroom pool is on (BUFFER_POOL xoff or over_subscribe_ratio set): the PG size is xon only. */
@@ -149,11 +210,15 @@ export interface HeadroomResult {
   /** SONiC profiles: the inputs used, the factor applied to the propagation terms, and the PG profile. */
   sonic?: SonicParams;
   cell_occupancy?: number;
+  /** SONiC profiles, a speed with no pause-quanta entry: the peer response came from the ASIC table. */
+  peer_response_from?: 'peer_response_time';
   xoff_bytes?: number;
   xon_bytes?: number;
   size_bytes?: number;
   /** Speed-table entries that are assumptions, not quoted bounds. */
   assumptions: string[];
+  /** Legal inputs that are probably mistakes (a lossless MTU above the port MTU under a sonic profile). */
+  warnings?: { path: string; rule: string }[];
 }
 
 /** The `assumptions` entry of a speed whose interface bound is not sourced. */
@@ -171,7 +236,7 @@ function rowFor(speedBps: number): SpeedRow {
   return row;
 }
 
-function checkInput(input: HeadroomInput): void {
+function checkInput(input: HeadroomInput, sonic: boolean): void {
   const problems: Problem[] = [];
   if (!Number.isFinite(input.cableM) || input.cableM < 0) problems.push({ path: 'cable', rule: 'must be a length of at least 0 m' });
   for (const key of ['mtu', 'losslessMtu'] as const) {
@@ -180,7 +245,7 @@ function checkInput(input: HeadroomInput): void {
       problems.push({ path: key === 'mtu' ? 'mtu' : 'lossless_mtu', rule: MTU_RULE });
     }
   }
-  const lossless = input.losslessMtu !== undefined && losslessMtuRule(input.losslessMtu, input.mtu);
+  const lossless = !sonic && input.losslessMtu !== undefined && losslessMtuRule(input.losslessMtu, input.mtu);
   if (lossless) problems.push({ path: 'lossless_mtu', rule: lossless });
   const d = input.interfaceDelayBt;
   if (d !== undefined && !(Number.isInteger(d) && d >= 0 && d <= MAX_INTERFACE_DELAY_BT)) {
@@ -231,8 +296,8 @@ function ieeeHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number):
 function sonicParams(given: Partial<SonicParams> | undefined): SonicParams {
   const p = { ...SONIC_DEFAULTS, ...given };
   const problems: Problem[] = [];
-  if (!ASIC_NAMES.includes(p.asic)) problems.push({ path: 'asic', rule: `must be one of ${ASIC_NAMES.join(', ')}` });
-  if (p.lanes !== 4 && p.lanes !== 8) problems.push({ path: 'lanes', rule: 'must be 4 or 8' });
+  if (p.asicTable === undefined && !ASIC_NAMES.includes(p.asic as AsicName)) problems.push({ path: 'asic', rule: `must be one of ${ASIC_NAMES.join(', ')}` });
+  if (!(Number.isInteger(p.lanes) && p.lanes >= 1 && p.lanes <= 64)) problems.push({ path: 'lanes', rule: 'must be a whole number of lanes 1..64 (only 8 changes the result)' });
   if (!(Number.isInteger(p.smallPacketPercent) && p.smallPacketPercent >= 0 && p.smallPacketPercent <= 100)) {
     problems.push({ path: 'small_packet_percent', rule: 'must be a whole percentage 0..100' });
   }
@@ -250,9 +315,9 @@ const roundUpKb = (bytes: number) => Math.ceil(bytes / 1024) * 1024;
  * no on-tile term, no Spectrum-6 or small-packet compensation). Same operations in the same order as
  * the Lua (IEEE doubles in both), so that each 1024 rounding lands where SONiC's does.
  */
-function sonicHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number, era: 2023 | 2026): HeadroomResult {
+function sonicHeadroom(input: HeadroomInput, losslessMtu: number, era: 2023 | 2026): HeadroomResult {
   const p = sonicParams(input.sonic);
-  const asic: AsicPreset = ASIC_PRESETS[p.asic];
+  const asic: AsicPreset = p.asicTable ?? ASIC_PRESETS[p.asic as AsicName];
   const current = era === 2026;
   const speedMbps = input.speedBps / 1e6; // the plugin's port_speed
   const spp = p.smallPacketPercent;
@@ -272,7 +337,8 @@ function sonicHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number,
   }
   const cellOccupancy = (100 - smallShare + smallShare * worstCaseFactor) / 100;
   const gearboxBytes = p.gearboxDelayNs === 0 ? 0 : (speedMbps * p.gearboxDelayNs) / (8 * 1024);
-  const peerResponse = (row.responseQuanta * 512) / 8;
+  const quanta = SONIC_PAUSE_QUANTA.get(speedMbps);
+  const peerResponse = quanta !== undefined ? (quanta * 512) / 8 : asic.peerResponseTimeKb * 1024;
   const cableBytes = (2 * input.cableM * speedMbps * 1_000_000_000) / 198_000_000 / (current ? 8 * 1000 : 8 * 1024);
   const macPhyDelay = asic.macPhyDelayKb * 1024;
   const onTile = current && asic.onTile ? ((speedMbps / 1000) * 120) / 8 : 0;
@@ -309,6 +375,7 @@ function sonicHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number,
     },
     sonic: p,
     cell_occupancy: cellOccupancy,
+    ...(quanta === undefined ? { peer_response_from: 'peer_response_time' as const } : {}),
     xoff_bytes: xoff,
     xon_bytes: xon,
     size_bytes: size,
@@ -321,16 +388,24 @@ function sonicHeadroom(input: HeadroomInput, row: SpeedRow, losslessMtu: number,
  * InputError for a speed outside SPEED_TABLE or out-of-range sizes.
  */
 export function computeHeadroom(input: HeadroomInput): HeadroomResult {
-  const row = rowFor(input.speedBps);
-  checkInput(input);
   const losslessMtu = input.losslessMtu ?? input.mtu;
   const profile = input.profile ?? 'ieee';
   if (profile === 'sonic' || profile === 'sonic-2023') {
+    // The plugin takes any speed (a whole number of Mb/s) and any lossless MTU; so does this profile.
+    checkInput(input, true);
+    if (!(Number.isInteger(input.speedBps / 1e6) && input.speedBps >= 1e6)) {
+      throw new InputError({ path: 'speed', rule: 'must be a whole number of Mb/s (the plugin takes PORT speed in Mb/s)' });
+    }
     if (input.interfaceDelayBt !== undefined) {
       throw new InputError({ path: 'interface_delay', rule: 'applies to profile ieee only (the sonic profiles have mac_phy_delay)' });
     }
-    return sonicHeadroom(input, row, losslessMtu, profile === 'sonic' ? 2026 : 2023);
+    const r = sonicHeadroom(input, losslessMtu, profile === 'sonic' ? 2026 : 2023);
+    const above = losslessMtuRule(losslessMtu, input.mtu);
+    if (above) r.warnings = [{ path: 'lossless_mtu', rule: `${above.replace('must not exceed', 'exceeds')}; the plugin computes it as given, but no lossless frame is larger than the port MTU` }];
+    return r;
   }
+  const row = rowFor(input.speedBps);
+  checkInput(input, false);
   if (profile !== 'ieee') throw new InputError({ path: 'profile', rule: `must be one of ${HEADROOM_PROFILES.join(', ')}` });
   if (input.sonic !== undefined) throw new InputError({ path: 'profile', rule: 'the SONiC plugin inputs apply to the sonic profiles only' });
   return ieeeHeadroom(input, row, losslessMtu);

@@ -8,12 +8,18 @@
 // earlier run never survive beside the new ones, and a failure at any point leaves the old
 // directory as it was.
 //
+// An existing directory that is empty, or whose parent takes no new entries (a container's mount
+// point), is written in place instead: the files are staged in a hidden directory inside it, the
+// earlier output moved into another hidden directory there, the new entries renamed up, and the old
+// ones removed; a failure moves everything back. Either way the directory keeps its own mode, owner
+// and identity (a swapped-in stage takes the mode of the directory it replaces).
+//
 // Because the old directory is deleted, dcbkit replaces only what it can tell is its own: a
 // missing or empty directory, or one holding the command's signature file (run.json for run and
 // sweep, manifest.json for codegen) whose "generator" names the same command. Anything else is
 // refused as bad input before any work is done (checkOutDir), so a user's directory is never lost.
 import {
-  accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync,
+  accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync,
   renameSync, rmdirSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -122,8 +128,55 @@ export function checkOutDir(outDir: string, kind: OutputKind, label = '--out'): 
         `empty directory, or remove this one`,
     );
   }
-  const why = creatableProblem(dirname(realpathSync(root)));
-  if (why) fail(`cannot replace "${outDir}": ${why}`);
+  // Written in place (inside it) when empty or when its parent takes no new entries; swapped otherwise.
+  const inside = creatableProblem(realpathSync(root));
+  if (inside) fail(`cannot write into "${outDir}": ${inside}`);
+}
+
+/** True when the existing directory `dir` is written in place rather than swapped (see the file comment). */
+function writesInPlace(dir: string): boolean {
+  return readdirSync(dir).length === 0 || creatableProblem(dirname(dir)) !== undefined;
+}
+
+/**
+ * Writes `files` into the existing directory `dir` (in place): all of them, and the earlier entries
+ * (but `keep`) gone, or on failure the directory as it was. Throws what the file system throws.
+ */
+function writeInPlace(dir: string, files: Map<string, string | Uint8Array>, keep: readonly string[]): void {
+  const stageName = `.dcbkit-stage-${uniqueSuffix()}`;
+  const oldName = `.dcbkit-old-${uniqueSuffix()}`;
+  const stage = join(dir, stageName);
+  const old = join(dir, oldName);
+  const earlier = readdirSync(dir).filter((n) => !keep.includes(n));
+  const fresh = [...new Set([...files.keys()].map((rel) => rel.split('/')[0]))];
+  const movedOld: string[] = [];
+  const movedNew: string[] = [];
+  mkdirSync(stage);
+  try {
+    for (const [rel, data] of files) {
+      const p = join(stage, rel);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, data);
+    }
+    mkdirSync(old);
+    for (const n of earlier) {
+      renameSync(join(dir, n), join(old, n));
+      movedOld.push(n);
+    }
+    for (const n of fresh) {
+      renameSync(join(stage, n), join(dir, n));
+      movedNew.push(n);
+    }
+  } catch (e) {
+    // back to how it was: the new entries out, the earlier ones back
+    for (const n of movedNew) rmSync(join(dir, n), { recursive: true, force: true });
+    for (const n of movedOld) renameSync(join(old, n), join(dir, n));
+    rmSync(stage, { recursive: true, force: true });
+    rmSync(old, { recursive: true, force: true });
+    throw e;
+  }
+  rmSync(stage, { recursive: true, force: true });
+  rmSync(old, { recursive: true, force: true });
 }
 
 /**
@@ -182,6 +235,15 @@ export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint
   const root = resolve(outDir);
   // Swap the directory a symlink points at, not the link itself.
   const target = existsSync(root) ? realpathSync(root) : root;
+  const existing = statOrMissing(target);
+  if (existing && writesInPlace(target)) {
+    try {
+      writeInPlace(target, files, keep);
+    } catch (e) {
+      throw new OutputError({ path: label, rule: `cannot write "${outDir}": ${errText(e)}; nothing was changed` });
+    }
+    return;
+  }
   const parent = dirname(target);
   let made: string | undefined;
   let stage: string | undefined;
@@ -216,6 +278,8 @@ export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint
       throw e;
     }
     try {
+      // the output directory keeps the mode it had (a chmod 555 or 2775 directory stays so)
+      if (existing) chmodSync(stage, Number(existing.mode) & 0o7777);
       renameSync(stage, target);
     } catch (e) {
       if (aside) {

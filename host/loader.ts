@@ -1,6 +1,6 @@
 // Loads build/core.wasm with the raw WebAssembly API (no generated bindings: they copy data, and
 // the core is driven through its linear memory). Views over memory are zero-copy and re-derived
-// whenever memory.buffer changes identity; a run checks that it never does (DESIGN.md §3).
+// whenever memory.buffer changes identity; a run checks that it never does (docs/design.md §3).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// Turns zod validation issues into `path: rule` problems (DESIGN.md §5 error format):
+// Turns zod validation issues into `path: rule` problems (docs/design.md §5 error format):
 // the path uses the input's own key names with array indices in brackets, e.g. `events[12].qf`.
 import type { z } from 'zod';
 import { InputError, type Problem } from './errors.js';
@@ -29,7 +29,8 @@ function problemsOf(issue: z.core.$ZodIssue, path: string): Problem[] {
   const at = (key: string) => (path ? `${path}.${key}` : key);
   switch (issue.code) {
     case 'unrecognized_keys':
-      return issue.keys.map((k) => ({ path: at(k), rule: `${UNKNOWN_KEY} (check its spelling in the documentation of this document kind)` }));
+      // parseOrThrow words it (allowed keys, document kind); zod's own words name nothing
+      return issue.keys.map((k) => ({ path: at(k), rule: issue.message.startsWith(UNKNOWN_KEY) ? issue.message : `${UNKNOWN_KEY} (check its spelling in the documentation of this document kind)` }));
     case 'invalid_type': {
       if (!issue.message.startsWith('Invalid input')) return [{ path, rule: issue.message }];
       const got = received(issue.message);
@@ -98,7 +99,7 @@ function merged(problems: Problem[], issues: readonly z.core.$ZodIssue[]): Probl
 }
 
 /** Edit distance (insertions, deletions, substitutions) between two short keys. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
@@ -109,6 +110,7 @@ function editDistance(a: string, b: string): number {
 }
 
 const UNKNOWN_KEY = 'unknown key';
+const ALLOWED_HERE = 'allowed keys here: ';
 const parentOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('.')));
 const keyOf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 
@@ -130,7 +132,14 @@ function pairMisspellings(problems: Problem[]): Problem[] {
   const hint = new Map([...meant].map(([m, u]) => [u, keyOf(m.path)]));
   return problems
     .filter((p) => !meant.has(p))
-    .map((p) => (hint.has(p) ? { path: p.path, rule: `${UNKNOWN_KEY}; did you mean ${hint.get(p)}?${p.rule.slice(UNKNOWN_KEY.length)}` } : p));
+    .map((p) => (hint.has(p) ? { path: p.path, rule: withHint(p.rule, hint.get(p)!) } : p));
+}
+
+/** `unknown key in a K; allowed keys here: ...` -> `unknown key in a K; did you mean X? (allowed keys here: ...)`. */
+function withHint(rule: string, meant: string): string {
+  const [head, allowed] = rule.slice(UNKNOWN_KEY.length).split(`; ${ALLOWED_HERE}`);
+  if (allowed !== undefined) return `${UNKNOWN_KEY}${head}; did you mean ${meant}? (${ALLOWED_HERE}${allowed})`;
+  return `${UNKNOWN_KEY}; did you mean ${meant}?${head}`;
 }
 
 export function zodProblems(error: z.ZodError, prefix = ''): Problem[] {
@@ -147,9 +156,33 @@ export function zodProblems(error: z.ZodError, prefix = ''): Problem[] {
   return pairMisspellings(merged(problems, issues));
 }
 
-/** Parses `value` with `schema`, throwing one InputError listing every problem. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
-  const r = schema.safeParse(value);
+/** Document kinds by root schema ("scenario", "device"), for messages that name what was read. */
+const kindNames = new WeakMap<object, string>();
+
+/** Names the document kind `schema` parses, so its unknown keys say what they are not keys of. */
+export function nameDocumentKind(schema: object, name: string): void {
+  kindNames.set(schema, name);
+}
+
+/**
+ * zod's unknown-key issue carries the object schema it failed (`inst`): the rule lists the keys that
+ * mapping allows and names the document kind, as the config's unknown keys do.
+ */
+function unknownKeyMessage(kind: string | undefined) {
+  return (iss: { code?: string; inst?: unknown }): string | undefined => {
+    if (iss.code !== 'unrecognized_keys') return undefined;
+    const shape = (iss.inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
+    const where = kind ? ` in a ${kind}` : '';
+    return shape ? `${UNKNOWN_KEY}${where}; ${ALLOWED_HERE}${Object.keys(shape).join(', ')}` : `${UNKNOWN_KEY}${where}`;
+  };
+}
+
+/**
+ * Parses `value` with `schema`, throwing one InputError listing every problem. `kind` names the
+ * document in unknown-key messages (default: the name given with nameDocumentKind, if any).
+ */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix = '', kind = kindNames.get(schema)): z.output<S> {
+  const r = schema.safeParse(value, { error: unknownKeyMessage(kind) });
   if (!r.success) throw new InputError(zodProblems(r.error, prefix));
   return r.data;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on a built-in example (README "Two commands"). Assumes `npm ci` has run.
-# Simulates the converged link of seed 000 Table 1 (examples/converged-link: LAN/SAN/IPC sharing
+# Simulates the converged link of Reinemo et al. 2010, Table 1 (examples/converged-link: LAN/SAN/IPC sharing
 # one 10 Gb/s port 40/40/20 under ETS, SAN lossless with PFC) and writes its report.
 set -euo pipefail
 cd "$(dirname "$0")/.."

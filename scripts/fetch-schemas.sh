@@ -8,8 +8,9 @@
 #                its setup.py does for the Python model type (jinja2, trim_blocks, yang_model_type "py"),
 #                and its LICENSE.
 # Each repository is a shallow, sparse, blob-filtered clone of one pinned commit: the commits the
-# copies in ../shared/schemas came from (compared file by file). The tests look for schemas in
-# $DCBKIT_SCHEMAS, then ../shared/schemas, then this cache (test/codegen/schemas-lookup.ts).
+# copies a team keeps in a shared/schemas folder beside the project came from (compared file by
+# file). The tests look for schemas in
+# $DCBKIT_SCHEMAS, then such a shared folder, then this cache (test/codegen/schemas-lookup.ts).
 # The cache is replaced only once complete. Needs git and python3 with jinja2 (python3-jinja2).
 # DCBKIT_P4RUNTIME_URL / DCBKIT_SONIC_URL (and *_COMMIT) point at mirrors; the tests use them.
 set -euo pipefail
@@ -25,7 +26,7 @@ usage() {
 usage: scripts/fetch-schemas.sh [--dest DIR] [--force | --if-missing]
   --dest DIR    where to put the schemas (default: $root/.cache/schemas)
   --force       fetch again even if DIR already holds them
-  --if-missing  do nothing if the tests already find schemas (\$DCBKIT_SCHEMAS, ../shared/schemas)
+  --if-missing  do nothing if the tests already find schemas (\$DCBKIT_SCHEMAS, a shared/schemas folder beside the project)
 Then run the tests as usual; or set DCBKIT_SCHEMAS=DIR for another location.
 USAGE
 }

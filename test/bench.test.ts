@@ -1,4 +1,4 @@
-// `dcbkit bench --quick --json`: the report's shape (DESIGN.md §5). Never a time: speed is
+// `dcbkit bench --quick --json`: the report's shape (docs/design.md §5). Never a time: speed is
 // reported by the command, not asserted by tests.
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers.js';
@@ -32,6 +32,12 @@ describe('dcbkit bench --quick --json', () => {
     for (const v of ['node', 'v8', 'assemblyscript', 'gcc', 'cpu']) expect(rep.versions).toHaveProperty(v);
     expect(rep.versions.node).toBe(process.versions.node);
     expect(rep.method.quick).toBe(true);
+    // start-up of the installed CLI beside bare node: wall and CPU ms per case (bench/startup.ts)
+    for (const k of ['node_e_0', 'version', 'help', 'validate', 'tiny_run']) {
+      expect(rep.cli_startup_ms[k].ms, k).toBeGreaterThan(0);
+      expect(rep.cli_startup_ms[k].cpu_ms, k).toBeGreaterThan(0);
+    }
+    expect(rep.cli_startup_ms.method.entry).toBe('dist/cli/dcbkit.js');
   });
 
   it('prints a human table without --json', () => {
@@ -39,6 +45,7 @@ describe('dcbkit bench --quick --json', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^port pipeline: /);
     expect(r.stdout).toMatch(/ets_dwrr_select: [\d.]+ ns\/op p50/);
+    expect(r.stdout).toMatch(/^cli start-up \(median of \d+\): --version [\d.]+ ms \(cpu [\d.]+\), --help .* node -e 0 [\d.]+ ms/m);
   });
 });
 

@@ -2,18 +2,21 @@
 // huge numbers, deep nesting, unicode, NUL) and random option values into every command that reads
 // a file or a value. Every case must exit 0 or 2, never print a stack trace or "internal error",
 // and after a failure leave no file behind (every --out / --pcap points into an empty folder that
-// is checked again). The CLI runs in-process through main() (host/cli.ts); sweep, which starts
-// worker threads, is spawned a few times. One seed: the same cases every run. The count of cases
-// per command is printed at the end and quoted in docs/config.md ("CLI fuzz test").
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// is checked again). The cases run as an unprivileged user (nobody when the tests run as root, else
+// the tests' own user) in a private temporary folder, so that a path escaping it fails with a
+// permission error instead of overwriting a system file: one long-lived process
+// (test/cli-as-user.mjs) runs them through main() (host/cli.ts, built); sweep, which starts worker
+// threads, is spawned a few times, as the same user. One seed: the same cases every run. The count
+// of cases per command is printed at the end and quoted in docs/config.md ("CLI fuzz test").
+import { execFile, spawn } from 'node:child_process';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { main } from '../host/cli.js';
 import { packageRoot } from '../host/loader.js';
 import { xorshift32 } from './fuzz.js';
-import { runCliAsync, type CliResult } from './helpers.js';
+import { packageFor, releasePackageCopy, type CliResult } from './helpers.js';
 import { buildIr } from '../codegen/ir.js';
 import { defaultDevice } from '../codegen/device.js';
 import { headroomFromModel } from '../codegen/index.js';
@@ -31,7 +34,67 @@ const work = mkdtempSync(join(tmpdir(), 'dcbkit-cli-fuzz-'));
 const outs = join(work, 'outs');
 mkdirSync(outs);
 const cwdBefore = readdirSync(process.cwd()).sort();
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+// Who runs the cases: nobody when the tests run as root, else the tests' own (unprivileged) user.
+// `work` (mode 0700) is theirs alone besides root's; the inputs the test writes there are readable.
+const NOBODY = 65534;
+const asRoot = process.getuid?.() === 0;
+if (asRoot) {
+  chownSync(work, NOBODY, NOBODY);
+  chownSync(outs, NOBODY, NOBODY);
+}
+chmodSync(work, 0o700);
+/** `node ARGS` as the case user: through setpriv (util-linux) when root, directly otherwise. */
+const asCaseUser = (nodeArgs: string[]): [string, string[]] =>
+  asRoot ? ['setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+const caseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, LANG: 'C.UTF-8', TMPDIR: work };
+
+/** The package as the case user reads it (test/helpers.ts packageFor). */
+const caseRoot = asRoot ? packageFor(NOBODY) : packageRoot();
+
+const CASE_MARK = '\u0001dcbkit-case\u0001';
+/** The long-lived process that runs the in-process cases as the case user (test/cli-as-user.mjs). */
+const runner = (() => {
+  const [cmd, args] = asCaseUser([join(caseRoot, 'test', 'cli-as-user.mjs')]);
+  const child = spawn(cmd, args, { cwd: work, env: caseEnv, stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting: ((r: CliResult) => void)[] = [];
+  let buffered = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    buffered += chunk;
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      if (line.startsWith(CASE_MARK)) waiting.shift()!(JSON.parse(line.slice(CASE_MARK.length)) as CliResult);
+    }
+  });
+  child.on('exit', (code) => {
+    for (const w of waiting.splice(0)) w({ status: -1, stdout: '', stderr: `the case runner exited (${code})` });
+  });
+  return {
+    run: (args: string[]) => new Promise<CliResult>((done) => {
+      waiting.push(done);
+      child.stdin.write(JSON.stringify(args) + '\n');
+    }),
+    stop: () => child.stdin.end(),
+  };
+})();
+/** `dcbkit ...args` in its own process (sweep starts worker threads), as the case user, in `work`. */
+function spawnCase(args: string[]): Promise<CliResult> {
+  const [cmd, argv] = asCaseUser([join(caseRoot, 'dist', 'host', 'cli.js'), ...args]);
+  return new Promise((done) => {
+    const child = execFile(cmd, argv, { cwd: work, env: caseEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => done({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
+    child.stdin!.end();
+  });
+}
+
+afterAll(() => {
+  runner.stop();
+  rmSync(work, { recursive: true, force: true });
+  releasePackageCopy(caseRoot);
+});
 
 // ---------------------------------------------------------------------------------------------
 // Values
@@ -209,24 +272,9 @@ const STIMULI: Record<string, Json> = {
 // ---------------------------------------------------------------------------------------------
 // Running and judging one case
 
-/** Runs `dcbkit ...args` in this process, capturing what it writes. */
-async function inProcess(args: string[]): Promise<CliResult> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = (sink: string[]) => ((chunk: string | Uint8Array) => {
-    sink.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  }) as typeof process.stdout.write;
-  const saved = [process.stdout.write, process.stderr.write];
-  process.stdout.write = write(out);
-  process.stderr.write = write(err);
-  let status: number;
-  try {
-    status = await main(args);
-  } finally {
-    [process.stdout.write, process.stderr.write] = saved;
-  }
-  return { status, stdout: out.join(''), stderr: err.join('') };
+/** Runs `dcbkit ...args` in the case runner (one process, as the case user), capturing what it writes. */
+function inProcess(args: string[]): Promise<CliResult> {
+  return runner.run(args);
 }
 
 interface Tally { cases: number; ok: number; bad: number }
@@ -284,6 +332,18 @@ const maybe = (p: number, ...words: string[]): string[] => (chance(p) ? words : 
 // ---------------------------------------------------------------------------------------------
 
 describe('CLI fuzz', () => {
+  it('runs the cases as an unprivileged user in a private folder: an escaping path is a permission error, not a write', async () => {
+    expect((await inProcess(['versions'])).status).toBe(0); // the runner works at all
+    if (asRoot) expect(readFileSync('/proc/self/status', 'utf8')).toMatch(/^Uid:\s+0\b/m); // the test itself is root...
+    const escape = `${'../'.repeat(12)}etc/dcbkit-fuzz-escape-${process.pid}.pcap`;
+    const r = await inProcess(['frames', 'pfc', '--pause', '3:65535', '--pcap', escape]);
+    expect(existsSync(`/etc/dcbkit-fuzz-escape-${process.pid}.pcap`)).toBe(false); // ...the case user may not write there
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/^--pcap: .*(permission denied|EACCES)/im);
+    expect(statSync(work).mode & 0o777).toBe(0o700);
+    if (asRoot) expect(statSync(work).uid).toBe(NOBODY);
+  });
+
   it('validate, schema, examples: any document or value exits 0 or 2 with problems, nothing else', async () => {
     await fuzz('validate', 400, () => {
       const base = pick([...CONFIGS, ...CONFIGS, SCENARIO, ...DEVICES]);
@@ -322,7 +382,7 @@ describe('CLI fuzz', () => {
 
   it('dcbx encode, decode and negotiate: random configs, captures and hex', async () => {
     const pcap = outPath('.pcap');
-    expect((await inProcess(['dcbx', 'encode', join(root, 'examples/configs/converged.yaml'), '--pcap', pcap])).status).toBe(0);
+    expect((await inProcess(['dcbx', 'encode', join(caseRoot, 'examples/configs/converged.yaml'), '--pcap', pcap])).status).toBe(0);
     const capture = readFileSync(pcap);
     rmSync(pcap);
     const mutatedCapture = (): Uint8Array => {
@@ -370,7 +430,7 @@ describe('CLI fuzz', () => {
         .map((a) => a.replace(/\u0000/g, '')); // argv of a process cannot hold NUL
     });
     // one at a time: each judged before the next writes into `outs`
-    for (const args of cases) judge('sweep', args, await runCliAsync(args));
+    for (const args of cases) judge('sweep', args, await spawnCase(args));
   }, 600_000);
 
   it('gen clos, completion and sweep-merge: random flags, and damaged shard outputs', async () => {
@@ -398,7 +458,7 @@ describe('CLI fuzz', () => {
     const scenario = writeInput(stringifyYaml(sweepBase), '.yaml');
     const shards = [0, 1].map((i) => join(work, `in-shard${i}`));
     for (const [i, dir] of shards.entries()) {
-      const r = await runCliAsync(['sweep', scenario, '--param', 'seed=1,2,3', '--jobs', '1', '--shard', `${i}/2`, '--out', dir]);
+      const r = await spawnCase(['sweep', scenario, '--param', 'seed=1,2,3', '--jobs', '1', '--shard', `${i}/2`, '--out', dir]);
       expect(r.status, r.stderr).toBe(0);
     }
     let damaged = 0;

@@ -5,17 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { joinNegativeValues, mergeProblems } from '../host/cli-usage.js';
 import { COMMANDS, runCliAsync } from './helpers.js';
 
-const HEADROOM_OPTIONS = '--speed, --cable, --mtu, --lossless-mtu, --interface-delay, --profile, --asic, --lanes, --small-packet-percent, --shared-headroom-pool, --gearbox-delay, --json';
+const HEADROOM_OPTIONS = '--speed, --cable, --mtu, --lossless-mtu, --interface-delay, --profile, --asic, --asic-table, --lanes, --small-packet-percent, --shared-headroom-pool, --gearbox-delay, --json';
 
 // [arguments, exact stderr lines]. Rules quote each option's own --help description.
 const CASES: [string[], string[]][] = [
   [['headroom', '--speed', '100G'], ['--cable: required (cable length, e.g. 300m or 2km)']],
-  [['headroom'], ['--speed: required (port speed: 10G 25G 40G 50G 100G 200G 400G 800G)', '--cable: required (cable length, e.g. 300m or 2km)']],
+  [['headroom'], ['--speed: required (port speed: 10G 25G 40G 50G 100G 200G 400G 800G; the sonic profiles: any whole Mb/s, e.g. 100M, 1G)', '--cable: required (cable length, e.g. 300m or 2km)']],
   // `-3m` would be the flags -3 and -m to yargs; it reaches headroom's own check as the value of --cable.
   [['headroom', '--speed', '100G', '--cable', '-3m', '--mtu', '9216'], ['--cable: must be a length 0..100000 m like "300m" or "2km", got "-3m"']],
   [['headroom', '--speed', '100G', '--cable', '3m', '--json', '-3'], ['--json: takes no value, got "-3"']],
   [['headroom', '--speed', '100G', '--cable', '3m', '--colour', 'red'], [`--colour: unknown option for dcbkit headroom; its options are ${HEADROOM_OPTIONS}`]],
-  [['vectors'], ['<kernel>: required (qcn-rp | qcn-cp | ets | pfc | credit)', '--stimulus: required (stimulus JSON file, or - for stdin)']],
+  [['vectors'], ['<kernel>: required (qcn-rp | qcn-cp | ets | pfc | credit)']],
   [['vectors', 'ets', '--stimulus'], ['--stimulus: needs a value (stimulus JSON file, or - for stdin)']],
   [['vectors', 'ets', 'extra', '--stimulus', '-'], ['extra: unexpected argument; usage: dcbkit vectors <kernel> [options]']],
   [['sweep', 'examples/sim-tiny/scenario.yaml'], ['--param: required (PATH=v1,v2,... (dotted scenario path); repeat for a grid)']],

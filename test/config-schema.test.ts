@@ -29,7 +29,7 @@ describe('normalisation', () => {
     expect(config.pause).toEqual({ enable: false, pause_time: 65535 });
     expect(config.app).toEqual([]);
     expect(config.qcn.cp).toEqual({ priorities: [], q_eq: 26000, w: 2, quantiser: 'linear', kmin: 5000, kmax: 200000, pmax: 1 });
-    // 802.1Q MIB defaults (DESIGN §4.5): BC 150000 B, T 15 ms, TH 5, R_AI 5 Mb/s, R_HAI 50 Mb/s, Gd 1/128
+    // 802.1Q MIB defaults (docs/design.md §4.5): BC 150000 B, T 15 ms, TH 5, R_AI 5 Mb/s, R_HAI 50 Mb/s, Gd 1/128
     expect(config.qcn.rp).toEqual({
       profile: 'qau-pc', line_bps: 100e9, bc_bytes: 150000, timer_ps: 15_000_000_000, th: 5, ai_bps: 5e6, hai_bps: 50e6,
       gd_shift: 7, min_dec_num: 64, min_bps: 5e6, extra_fast_recovery: true,
@@ -88,7 +88,7 @@ describe('normalisation', () => {
     const yamlText = readFileSync('examples/configs/converged.yaml', 'utf8');
     const asJson = JSON.stringify(parseYaml(yamlText));
     expect(parseConfig(parseDocumentText(asJson, 'x.json', 'json')).config).toEqual(fromYaml);
-    // seed 000 Table 1: LAN {0,3,4,5} 40 %, SAN {1,6} 40 %, IPC {2,7} 20 %
+    // Reinemo et al. 2010, Table 1: LAN {0,3,4,5} 40 %, SAN {1,6} 40 %, IPC {2,7} 20 %
     expect(fromYaml.ets.prio_tc).toEqual([0, 1, 2, 0, 0, 0, 1, 2]);
     expect(fromYaml.ets.bw.slice(0, 3)).toEqual([40, 40, 20]);
     expect(fromYaml.pfc.enable).toEqual([1, 6]);
@@ -117,7 +117,7 @@ describe('normalisation', () => {
 });
 
 describe('ets and pg', () => {
-  it('derives ets from the seed 004 PG tables', () => {
+  it('derives ets from the Wadekar et al., ETS rev 1.01 PG tables', () => {
     // T1: prio_pgid 1 1 0 0 1 1 1 15; T2: PGID 0 50 %, PGID 1 50 %.
     // PGIDs 0 and 1 -> TCs 0 and 1 (ets, 50 % each); priority 7 (PGID 15) -> its own strict TC 2.
     const pg = { prio_pgid: [1, 1, 0, 0, 1, 1, 1, 15], pg_bw: [50, 50, 0, 0, 0, 0, 0, 0] };

@@ -164,16 +164,45 @@ describe('dcbkit validate: examples', () => {
     });
   }
 
-  it('prints warnings on stderr and still exits 0', () => {
+  const MIXED = 'warning: ets.prio_tc: TC 0 mixes PFC priorities (3) with non-PFC priorities (0, 1, 2): a pause of 3 also stops 0, 1, 2\n';
+  const REFUSED = 'lossless priority 3 shares TC 0 and so its priority group with lossy priority 0,1,2';
+
+  it('prints warnings on stderr and still exits 0, including the codegen targets that would refuse the config', () => {
     const r = runCli(['validate', 'examples/configs/mixed-tc.yaml']);
     expect(r.status).toBe(0);
-    expect(r.stderr).toBe('warning: ets.prio_tc: TC 0 mixes PFC priorities (3) with non-PFC priorities (0, 1, 2): a pause of 3 also stops 0, 1, 2\n');
-    expect(r.stdout).toContain('(1 warning)');
+    expect(r.stderr).toBe(MIXED + `warning: pfc.enable: codegen --target sonic,p4,linux,c-header would refuse this: ${REFUSED}\n`);
+    expect(r.stdout).toContain('(2 warnings)');
     const j = runCli(['validate', 'examples/configs/mixed-tc.yaml', '--json']);
     expect(j.status).toBe(0);
     const doc = JSON.parse(j.stdout);
     expect(doc.ok).toBe(true);
-    expect(doc.warnings).toEqual([{ path: 'ets.prio_tc', rule: 'TC 0 mixes PFC priorities (3) with non-PFC priorities (0, 1, 2): a pause of 3 also stops 0, 1, 2' }]);
+    expect(doc.warnings).toEqual([
+      { path: 'ets.prio_tc', rule: 'TC 0 mixes PFC priorities (3) with non-PFC priorities (0, 1, 2): a pause of 3 also stops 0, 1, 2' },
+      { path: 'pfc.enable', rule: `codegen --target sonic,p4,linux,c-header would refuse this: ${REFUSED}` },
+    ]);
+  });
+
+  it('validate --target T[,T] fails exactly where codegen fails, with the same lines', () => {
+    const codegen = runCli(['codegen', 'examples/configs/mixed-tc.yaml', '--target', 'sonic,lldp', '--out', join(tmpdir(), 'dcbkit-never-written')]);
+    const v = runCli(['validate', 'examples/configs/mixed-tc.yaml', '--target', 'sonic,lldp']);
+    expect(v.status).toBe(2);
+    expect(codegen.status).toBe(2);
+    expect(v.stderr).toBe(`sonic: pfc.enable: ${REFUSED}\n`);
+    expect(codegen.stderr).toBe(v.stderr);
+    expect(v.stdout).toBe('');
+    // a target with no objection: ok, and the config's own warning only
+    const lldp = runCli(['validate', 'examples/configs/mixed-tc.yaml', '--target', 'lldp']);
+    expect(lldp.status).toBe(0);
+    expect(lldp.stderr).toBe(MIXED);
+    expect(runCli(['validate', 'examples/configs/converged.yaml', '--target', 'all']).status).toBe(0);
+    // repeated or comma-listed, as codegen takes them; bad names and non-configs are usage errors
+    expect(runCli(['validate', 'examples/configs/mixed-tc.yaml', '--target', 'lldp', '--target', 'p4']).stderr).toBe(`p4: pfc.enable: ${REFUSED}\n`);
+    const bad = runCli(['validate', 'examples/configs/converged.yaml', '--target', 'sonc']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^--target: "sonc" is not one of "sonic", "p4"/);
+    const scenario = runCli(['validate', 'examples/sim-tiny/scenario.yaml', '--target', 'p4']);
+    expect(scenario.status).toBe(2);
+    expect(scenario.stderr).toBe('--target: codegen emits DCB configs; examples/sim-tiny/scenario.yaml is a scenario\n');
   });
 
   it('warns about a PFC and a non-PFC priority in one CEE priority group', () => {
@@ -181,7 +210,10 @@ describe('dcbkit validate: examples', () => {
     expect(r.status).toBe(0);
     expect(r.stderr).toBe(
       'warning: pg.prio_pgid: PGID 0 mixes PFC priorities (3) with non-PFC priorities (2): a pause of 3 also stops 2\n' +
-        'warning: pg.prio_pgid: PGID 1 mixes PFC priorities (4) with non-PFC priorities (0, 1, 5, 6): a pause of 4 also stops 0, 1, 5, 6\n',
+        'warning: pg.prio_pgid: PGID 1 mixes PFC priorities (4) with non-PFC priorities (0, 1, 5, 6): a pause of 4 also stops 0, 1, 5, 6\n' +
+        // what codegen makes of the same mix, one line per reason with the targets that give it
+        'warning: pfc.enable: codegen --target sonic,p4,linux,c-header would refuse this: lossless priority 3 shares TC 0 and so its priority group with lossy priority 2\n' +
+        'warning: pfc.enable: codegen --target sonic,p4,linux,c-header would refuse this: lossless priority 4 shares TC 1 and so its priority group with lossy priority 0,1,5,6\n',
     );
   });
 
@@ -197,6 +229,7 @@ describe('dcbkit validate: examples', () => {
       'warning: app[0]: RoCE v2 (UDP 4791) is mapped to priority 3, which has no PFC or credit flow control; it is normally run lossless',
       'warning: app[1]: RoCE v2 (UDP 4791) is mapped to priority 5, which has no PFC or credit flow control; it is normally run lossless',
       'warning: app[1]: dgram 4791 is also mapped to priority 3 by app[0]; devices differ in which one they use',
+      'warning: app[1]: codegen --target lldp would refuse this: selector 3 protocol 4791 is already mapped by app[0]; give each application one priority',
     ]);
   });
 

@@ -1,4 +1,4 @@
-// Credit-based link-level flow control (assembly/credit.ts, DESIGN.md §4.2): spec vectors with the
+// Credit-based link-level flow control (assembly/credit.ts, docs/design.md §4.2): spec vectors with the
 // modular arithmetic written out, and properties over a lossy FIFO link model.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

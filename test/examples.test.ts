@@ -53,7 +53,7 @@ describe('examples/sim-tiny (the README quick start)', () => {
   });
 });
 
-describe('examples/converged-link (seed 000 Table 1)', () => {
+describe('examples/converged-link (Reinemo et al. 2010, Table 1)', () => {
   const r = runExample('converged-link/scenario.yaml');
   const s = r.summary;
 
@@ -76,7 +76,7 @@ describe('examples/converged-link (seed 000 Table 1)', () => {
   });
 });
 
-describe('examples/pause-vs-pfc (seed 000 Figure 1)', () => {
+describe('examples/pause-vs-pfc (Reinemo et al. 2010, Figure 1)', () => {
   it('PFC pauses only the congested priority, 802.3x PAUSE pauses every priority', () => {
     const pfcRun = runExample('pause-vs-pfc/scenario.yaml');
     const pauseRun = runExample('pause-vs-pfc/pause.yaml');
@@ -117,7 +117,7 @@ describe('examples/pause-vs-pfc (seed 000 Figure 1)', () => {
   });
 });
 
-describe('examples/qcn-hotspot (seed 000 Figure 3)', () => {
+describe('examples/qcn-hotspot (Reinemo et al. 2010, Figure 3)', () => {
   const r = runExample('qcn-hotspot/scenario.yaml');
   const cr = series(r, 'rate flow 0');
 
@@ -159,7 +159,7 @@ describe('examples/qcn-hotspot (seed 000 Figure 3)', () => {
     const aiSlope = (at(cr, 90 * ms) - at(cr, 30 * ms)) / 60; // Gb/s per ms
     expect(aiSlope).toBeGreaterThan(0);
     expect(aiSlope).toBeLessThan(0.1);
-    // Hyperactive increase needs ti > TH = 5 timer expiries without CNMs (DESIGN.md §4.5): the first
+    // Hyperactive increase needs ti > TH = 5 timer expiries without CNMs (docs/design.md §4.5): the first
     // 15 ms after the CNM, then four reloads of jitter(15 ms) and one of jitter(7.5 ms), each at least
     // 0.85 of nominal, so it starts at the earliest 15 + 4 x 12.75 + 6.375 = 72.375 ms after the last
     // cut (nominally 82.5 ms), then climbs many times faster.
@@ -235,7 +235,7 @@ describe('examples/strict-priority', () => {
   });
 });
 
-describe('examples/buffer-sizing (seed 000: XON/XOFF needs ~2 x RTT of buffer, credit ~1 x RTT)', () => {
+describe('examples/buffer-sizing (Reinemo et al. 2010: XON/XOFF needs ~2 x RTT of buffer, credit ~1 x RTT)', () => {
   // One BDP: 10 Gb/s x RTT 20 us (2 km each way at 5 ns/m) = 25,000 B. The grid and the mechanism
   // switch of the README's one sweep, run in-process point by point (about 50 ms each).
   const BDP = 25_000;
@@ -301,7 +301,7 @@ describe('examples/buffer-sizing (seed 000: XON/XOFF needs ~2 x RTT of buffer, c
     // >= 25,000 B, i.e. pg >= 62,532 B = 2.5 BDP (the 2.5 point, 62,500 B, is 32 B short: 99.6 %).
     expect(needs('pfc')).toBeGreaterThanOrEqual(2);
     expect(needs('pfc')).toBeLessThanOrEqual(2.75);
-    // Seed 000's claim: about twice the buffer of credit.
+    // Reinemo et al.'s claim: about twice the buffer of credit.
     const ratio = needs('pfc') / needs('credit');
     expect(ratio).toBeGreaterThan(1.6);
     expect(ratio).toBeLessThan(2.4);

@@ -92,7 +92,7 @@ describe('scripts/fetch-schemas.sh --if-missing (what scripts/test.sh runs)', ()
   });
 
   it('fetches when they are nowhere, and a failed fetch exits non-zero leaving nothing behind', () => {
-    // a copy of the script in a project with no ../shared beside it
+    // a copy of the script in a project with no shared schema folder beside it
     const project = join(tmp, 'plain', 'project');
     tree(project, { 'scripts/fetch-schemas.sh': readFileSync(script, 'utf8') });
     const r = spawnSync('bash', [join(project, 'scripts', 'fetch-schemas.sh'), '--if-missing'], {

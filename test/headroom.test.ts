@@ -1,4 +1,4 @@
-// Headroom (host/headroom.ts, `dcbkit headroom`): the DESIGN.md §4.1 component model and the
+// Headroom (host/headroom.ts, `dcbkit headroom`): the docs/design.md §4.1 component model and the
 // SONiC Mellanox-plugin profile, with the arithmetic written out.
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../host/errors.js';
@@ -192,7 +192,7 @@ describe('headroom: SONiC Mellanox-plugin profile (sonic-swss 422271e)', () => {
   it('rejects bad plugin inputs, and plugin inputs given to the ieee profile', () => {
     const base = { speedBps: 100e9, cableM: 1, mtu: 1500, profile: 'sonic' as const };
     expect(() => computeHeadroom({ ...base, sonic: { smallPacketPercent: 101 } })).toThrow(/small_packet_percent: must be a whole percentage 0\.\.100/);
-    expect(() => computeHeadroom({ ...base, sonic: { lanes: 2 as 4 } })).toThrow(/lanes: must be 4 or 8/);
+    expect(() => computeHeadroom({ ...base, sonic: { lanes: 0 } })).toThrow(/lanes: must be a whole number of lanes 1\.\.64/);
     expect(() => computeHeadroom({ ...base, sonic: { asic: 'tomahawk' as AsicName } })).toThrow(/asic: must be one of spectrum1, .*spectrum6/);
     expect(() => computeHeadroom({ ...base, sonic: { gearboxDelayNs: -1 } })).toThrow(/gearbox_delay/);
     expect(() => computeHeadroom({ ...base, profile: 'ieee', sonic: {} })).toThrow(/profile: the SONiC plugin inputs apply to the sonic profiles only/);
@@ -293,10 +293,10 @@ describe('dcbkit headroom', () => {
     [['--speed', '100G', '--cable', '300m', '--mtu', 'big'], /^--mtu: must be a whole number/m],
     [['--speed', '100G', '--cable', '300m', '--profile', 'cisco'], /^--profile: must be one of ieee, sonic, sonic-2023/m],
     [['--speed', '100G', '--cable', '300m', '--asic', 'spectrum7', '--profile', 'sonic'], /^--asic: must be one of spectrum1, spectrum2, spectrum3, spectrum4, spectrum5, spectrum6 \(got "spectrum7"\)/m],
-    [['--speed', '100G', '--cable', '300m', '--lanes', '2', '--profile', 'sonic'], /^--lanes: must be 4 or 8 \(got "2"\)/m],
+    [['--speed', '100G', '--cable', '300m', '--lanes', '65', '--profile', 'sonic'], /^--lanes: must be a whole number of lanes 1\.\.64; only 8 changes the result \(got "65"\)/m],
     [['--speed', '100G', '--cable', '300m', '--small-packet-percent', '101', '--profile', 'sonic'], /^--small-packet-percent: must be a whole percentage 0\.\.100/m],
     [['--speed', '100G', '--cable', '300m', '--gearbox-delay', '-3', '--profile', 'sonic'], /^--gearbox-delay: must be a number of ns/m],
-    [['--speed', '100G', '--cable', '300m', '--lanes', '8'], /^--profile: --asic, --lanes, .* apply to the sonic profiles only \(got "ieee"\)/m],
+    [['--speed', '100G', '--cable', '300m', '--lanes', '8'], /^--profile: --asic, --asic-table, --lanes, .* apply to the sonic profiles only \(got "ieee"\)/m],
     [['--cable', '300m'], /speed/],
     [['--speed', '100G', '--cable', '300m', '--interface-delay', '-5'], /^--interface-delay: must be a whole number of bit times/m],
     [['--speed', '100G', '--cable', '300m', '--interface-delay', '10', '--profile', 'sonic'], /^--interface-delay: applies to profile ieee only/m],

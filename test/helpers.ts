@@ -1,5 +1,7 @@
 // Shared test helpers: run the built CLI as a user would and capture what it prints.
 import { execFile, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DecodeError } from '../host/frames/bytes.js';
 import { InputError } from '../host/errors.js';
@@ -30,6 +32,30 @@ export function runCliAsync(args: string[], opts: { input?: string } = {}): Prom
       (err, stdout, stderr) => done({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
     child.stdin!.end(opts.input ?? '');
   });
+}
+
+/**
+ * The package as user `uid` (run through setpriv by a root test) can read it: this checkout, or,
+ * when its folder is closed to that user (a clone under /root), a copy of what the CLI reads at run
+ * time, hard-linked where the file system allows, in a folder of its own (releasePackageCopy removes it).
+ */
+export function packageFor(uid: number): string {
+  const root = packageRoot();
+  const entry = join(root, 'dist', 'host', 'cli.js');
+  const probe = spawnSync('setpriv', ['--reuid', String(uid), '--regid', String(uid), '--clear-groups', process.execPath, '-e',
+    `require('fs').accessSync(${JSON.stringify(entry)}, require('fs').constants.R_OK)`], { cwd: '/' });
+  if (probe.status === 0) return root;
+  const copy = mkdtempSync(join(tmpdir(), 'dcbkit-package-copy-'));
+  chmodSync(copy, 0o755);
+  for (const part of ['package.json', 'dist', 'build', 'examples', 'node_modules', 'test']) {
+    if (spawnSync('cp', ['-al', join(root, part), join(copy, part)]).status !== 0) cpSync(join(root, part), join(copy, part), { recursive: true });
+  }
+  return copy;
+}
+
+/** Removes a copy packageFor made (the checkout itself is left alone). */
+export function releasePackageCopy(dir: string): void {
+  if (dir !== packageRoot()) rmSync(dir, { recursive: true, force: true });
 }
 
 /** Fails loudly in CI when an oracle tool is missing (never a silent skip); locally too. */

@@ -2,7 +2,7 @@
 // exactly that command's files; a directory dcbkit did not write is never replaced; a bad --out is
 // reported as `--out: rule` with exit 2 before any work, and a failure while writing leaves the old
 // directory as it was and prints a clean line, never a stack.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, statSync, writeFileSync, lstatSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, statSync, writeFileSync, lstatSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError, OutputError } from '../host/errors.js';
 import { RUN_OUTPUT, checkOutDir, listFilesRecursive, writeFileAtomic, writeTreeAtomic } from '../host/io.js';
 import { packageRoot } from '../host/loader.js';
-import { runCli } from './helpers.js';
+import { packageFor, releasePackageCopy, runCli } from './helpers.js';
+import { cliEntry } from '../bench/startup.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-out-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -171,5 +172,85 @@ describe('writeFileAtomic', () => {
     writeFileAtomic(p, 'abc', '--pcap');
     expect(readFileSync(p, 'utf8')).toBe('abc');
     expect(readdirSync(join(tmp, 'wf', 'sub'))).toEqual(['f.bin']);
+  });
+});
+
+describe('an existing output directory keeps its mode, and one whose parent is not writable is written in place', () => {
+  const mode = (p: string) => (statSync(p).mode & 0o7777).toString(8);
+
+  it.each([
+    ['run', ['run', 'examples/sim-tiny/scenario.yaml'], 'summary.json'],
+    ['codegen', ['codegen', 'examples/configs/roce.yaml', '--target', 'sonic'], 'manifest.json'],
+  ])('%s into an empty directory of mode 705, then again into its own output: still 705', (name, args, file) => {
+    const out = join(tmp, `mode-${name}`);
+    mkdirSync(out);
+    chmodSync(out, 0o705);
+    const inode = statSync(out).ino;
+    for (let i = 0; i < 2; i++) {
+      const r = runCli([...args, '--out', out]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(existsSync(join(out, file))).toBe(true);
+      expect(mode(out)).toBe('705');
+      // the empty directory is written into, not swapped: the same directory (the rerun swaps)
+      if (i === 0) expect(statSync(out).ino).toBe(inode);
+    }
+    expect(leftovers(out)).toEqual([]);
+    expect(leftovers(tmp)).toEqual([]);
+  });
+
+  it('a chmod 555 empty directory comes back 555 with the files in it (as root, who may write there)', () => {
+    expect(process.getuid?.(), 'run the tests as root (CI does): only root writes into a 555 directory').toBe(0);
+    const out = join(tmp, 'mode-555');
+    mkdirSync(out);
+    chmodSync(out, 0o555);
+    const r = runCli(['run', 'examples/sim-tiny/scenario.yaml', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(mode(out)).toBe('555');
+    expect(readdirSync(out)).toContain('report.html');
+  });
+
+  it('a mount-point-like directory: writable, its parent not (dcbkit runs as nobody), first empty, then its own output', () => {
+    expect(process.getuid?.(), 'run the tests as root (CI does): the case needs a second user').toBe(0);
+    const parent = join(tmp, 'mount-parent');
+    const out = join(parent, 'out');
+    mkdirSync(out, { recursive: true });
+    chmodSync(tmp, 0o755);
+    chmodSync(parent, 0o755); // root's: nobody may not create or rename entries here
+    chownSync(out, 65534, 65534);
+    chmodSync(out, 0o750);
+    const pkg = packageFor(65534); // the checkout, or a copy nobody can read
+    const asNobody = (args: string[]) =>
+      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cliEntry(pkg), ...args], { cwd: pkg, encoding: 'utf8' });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const r = asNobody(['run', 'examples/sim-tiny/scenario.yaml', '--out', out]);
+        expect(r.stderr).toBe('');
+        expect(r.status).toBe(0);
+        expect(readdirSync(out).sort()).toEqual(expect.arrayContaining(['report.html', 'run.json', 'summary.json']));
+        expect(mode(out)).toBe('750');
+        expect(statSync(out).uid).toBe(65534);
+      }
+      expect(leftovers(out)).toEqual([]);
+      expect(readdirSync(parent)).toEqual(['out']);
+      // a directory nobody may not write into at all is still refused up front, naming it
+      chownSync(out, 0, 0);
+      chmodSync(out, 0o755);
+      const refused = asNobody(['run', 'examples/sim-tiny/scenario.yaml', '--out', out]);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toMatch(/^--out: cannot write into ".*out": cannot create entries in/);
+    } finally {
+      releasePackageCopy(pkg);
+    }
+  });
+
+  it('a failure in the middle of writing in place leaves the directory as it was', () => {
+    const out = join(tmp, 'inplace-fail');
+    mkdirSync(out);
+    writeTreeAtomic(out, new Map([['run.json', runJson({ n: 1 })], ['a.txt', 'first']]), RUN_OUTPUT);
+    // a file whose parent path is an existing file cannot be written: fails while staging
+    const bad = new Map<string, string>([['run.json', runJson({ n: 2 })], ['b.txt', 'x'], ['b.txt/c', 'y']]);
+    expect(() => writeTreeAtomic(out, bad, RUN_OUTPUT)).toThrow(OutputError);
+    expect(readdirSync(out).sort()).toEqual(['a.txt', 'run.json']);
+    expect(readFileSync(join(out, 'a.txt'), 'utf8')).toBe('first');
   });
 });

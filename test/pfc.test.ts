@@ -1,4 +1,4 @@
-// Spec vectors for assembly/pfc.ts (802.1Qbb PFC and 802.3x PAUSE, DESIGN.md §4.1), driven through
+// Spec vectors for assembly/pfc.ts (802.1Qbb PFC and 802.3x PAUSE, docs/design.md §4.1), driven through
 // host/pfc.ts. Every expected number is derived in the comment next to it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -339,7 +339,7 @@ describe('pfc: properties', () => {
 
 describe('pfc: derived per-packet state agrees with the rules it replaces', () => {
   // pfcArrive/pfcDepart test one precomputed threshold per unit (xoffAt, xonAt) instead of the
-  // mode, enable mask and XOFF-state bits; this model keeps the bits and applies DESIGN.md §4.1
+  // mode, enable mask and XOFF-state bits; this model keeps the bits and applies docs/design.md §4.1
   // literally, for every mode, enable mask and priority.
   it('ingress: any mode, enable mask, priorities and thresholds give the frames of the rule-by-rule model', () => {
     const core = new Core();

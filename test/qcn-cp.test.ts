@@ -1,5 +1,5 @@
-// Spec vectors for the QCN congestion point, profile qau-pc (DESIGN.md §4.4), the shared generator
-// (DESIGN.md §2), and the dcqcn marking CP. Defaults: Qeq = 26000 B, w = 2, Fbmax = 26000 * 5 = 130000.
+// Spec vectors for the QCN congestion point, profile qau-pc (docs/design.md §4.4), the shared generator
+// (docs/design.md §2), and the dcqcn marking CP. Defaults: Qeq = 26000 B, w = 2, Fbmax = 26000 * 5 = 130000.
 import { describe, expect, it } from 'vitest';
 import { Core } from '../host/loader.js';
 import { Xorshift32, vectors } from './qcn-oracle.js';
@@ -7,7 +7,7 @@ import { Xorshift32, vectors } from './qcn-oracle.js';
 const enq = (bytes: number, src: number | string = 7) => ({ type: 'enq', bytes, src });
 const deq = (bytes: number) => ({ type: 'deq', bytes });
 
-describe('xorshift32 and jitter (DESIGN.md §2)', () => {
+describe('xorshift32 and jitter (docs/design.md §2)', () => {
   const core = new Core('release');
   const at = core.constant('SCRATCH');
   const next = core.fn<(p: number) => number>('qcnRngNext');

@@ -1,4 +1,4 @@
-// Independent TypeScript statement of DESIGN.md §2's generator, for checking the core's draws:
+// Independent TypeScript statement of docs/design.md §2's generator, for checking the core's draws:
 // xorshift32 (13, 17, 5), per-entity seeding, and jitter(base) = (base * (55706 + r % 19661)) >> 16.
 import { generateVectors } from '../host/commands/vectors.js';
 
@@ -35,7 +35,7 @@ export function vectors(kernel: 'qcn-rp' | 'qcn-cp', stimulus: unknown): Line[] 
 const SAMPLE = [150_000, 75_000, 50_000, 37_500, 30_000, 25_000, 21_500, 18_500];
 
 /**
- * DESIGN.md §4.4 restated in TypeScript, line for line, as the differential oracle of the core's
+ * docs/design.md §4.4 restated in TypeScript, line for line, as the differential oracle of the core's
  * qau-pc CP: same output lines as `vectors qcn-cp` for enq/deq events with default src.
  */
 export function cpModel(p: { q_eq: number; w: number; quantiser: 'linear' | 'msb' }, seed: number, events: { type: string; bytes: number }[]) {
@@ -71,7 +71,7 @@ export interface RpParams {
 }
 
 /**
- * DESIGN.md §4.5 restated in TypeScript with BigInt, as the differential oracle of the core's qau-pc
+ * docs/design.md §4.5 restated in TypeScript with BigInt, as the differential oracle of the core's qau-pc
  * RP: returns the same lines as `vectors qcn-rp` (timer lines before the event they precede).
  */
 export function rpModel(p: RpParams, seed: number, events: { t_ps: number; type: string; qf?: number; bytes?: number; backlog?: number }[]) {

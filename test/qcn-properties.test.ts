@@ -1,5 +1,5 @@
 // fast-check properties of the QCN/DCQCN kernels: rate bounds and TR >= CR while a rate limiter is
-// active, determinism, the CP against a line-by-line TypeScript statement of DESIGN.md §4.4, and a
+// active, determinism, the CP against a line-by-line TypeScript statement of docs/design.md §4.4, and a
 // fixed memory size across long runs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -110,7 +110,7 @@ describe('qcn-rp properties', () => {
     );
   });
 
-  it('qau-pc matches the line-by-line BigInt statement of DESIGN.md §4.5 (order, draws, arithmetic)', () => {
+  it('qau-pc matches the line-by-line BigInt statement of docs/design.md §4.5 (order, draws, arithmetic)', () => {
     fc.assert(
       fc.property(fc.oneof(rpStimulus, recoveryStimulus), (s) => {
         expect(vectors('qcn-rp', s)).toEqual(rpModel(s.params, s.seed, s.events));
@@ -146,7 +146,7 @@ describe('qcn-cp properties', () => {
     });
   });
 
-  it('matches the line-by-line statement of DESIGN.md §4.4 (fb, qf, sampling, CNMs, draws)', () => {
+  it('matches the line-by-line statement of docs/design.md §4.4 (fb, qf, sampling, CNMs, draws)', () => {
     fc.assert(
       fc.property(cpParams, fc.integer({ min: 0, max: 2 ** 32 - 1 }), cpEvents, (params, seed, events) => {
         const got = vectors('qcn-cp', { seed, params, events });

@@ -1,4 +1,4 @@
-// Spec vectors for the QCN reaction point, profile qau-pc (DESIGN.md §4.5), with the arithmetic.
+// Spec vectors for the QCN reaction point, profile qau-pc (docs/design.md §4.5), with the arithmetic.
 // Defaults: C = 10 Gb/s, BC = 150000 B, T = 15 ms, TH = 5, R_AI = 5 Mb/s, R_HAI = 50 Mb/s,
 // Gd = 1/128, min decrease 64/128, min rate 5 Mb/s, extra fast recovery on; seed 1, entity 0.
 import { describe, expect, it } from 'vitest';

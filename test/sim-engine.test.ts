@@ -170,7 +170,7 @@ describe('determinism and memory', () => {
   });
 });
 
-describe('PAUSE vs PFC (seed 000, Figure 1)', () => {
+describe('PAUSE vs PFC (Reinemo et al. 2010, Figure 1)', () => {
   // h1..h4 send a 4:1 incast on priority 3 to h0; h1 also sends priority 0 to h5 (a victim that
   // shares h1's link). PAUSE stops the whole link, so the victim stalls with the incast (Fig. 1a);
   // PFC stops priority 3 only, so the victim keeps most of h1's link (Fig. 1b).

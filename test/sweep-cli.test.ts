@@ -20,12 +20,12 @@ describe('dcbkit sweep', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('checks every point before running any: a bad value names its point', () => {
+  it('checks every point before running any: a bad value names its --param, once', () => {
     const out = join(tmp, 'bad-value');
     const r = runCli(['sweep', scenario, '--param', 'defaults.link.speed=10G,fast', '--out', out]);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^point\[1\]\.defaults\.link\.speed: .*\(at defaults\.link\.speed=fast\)$/m);
+    expect(r.stderr).toMatch(/^--param\[0\]: defaults\.link\.speed=fast: a speed must look like 100G or 25Gbps\n$/);
     expect(existsSync(out)).toBe(false);
   });
 

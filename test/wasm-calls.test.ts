@@ -1,4 +1,4 @@
-// The release core has no `call` on the per-packet path (DESIGN.md §3: per-packet code is @inline
+// The release core has no `call` on the per-packet path (docs/design.md §3: per-packet code is @inline
 // and call-free). How: read build/core.wasm with binaryen (npm), look each batched per-packet
 // export up by its export name (the export's value is the internal function name; the release
 // build has no name section), and walk its whole expression tree collecting Call / CallIndirect /

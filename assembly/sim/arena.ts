@@ -1,4 +1,4 @@
-// The simulator's state: where the arena tables are (read from the header the host wrote, DESIGN.md
+// The simulator's state: where the arena tables are (read from the header the host wrote, docs/design.md
 // §3), the packet pool's free list, the clock, the engine's event and packet codes, and one-line
 // accessors for the records of assembly/layout.ts (SH_, SN_, SP_, SK_, SF_, SC_).
 //

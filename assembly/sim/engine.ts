@@ -1,4 +1,4 @@
-// Discrete-event simulator of a DCB fabric (hosts, switches, full-duplex links), DESIGN.md §4.
+// Discrete-event simulator of a DCB fabric (hosts, switches, full-duplex links), docs/design.md §4.
 //
 // Model. Time is integer picoseconds. A port transmits one frame at a time: serialisation takes
 // (frame + WIRE_OVERHEAD) x ps-per-byte, then the frame propagates for the link delay and arrives whole at the

@@ -1,4 +1,4 @@
-// PFC watchdog with SONiC pfcwd semantics (reference pfc-credit-dcbx.md §3): every poll interval,
+// PFC watchdog with SONiC pfcwd semantics (sonic-net/sonic-swss orchagent/pfcwdorch.cpp, pfc_detect_*.lua): every poll interval,
 // each watched egress queue of a PFC priority with frames waiting, paused and nothing sent since the
 // last poll counts down its detection time; a storm is then declared and, by action, its frames are
 // dropped and pauses ignored (drop), pauses ignored (forward) or only logged (alert). It is restored
@@ -18,7 +18,7 @@ import { dropPacket, release } from './mmu';
 import { dequeue } from './queues';
 
 // ----------------------------------------------------------------------------------------------
-// PFC watchdog (SONiC pfcwd semantics, reference pfc-credit-dcbx.md §3)
+// PFC watchdog (SONiC pfcwd semantics, sonic-net/sonic-swss orchagent/pfcwdorch.cpp)
 // ----------------------------------------------------------------------------------------------
 
 export function logWatchdog(p: i32, pr: i32, event: i32): void {

@@ -1,7 +1,7 @@
 /*
  * C reference of the dcbkit port pipeline (assembly/port.ts): the same per-packet algorithm on the
  * same byte layout, so that on the same seeded input both produce the same state checksum
- * (test/port-differential.test.ts) and `dcbkit bench` has a native-speed anchor (DESIGN.md §3, §6).
+ * (test/port-differential.test.ts) and `dcbkit bench` has a native-speed anchor (docs/design.md §3, §6).
  *
  * Pipeline per arrival: serve the link up to the arrival time (802.1Qaz ETS selection: strict TCs by
  * number, then DWRR), then the arrival (802.1Qbb PFC frame received, or a data frame: classify,

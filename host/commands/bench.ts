@@ -1,4 +1,4 @@
-// `dcbkit bench [--json] [--quick] [--runs N]`: per-kernel and port-pipeline figures (DESIGN.md §5-6,
+// `dcbkit bench [--json] [--quick] [--runs N]`: per-kernel and port-pipeline figures (docs/design.md §5-6,
 // docs/bench.md). Speed is reported, never asserted.
 import type { CommandModule } from 'yargs';
 import { formatBench, runBench } from '../../bench/run.js';

@@ -1,4 +1,4 @@
-// `dcbkit dcbx <encode|decode|negotiate>` (DESIGN §5):
+// `dcbkit dcbx <encode|decode|negotiate>` (docs/design.md §5):
 //   encode <config> [--src MAC] [--mode ieee|cee] [--pcap F] [--hex] [--json]: the LLDPDU the port
 //     advertises on its own (no peer yet);
 //   decode <pcap> | --hex HEX [--json] [--fcs]: every frame, JSON Lines with --json;

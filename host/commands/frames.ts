@@ -1,4 +1,4 @@
-// `dcbkit frames <pfc|pause|cnm|ce>`: builds one control frame (DESIGN §5) and writes it as a pcap
+// `dcbkit frames <pfc|pause|cnm|ce>`: builds one control frame (docs/design.md §5) and writes it as a pcap
 // (--pcap FILE, atomically) and/or prints its hex (--hex; the default when no --pcap is given).
 // --json prints {"frame": {...decoded fields...}, "hex": "..."} instead of the bare hex line.
 import type { Argv, CommandModule } from 'yargs';

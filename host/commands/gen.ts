@@ -3,10 +3,11 @@
 // `run` and `sweep`. Every flag is checked first (bad values: `--flag: rule`, exit 2, nothing
 // printed); the duration and speed are checked by the scenario's own rules, reported at the flag.
 import type { CommandModule } from 'yargs';
-import { stringify } from 'yaml';
+import { Document, isMap, isSeq } from 'yaml';
 import { InputError, type Problem } from '../errors.js';
 import { CLOS_PATTERNS, closHostCount, closMaxFlows, closScenario, type ClosPattern } from '../sim/clos.js';
 import { checkScenario } from '../sim/scenario.js';
+import '../scenario-kind.js'; // names the scenario in its unknown-key messages
 
 interface GenArgs { kind: string; k: number; flows: number; duration: string; seed: number; speed: string; pattern: string }
 
@@ -34,7 +35,48 @@ export function genClos(args: Omit<GenArgs, 'kind'>): string {
   const scenario = closScenario({ k, flows, seed, duration, speed, pattern: args.pattern as ClosPattern });
   const left = scenarioProblems(scenario);
   if (left.length) throw new InputError(left);
-  return stringify(scenario);
+  return scenarioYaml(withDefaultSeries(scenario as ClosDoc));
+}
+
+type ClosDoc = { links: { a: string; b: string }[]; traffic: { flows: { src: string; dst: string }[] }; series?: { ports?: string[]; flows?: number[] } };
+
+/** Ports and flows sampled by default: enough for the report to show where the tree is loaded. */
+const SERIES_PORTS_EACH_WAY = 8;
+const SERIES_FLOWS = 16;
+
+/**
+ * A scenario with no series chosen gets them here, so its report has plots: the edge ports into
+ * the hosts that receive the most flows (where the tree congests) and the host ports out of the
+ * hosts that send the most (which those congested ports pause), ties by name; and the first flows.
+ */
+export function withDefaultSeries(s: ClosDoc): ClosDoc {
+  if ((s.series?.ports?.length ?? 0) > 0 || (s.series?.flows?.length ?? 0) > 0) return s;
+  const edgeOf = new Map<string, string>();
+  for (const { a, b } of s.links) {
+    if (/^h/.test(a)) edgeOf.set(a, b);
+    else if (/^h/.test(b)) edgeOf.set(b, a);
+  }
+  const busiest = (hosts: string[]) => {
+    const count = new Map<string, number>();
+    for (const h of hosts) count.set(h, (count.get(h) ?? 0) + 1);
+    return [...count].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, SERIES_PORTS_EACH_WAY).map(([h]) => h);
+  };
+  const flows = s.traffic.flows;
+  const into = busiest(flows.map((f) => f.dst)).filter((h) => edgeOf.has(h)).map((h) => `${edgeOf.get(h)}>${h}`);
+  const outOf = busiest(flows.map((f) => f.src)).filter((h) => edgeOf.has(h)).map((h) => `${h}>${edgeOf.get(h)}`);
+  return { ...s, series: { ports: [...into, ...outOf], flows: flows.slice(0, SERIES_FLOWS).map((_, i) => i) } };
+}
+
+/** The scenario as YAML, each flow on one line (a fat tree can have thousands). */
+function scenarioYaml(s: ClosDoc): string {
+  const doc = new Document(s);
+  const flows = doc.getIn(['traffic', 'flows']);
+  if (isSeq(flows)) for (const item of flows.items) if (isMap(item)) item.flow = true;
+  for (const key of ['ports', 'flows']) {
+    const list = doc.getIn(['series', key]);
+    if (isSeq(list)) list.flow = true;
+  }
+  return doc.toString();
 }
 
 /** The scenario's problems, those that come from one flag named by that flag. */

@@ -1,21 +1,26 @@
 // `dcbkit headroom --speed 100G --cable 300m --mtu 9216 [--json] [--profile ieee|sonic|sonic-2023]
-// [--interface-delay BT] [--asic spectrumN --lanes 4|8 --small-packet-percent N --shared-headroom-pool
-// --gearbox-delay NS]`: the PFC headroom of one lossless priority (host/headroom.ts, DESIGN.md §4.1). `--json` prints
+// [--interface-delay BT] [--asic spectrumN | --asic-table FILE --lanes N --small-packet-percent N --shared-headroom-pool
+// --gearbox-delay NS]`: the PFC headroom of one lossless priority (host/headroom.ts, docs/design.md §4.1). `--json` prints
 // {"headroom_bytes": N, "components": {...bits per component...}, ...}; all flags are checked
 // before anything is printed (bad flags: `path: rule` on stderr, exit 2).
 import type { CommandModule } from 'yargs';
 import { InputError, type Problem } from '../errors.js';
 import {
-  ASIC_NAMES, computeHeadroom, HEADROOM_PROFILES, parseInterfaceDelay,
+  ASIC_NAMES, computeHeadroom, HEADROOM_PROFILES, parseAsicTable, parseInterfaceDelay, SONIC_LOSSLESS_MTU, SONIC_PORT_MTU,
   type AsicName, type HeadroomProfile, type HeadroomResult, type SonicParams,
 } from '../headroom.js';
-import { parseCable, parseMtu, parsePortSpeed, PORT_SPEED_NAMES, speedLabel } from '../units.js';
+import { readDocument } from '../config/load.js';
+import { parseCable, parseMtu, parsePortSpeed, parseRate, PORT_SPEED_NAMES } from '../units.js';
+
+/** The default --mtu of the ieee profile (the config's port MTU default). */
+const IEEE_MTU = 9216;
 
 interface HeadroomArgs {
   speed: string;
   cable: string;
-  mtu: string;
+  mtu?: string;
   'lossless-mtu'?: string;
+  'asic-table'?: string;
   'interface-delay'?: string;
   profile: string;
   asic?: string;
@@ -29,7 +34,7 @@ interface HeadroomArgs {
 /** computeHeadroom's input names -> the flags that set them. */
 const FLAG_OF: Record<string, string> = {
   speed: '--speed', cable: '--cable', mtu: '--mtu', lossless_mtu: '--lossless-mtu', interface_delay: '--interface-delay', profile: '--profile',
-  asic: '--asic', lanes: '--lanes', small_packet_percent: '--small-packet-percent', gearbox_delay: '--gearbox-delay',
+  asic: '--asic', asic_table: '--asic-table', lanes: '--lanes', small_packet_percent: '--small-packet-percent', gearbox_delay: '--gearbox-delay',
 };
 
 /** The SONiC plugin flags given on the command line (undefined when none is), checked one by one. */
@@ -40,9 +45,20 @@ function sonicFlags(args: HeadroomArgs, problems: Problem[]): Partial<SonicParam
     if (ASIC_NAMES.includes(args.asic as AsicName)) p.asic = args.asic as AsicName;
     else problems.push({ path: '--asic', rule: `must be one of ${ASIC_NAMES.join(', ')} (got "${args.asic}")` });
   }
+  const table = args['asic-table'];
+  if (table !== undefined) {
+    if (args.asic !== undefined) problems.push({ path: '--asic-table', rule: 'give --asic (a preset) or --asic-table (an ASIC_TABLE entry), not both' });
+    try {
+      p.asicTable = parseAsicTable(readDocument(table), '--asic-table');
+      p.asic = 'custom';
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems.map((q) => (q.path === table ? { path: '--asic-table', rule: `${table}: ${q.rule}` } : q)));
+    }
+  }
   if (args.lanes !== undefined) {
-    if (args.lanes === '4' || args.lanes === '8') p.lanes = Number(args.lanes) as 4 | 8;
-    else problems.push({ path: '--lanes', rule: `must be 4 or 8 (got "${args.lanes}")` });
+    if (/^\d{1,2}$/.test(args.lanes.trim()) && Number(args.lanes) >= 1 && Number(args.lanes) <= 64) p.lanes = Number(args.lanes);
+    else problems.push({ path: '--lanes', rule: `must be a whole number of lanes 1..64; only 8 changes the result (got "${args.lanes}")` });
   }
   const percent = args['small-packet-percent'];
   if (percent !== undefined) {
@@ -57,7 +73,7 @@ function sonicFlags(args: HeadroomArgs, problems: Problem[]): Partial<SonicParam
   }
   if (Object.keys(p).length === 0 && problems.length === before) return undefined;
   if (!args.profile.startsWith('sonic')) {
-    problems.push({ path: '--profile', rule: `--asic, --lanes, --small-packet-percent, --shared-headroom-pool and --gearbox-delay apply to the sonic profiles only (got "${args.profile}")` });
+    problems.push({ path: '--profile', rule: `--asic, --asic-table, --lanes, --small-packet-percent, --shared-headroom-pool and --gearbox-delay apply to the sonic profiles only (got "${args.profile}")` });
   }
   return p;
 }
@@ -74,21 +90,37 @@ function parseArgs(args: HeadroomArgs) {
       return undefined;
     }
   };
-  const speedBps = attempt(() => parsePortSpeed(String(args.speed), '--speed'));
+  const sonic = args.profile.startsWith('sonic');
+  // the sonic profiles take any speed the plugin takes (a whole number of Mb/s); ieee needs its speed table
+  const speedBps = attempt(() => (sonic ? parseSonicSpeed(String(args.speed)) : parsePortSpeed(String(args.speed), '--speed')));
   const cableM = attempt(() => parseCable(String(args.cable), '--cable'));
-  const mtu = attempt(() => parseMtu(args.mtu, '--mtu'));
-  const losslessMtu = args['lossless-mtu'] === undefined ? undefined : attempt(() => parseMtu(args['lossless-mtu']!, '--lossless-mtu'));
+  // defaults: what the profile's world ships (SONiC: port MTU 9100, lossless MTU 1024)
+  const mtu = attempt(() => parseMtu(args.mtu ?? String(sonic ? SONIC_PORT_MTU : IEEE_MTU), '--mtu'));
+  const losslessText = args['lossless-mtu'] ?? (sonic ? String(SONIC_LOSSLESS_MTU) : undefined);
+  const losslessMtu = losslessText === undefined ? undefined : attempt(() => parseMtu(losslessText, '--lossless-mtu'));
   const interfaceDelayBt = args['interface-delay'] === undefined ? undefined : attempt(() => parseInterfaceDelay(args['interface-delay']!, '--interface-delay'));
   if (!HEADROOM_PROFILES.includes(args.profile as HeadroomProfile)) {
     problems.push({ path: '--profile', rule: `must be one of ${HEADROOM_PROFILES.join(', ')} (got "${args.profile}")` });
   }
-  const sonic = sonicFlags(args, problems);
+  const sonicParams = sonicFlags(args, problems);
   if (problems.length) throw new InputError(problems);
-  return { speedBps: speedBps!, cableM: cableM!, mtu: mtu!, losslessMtu, interfaceDelayBt, profile: args.profile as HeadroomProfile, sonic };
+  return { speedBps: speedBps!, cableM: cableM!, mtu: mtu!, losslessMtu, interfaceDelayBt, profile: args.profile as HeadroomProfile, sonic: sonicParams };
 }
 
+/** A speed for the sonic profiles: any rate (100M, 1G, 2.5G, 100G) that is a whole number of Mb/s. */
+function parseSonicSpeed(text: string): number {
+  const bps = parseRate(text);
+  if (bps === undefined || !(bps >= 1e6 && bps <= 1.6e12 && Number.isInteger(bps / 1e6))) {
+    throw new InputError({ path: '--speed', rule: `must be a speed like 100M, 1G, 100G (a whole number of Mb/s up to 1.6T) (got ${JSON.stringify(text)})` });
+  }
+  return bps;
+}
+
+/** 100M, 2.5G, 100G: the speed as a person writes it. */
+const speedText = (bps: number) => (bps < 1e9 ? `${bps / 1e6}M` : `${bps / 1e9}G`);
+
 function human(r: HeadroomResult): string {
-  const lines = [`headroom (${r.profile}) at ${speedLabel(r.speed_bps)}, ${r.cable_m} m cable, MTU ${r.mtu}` +
+  const lines = [`headroom (${r.profile}) at ${speedText(r.speed_bps)}, ${r.cable_m} m cable, MTU ${r.mtu}` +
     (r.lossless_mtu !== r.mtu ? `, lossless MTU ${r.lossless_mtu}` : '')];
   const width = Math.max(...Object.keys(r.components).map((k) => k.length));
   for (const [k, bits] of Object.entries(r.components)) {
@@ -99,7 +131,9 @@ function human(r: HeadroomResult): string {
     lines.push(`headroom: ${r.headroom_bytes} B`);
   } else {
     const p = r.sonic!;
-    lines.push(`  ${p.asic}, ${p.lanes} lanes, small packets ${p.smallPacketPercent} %, shared headroom pool ${p.sharedHeadroomPool ? 'on' : 'off'}`);
+    const asic = p.asicTable ? `ASIC_TABLE ${p.asicTable.key} (cell ${p.asicTable.cellBytes} B)` : p.asic;
+    lines.push(`  ${asic}, ${p.lanes} lanes, small packets ${p.smallPacketPercent} %, shared headroom pool ${p.sharedHeadroomPool ? 'on' : 'off'}`);
+    if (r.peer_response_from) lines.push(`  peer response: the ASIC's peer_response_time (no pause quanta for ${speedText(r.speed_bps)} in the plugin's table)`);
     lines.push(`  cell occupancy factor ${r.cell_occupancy}`);
     lines.push(`headroom (xoff): ${r.xoff_bytes} B, xon: ${r.xon_bytes} B, size: ${r.size_bytes} B`);
   }
@@ -112,14 +146,15 @@ export const headroomCommand: CommandModule<object, HeadroomArgs> = {
   describe: 'PFC headroom for one lossless priority (bytes above the XOFF threshold)',
   builder: (y) =>
     y
-      .option('speed', { type: 'string', demandOption: true, describe: `port speed: ${PORT_SPEED_NAMES.join(' ')}` })
+      .option('speed', { type: 'string', demandOption: true, describe: `port speed: ${PORT_SPEED_NAMES.join(' ')}; the sonic profiles: any whole Mb/s, e.g. 100M, 1G` })
       .option('cable', { type: 'string', demandOption: true, describe: 'cable length, e.g. 300m or 2km' })
-      .option('mtu', { type: 'string', default: '9216', describe: 'largest frame, bytes (both frame terms)' })
-      .option('lossless-mtu', { type: 'string', describe: 'largest lossless frame when smaller than --mtu' })
+      .option('mtu', { type: 'string', describe: `largest frame, bytes (both frame terms; SONiC's port mtu). Default ${IEEE_MTU}; ${SONIC_PORT_MTU} with the sonic profiles, as SONiC ships` })
+      .option('lossless-mtu', { type: 'string', describe: `largest lossless frame when smaller than --mtu. Default --mtu; ${SONIC_LOSSLESS_MTU} with the sonic profiles (SONiC's LOSSLESS_TRAFFIC_PATTERN mtu), where a value above --mtu is computed as the plugin does, with a warning` })
       .option('interface-delay', { type: 'string', describe: 'interface delay of one end, bit times (replaces the speed table figure; ieee profile)' })
-      .option('profile', { type: 'string', default: 'ieee', describe: 'ieee (component model) | sonic (Mellanox plugin, current) | sonic-2023 (the plugin before Sept 2024)' })
+      .option('profile', { type: 'string', default: 'ieee', describe: "ieee (component model) | sonic (SONiC's Mellanox plugin, current) | sonic-2023 (the plugin before Sept 2024); the sonic profiles start from SONiC's shipped inputs: port MTU 9100, lossless MTU 1024, 50 % small packets, Spectrum-1, 4 lanes" })
       .option('asic', { type: 'string', describe: `sonic profiles: ${ASIC_NAMES.join(' ')} (default spectrum1)` })
-      .option('lanes', { type: 'string', describe: 'sonic profiles: lanes of the port, 4 or 8 (default 4)' })
+      .option('asic-table', { type: 'string', describe: 'sonic profiles: a file (YAML/JSON) with one ASIC_TABLE entry, {"NAME": {cell_size, pipeline_latency, mac_phy_delay, peer_response_time}}, for an ASIC without a preset' })
+      .option('lanes', { type: 'string', describe: 'sonic profiles: lanes of the port (default 4; only 8 changes the result)' })
       .option('small-packet-percent', { type: 'string', describe: 'sonic profiles: share of 64 B frames in lossless traffic, 0..100 (default 50, as SONiC ships)' })
       .option('shared-headroom-pool', { type: 'boolean', describe: 'sonic profiles: the shared headroom pool is on (PG size = xon)' })
       .option('gearbox-delay', { type: 'string', describe: 'sonic profiles: gearbox delay, ns (default 0)' })
@@ -133,6 +168,7 @@ export const headroomCommand: CommandModule<object, HeadroomArgs> = {
       if (e instanceof InputError) throw new InputError(e.problems.map((p) => ({ ...p, path: p.path.startsWith('--') ? p.path : FLAG_OF[p.path] ?? p.path })));
       throw e;
     }
+    for (const w of r.warnings ?? []) process.stderr.write(`warning: ${FLAG_OF[w.path] ?? w.path}: ${w.rule}\n`);
     process.stdout.write(args.json ? JSON.stringify(r) + '\n' : human(r));
   },
 };

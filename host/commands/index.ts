@@ -1,6 +1,7 @@
 // The CLI's commands, one module each, loaded on demand: a command's module (and the libraries it
 // pulls in: vega, piscina, binaryen, protobuf...) is imported only when that command runs, which
 // keeps every `dcbkit` start cheap. Add a command by listing its name and module here.
+import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -25,10 +26,46 @@ export const commandLoaders: Record<string, () => Promise<AnyCommand>> = {
   examples: async () => (await import('./examples.js')).examplesCommand,
 };
 
-/** The modules needed for `argv`: just the named command, or all of them (help, typos, shell completion). */
+/** A command's usage line and description, as the CLI bundle records them (scripts/bundle-cli.mjs). */
+export interface CommandSummary {
+  name: string;
+  command: string | readonly string[];
+  describe: string | false;
+  aliases?: string | readonly string[];
+}
+
+/** The summaries beside the running bundle (dist/cli/commands.json), if they cover every command. */
+function bundledSummaries(): CommandSummary[] | undefined {
+  try {
+    const list = JSON.parse(readFileSync(new URL('./commands.json', import.meta.url), 'utf8')) as CommandSummary[];
+    return Object.keys(commandLoaders).every((n) => list.some((s) => s.name === n)) ? list : undefined;
+  } catch {
+    return undefined; // not bundled (tsc output, tests): load the modules
+  }
+}
+
+/** A command known by its usage line only: enough for --help, --version and "did you mean". */
+const summaryOnly = (s: CommandSummary): AnyCommand => ({
+  command: s.command,
+  describe: s.describe,
+  aliases: s.aliases,
+  handler: () => {
+    throw new Error(`command ${s.name} was not loaded`);
+  },
+});
+
+/**
+ * The commands needed for `argv`: just the named command; for anything else (help, --version, a
+ * typo, completing the command word) their summaries when the bundle has them, and all the modules
+ * otherwise. Shell completion (`--get-yargs-completions dcbkit WORD... CURRENT`) loads the command
+ * named before the word being completed, whose options it lists.
+ */
 export async function loadCommands(argv: string[]): Promise<AnyCommand[]> {
-  const completing = argv.includes('--get-yargs-completions');
-  const first = completing ? undefined : argv.find((a) => !a.startsWith('-'));
-  const names = first !== undefined && first in commandLoaders ? [first] : Object.keys(commandLoaders);
-  return Promise.all(names.map((n) => commandLoaders[n]()));
+  const at = argv.indexOf('--get-yargs-completions');
+  const words = at < 0 ? argv : argv.slice(at + 2, -1); // after the script name, before the current word
+  const first = words.find((a) => !a.startsWith('-'));
+  if (first !== undefined && first in commandLoaders) return [await commandLoaders[first]()];
+  const summaries = bundledSummaries();
+  if (summaries) return summaries.map(summaryOnly);
+  return Promise.all(Object.values(commandLoaders).map((load) => load()));
 }

@@ -6,14 +6,17 @@
 import type { CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
 import { loadScenario } from '../sim/scenario.js';
+import '../scenario-kind.js'; // names the scenario in its unknown-key messages
 import { startRun } from '../sim/run.js';
 import type { SimResult } from '../sim/result.js';
-import { writeReport } from '../sim/report.js';
 import { progress } from '../sim/progress.js';
 import { DEFAULT_MAX_MEMORY, formatBytes } from '../sim/budget.js';
-import { timeUnitFor } from '../sim/plots.js';
 import { sizeBytes } from '../sim/units.js';
 import { checkOutDir, RUN_OUTPUT } from '../io.js';
+// The report and its plots (vega, vega-lite: most of the code dcbkit ships) are imported only when
+// a run writes them or is interrupted, so that `run --json` starts as fast as `validate`.
+const plots = () => import('../sim/plots.js');
+const report = () => import('../sim/report.js');
 
 export interface RunArgs { scenario: string; out?: string; json?: boolean; 'max-memory'?: string }
 
@@ -49,7 +52,7 @@ export async function runCommand(args: RunArgs, stop: () => boolean = () => fals
         await new Promise((r) => setImmediate(r));
         lastYield = Date.now();
         if (stop()) {
-          const tu = timeUnitFor(scn.duration_ps);
+          const tu = (await plots()).timeUnitFor(scn.duration_ps);
           throw new RunInterrupted(`interrupted at ${(run.now() / tu.ps).toFixed(3)} of ${scn.duration_ps / tu.ps} ${tu.label} simulated`);
         }
       }
@@ -58,6 +61,15 @@ export async function runCommand(args: RunArgs, stop: () => boolean = () => fals
   } finally {
     bar.stop();
   }
+}
+
+/**
+ * The ETS line of the human summary. The share is measured only over sampling intervals in which every
+ * weighted ETS TC of a port had frames waiting (docs/sim.md), so a run may have no figure: say why.
+ */
+function etsLine(s: SimResult['summary']): string {
+  if (s.ets.max_share_error_pp !== null) return `ETS max share error: ${s.ets.max_share_error_pp} pp`;
+  return 'ETS share error: not measured (no port had two or more weighted ETS traffic classes all backlogged in a sampling interval)';
 }
 
 export const runCommandModule: CommandModule<object, RunArgs> = {
@@ -79,7 +91,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
     try {
       result = await runCommand(args, () => interrupted);
       // Rendering the plots yields too; once the atomic write starts it runs to the end.
-      if (args.out && (await writeReport(result, args.out, undefined, () => interrupted)) === null) throw new RunInterrupted('interrupted while rendering the report');
+      if (args.out && (await (await report()).writeReport(result, args.out, undefined, () => interrupted)) === null) throw new RunInterrupted('interrupted while rendering the report');
     } catch (e) {
       if (!(e instanceof RunInterrupted)) throw e;
       process.stderr.write(`dcbkit: ${e.message}; nothing written\n`);
@@ -94,7 +106,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       process.stdout.write(
         `${s.scenario.name}: ${s.sim.packet_hops} packet-hops in ${s.sim.wall_s} s (${(s.sim.packet_hops_per_s / 1e6).toFixed(2)} M/s with set-up and sampling; dcbkit bench measures the engine alone)\n` +
           `drops: lossless ${s.drops.lossless}, lossy ${s.drops.lossy}; PFC xoff ${s.pfc.xoff_sent} xon ${s.pfc.xon_sent}; CNMs ${s.qcn.cnms}\n` +
-          `ETS max share error: ${s.ets.max_share_error_pp ?? 'n/a'} pp; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
+          `${etsLine(s)}; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
           (s.deadlock ? `DEADLOCK on priority ${s.deadlock.priority} from ${s.deadlock.detected_at_ps / 1e9} ms: ${s.deadlock.ports.join(' -> ')} (docs/deadlock.md)\n` : '') +
           (args.out ? `report: ${args.out}/report.html\n` : ''),
       );

@@ -22,7 +22,7 @@ import { checkSlurmOptions, slurmScripts, submitSlurm } from '../sim/slurm.js';
 import { sweepFiles, sweepJson, type XUnit } from '../sim/sweep-report.js';
 import { runSweep, type PointMetrics, type SweepOutcome, type SweepParam } from '../sim/sweep.js';
 import { toolVersions } from '../versions.js';
-import { prepareSweep } from './sweep.js';
+import { prepareSweep, stopSweepOnSigint } from './sweep.js';
 
 export interface ClusterArgs {
   shard?: string; resume?: boolean; slurm?: boolean; k8s?: boolean; shards?: number; submit?: boolean;
@@ -110,7 +110,15 @@ export async function clusterSweep(args: SweepArgs, metrics: (keyof PointMetrics
   const mine = shard ? shardPoints(points, shard) : points;
   const summaries: Map<number, SimSummary> = args.resume ? reusableSummaries(out, plan, mine) : new Map();
   const reused = summaries.size;
-  const outcome = await runSweep(mine.filter((p) => !summaries.has(p.index)), { jobs: args.jobs, json: args.json });
+  const todo = mine.filter((p) => !summaries.has(p.index));
+  const released = stopSweepOnSigint(() => `${shard ? `shard ${shard.index}/${shard.count}` : 'a sweep'}: ${todo.length} points to run, ${reused} kept from ${out} ` +
+    `(the finished ones are lost); nothing written: ${out} is as it was${args.resume ? `, and the next --resume keeps its ${reused} points again` : ''}`);
+  let outcome;
+  try {
+    outcome = await runSweep(todo, { jobs: args.jobs, json: args.json });
+  } finally {
+    released();
+  }
   for (const r of outcome.rows) summaries.set(r.index, outcome.summaries[r.index]);
   let rows;
   if (shard) {

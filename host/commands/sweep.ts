@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { InputError, type Problem } from '../errors.js';
 import { checkScenario, readScenarioFile } from '../sim/scenario.js';
+import '../scenario-kind.js'; // names the scenario in its unknown-key messages
 import { canonicalJson } from '../sim/report.js';
 import { checkOutDir, SWEEP_OUTPUT } from '../io.js';
 import { parseXUnit, sweepJson, type XUnit } from '../sim/sweep-report.js';
@@ -31,18 +32,51 @@ export function prepareSweep(path: string, opts: Pick<SweepOptions, 'params' | '
     throw new InputError({ path: '--x-unit', rule: `the first --param (${params[0].path}) has values that are not numbers` });
   }
   const points = expandGrid(doc, params);
-  const problems: Problem[] = [];
+  // Each problem once: at the --param whose value causes it (`--param[1]: defaults.link.speed=fast: ...`),
+  // at its own path when every point has it (the scenario itself), else at the point that has it.
+  const found = new Map<string, { problem: Problem; base?: Problem; points: number }>();
   for (const p of points) {
+    let own: Problem[] = [];
     try {
       checkScenario(p.scenario);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
+      own = e.problems;
+    }
+    for (const pr of own) {
+      const i = params.findIndex((q) => pr.path === q.path || pr.path.startsWith(`${q.path}.`) || pr.path.startsWith(`${q.path}[`));
       const where = Object.entries(p.params).map(([k, v]) => `${k}=${v}`).join(', ');
-      for (const pr of e.problems) problems.push({ path: `point[${p.index}]${pr.path ? '.' + pr.path : ''}`, rule: `${pr.rule} (at ${where})` });
+      const value = i >= 0 ? p.params[params[i].path] : undefined;
+      const [key, entry] = i >= 0
+        ? [`param\0${i}\0${value}\0${pr.path}\0${pr.rule}`, {
+          problem: { path: `--param[${i}]`, rule: `${params[i].path}=${value}: ${pr.path === params[i].path ? '' : `${pr.path}: `}${pr.rule}` },
+          points: 1,
+        }]
+        : [`path\0${pr.path}\0${pr.rule}`, { problem: { path: `point[${p.index}]${pr.path ? '.' + pr.path : ''}`, rule: `${pr.rule} (at ${where})` }, base: pr, points: 1 }];
+      const seen = found.get(key);
+      if (seen) seen.points++;
+      else found.set(key, entry);
     }
   }
+  const problems: Problem[] = [...found.values()].map(({ problem, base, points: n }) => (base && n === points.length ? base : problem));
   if (problems.length) throw new InputError(problems);
   return { doc, params, points };
+}
+
+/**
+ * Ctrl-C during a sweep, as `run` answers it: one line saying what was under way and that nothing
+ * was written (the results are written only once every point has run, so `--out DIR` is as it
+ * was; with --resume, what DIR already holds stays for the next --resume), then exit 130. The
+ * worker threads end with the process. Returns the function that removes the handler.
+ */
+export function stopSweepOnSigint(what: () => string): () => void {
+  const started = Date.now();
+  const onSigint = () => {
+    process.stderr.write(`dcbkit: interrupted ${((Date.now() - started) / 1000).toFixed(1)} s into ${what()}\n`);
+    process.exit(130);
+  };
+  process.on('SIGINT', onSigint);
+  return () => process.off('SIGINT', onSigint);
 }
 
 /** The printed table: the usual columns plus every --metric chosen that is not among them. */
@@ -80,7 +114,13 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
     if (isClusterSweep(args)) return clusterSweep(args, metrics, xUnit);
     if (args.out !== undefined) checkOutDir(args.out, SWEEP_OUTPUT);
     const { doc, params, points } = prepareSweep(args.scenario, { params: args.param, xUnit });
-    const outcome = await runSweep(points, { jobs: args.jobs, json: args.json });
+    const released = stopSweepOnSigint(() => `a sweep of ${points.length} points (the finished ones are lost); nothing written${args.out ? `: ${args.out} is as it was` : ''}`);
+    let outcome;
+    try {
+      outcome = await runSweep(points, { jobs: args.jobs, json: args.json });
+    } finally {
+      released();
+    }
     const cap = outcome.jobs_capped;
     if (cap) process.stderr.write(`note: --jobs ${cap.requested} capped to ${cap.used}: ${cap.reason}\n`);
     if (args.out) await writeFullSweep(args.out, doc, params, outcome, metrics, xUnit);

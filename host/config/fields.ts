@@ -1,6 +1,6 @@
 // Field-level building blocks of the DCB config schema: integers with a range, 8-entry tables,
 // priority lists, speeds, cable lengths, MAC addresses and OUIs. Every message names the rule and the
-// value it got, so a `path: rule` line is enough to fix the input (DESIGN.md §5).
+// value it got, so a `path: rule` line is enough to fix the input (docs/design.md §5).
 import { z } from 'zod';
 import { CABLE_RULE, parseLength, parseRate, PORT_SPEED_NAMES, sourceMacCheck } from '../units.js';
 

@@ -1,5 +1,5 @@
 /**
- * The DCB configuration of one port (DESIGN.md §5; IEEE 802.1Qaz ETS/DCBX, 802.1Qbb PFC, 802.1Qau QCN,
+ * The DCB configuration of one port (docs/design.md §5; IEEE 802.1Qaz ETS/DCBX, 802.1Qbb PFC, 802.1Qau QCN,
  * CEE DCBX 1.01 priority groups, the IBM credit-based flow control proposal) as a zod 4 schema.
  *
  * Public API (import from `host/config/index.js`):
@@ -201,7 +201,7 @@ const cpSchema = strictObject({
 const bps = () => z.number({ error: mustBe('a rate in bit/s') }).pipe(intIn(1, 1.6e12, 'a rate in bit/s'));
 const ps = () => z.number({ error: mustBe('a time in ps') }).pipe(intIn(1, Number.MAX_SAFE_INTEGER, 'a time in ps'));
 
-// Defaults: qau-pc from the 802.1Q MIB (DESIGN.md §4.5); dcqcn from Zhu et al. 2015 (reference §3).
+// Defaults: qau-pc from the 802.1Q MIB (docs/design.md §4.5); dcqcn from Zhu et al. 2015 (reference §3).
 export const rpQauPcSchema = strictObject({
   profile: z.literal('qau-pc'),
   line_bps: bps().optional(),

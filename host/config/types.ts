@@ -1,5 +1,5 @@
 // Types of the normalised DCB config: what parseConfig (schema.ts) returns and every command reads
-// (DESIGN.md §5 key names; units: bit/s, bytes, metres, ps).
+// (docs/design.md §5 key names; units: bit/s, bytes, metres, ps).
 import type { TsaName } from '../codes.js';
 
 export type { TsaName };
@@ -95,7 +95,7 @@ export interface QcnCpConfig {
   pmax: number;
 }
 
-/** The reaction-point parameters both profiles share (DESIGN.md §4.5 names). */
+/** The reaction-point parameters both profiles share (docs/design.md §4.5 names). */
 export interface QcnRpCommon {
   line_bps: number;
   bc_bytes: number;

@@ -16,7 +16,7 @@ import { parseCetOui, ouiText, type CetTlv } from './cet.js';
 import { MAX_APP_ENTRIES, selectorName, type AppEntry, type EtsTables, type IeeeTlv, type Tsa } from './ieee.js';
 import { LLDP_NEAREST_BRIDGE, encodeLldpdu, type LldpTlv, type Lldpdu } from './lldpdu.js';
 
-/** The parts of a DCB config (host/config, DESIGN §5) that DCBX advertises and negotiates. */
+/** The parts of a DCB config (host/config, docs/design.md §5) that DCBX advertises and negotiates. */
 export interface DcbxPortConfig {
   port: { name: string; mac: string };
   ets: { willing: boolean; cbs?: boolean; max_tcs?: number; prio_tc: number[]; tsa: Tsa[]; bw: number[]; recommendation?: EtsTables };

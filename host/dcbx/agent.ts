@@ -1,4 +1,4 @@
-// One DCBX port agent: the five-state machine of seed 001 (collect local configuration, advertise
+// One DCBX port agent: the five-state machine of the DCBX white paper ("Data Center Bridging Exchange Protocol Technology", §2.1) (collect local configuration, advertise
 // local configuration, collect peer configuration, update local configuration, monitor changes)
 // over LLDP transmit and receive (IEEE 802.1AB-2016 clause 9, simplified as below), resolving
 // with the IEEE (negotiate-ieee.ts) or CEE (negotiate-cee.ts) rules.

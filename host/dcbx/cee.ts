@@ -1,5 +1,5 @@
 // CEE DCBX 1.01 TLV ("DCB Capability Exchange Protocol Base Specification Rev 1.01"; lldpad
-// tlv_dcbx.h; pfc-credit-dcbx.md §5.6): one organizationally specific TLV, OUI 00-1B-21 subtype 2,
+// tlv_dcbx.h; CEE DCBX 1.01): one organizationally specific TLV, OUI 00-1B-21 subtype 2,
 // whose body is a sequence of sub-TLVs with the LLDP header (type 7 bits, length 9 bits):
 //   1 Control, length 10: oper_version, max_version, SeqNo u32, AckNo u32
 //   2 Priority Groups, 17: feature header, PGID nibbles (priority 0 high nibble), PG % x 8, NumTCs

@@ -1,5 +1,5 @@
 // The "CET" credit-exchange capability TLV proposed with credit-based link-level flow control
-// (seed 002, "Exchange of CET Capabilities"; DESIGN §4.2). The proposal asks for a DCBX extension
+// (Kamble et al. 2014, "Exchange of CET Capabilities"; docs/design.md §4.2). The proposal asks for a DCBX extension
 // advertising support, the credit unit, channel capability and credit aging, but assigns no code
 // points, so this TLV is ours (docs/dcbx.md):
 //

@@ -1,4 +1,4 @@
-// IEEE 802.1Qaz DCBX TLVs (802.1Q-2018 Annex D.2.9-D.2.12; pfc-credit-dcbx.md §5.2-5.5): the bodies
+// IEEE 802.1Qaz DCBX TLVs (802.1Q-2018 Annex D.2.9-D.2.12; intel/openlldp include/lldp_8021qaz.h): the bodies
 // of the organizationally specific TLVs with OUI 00-80-C2, subtypes 9 ETS Configuration,
 // 10 ETS Recommendation, 11 PFC Configuration, 12 Application Priority.
 //

@@ -1,4 +1,4 @@
-// LLDPDU framing (IEEE 802.1AB-2016 clause 8; pfc-credit-dcbx.md §5.1) carrying the DCBX TLVs.
+// LLDPDU framing (IEEE 802.1AB-2016 clause 8) carrying the DCBX TLVs.
 //
 // Frame: DA 01-80-C2-00-00-0E (nearest bridge; -03 and -00 also accepted), SA, EtherType 0x88CC,
 // then TLVs, each a u16 header (type = upper 7 bits, length = lower 9 bits) and `length` octets:
@@ -110,7 +110,7 @@ export function writeTlv(w: Writer, t: LldpTlv, path: string): void {
   }
 }
 
-/** One optional TLV on its own (header included), e.g. the golden TLVs of the reference notes. */
+/** One optional TLV on its own (header included), e.g. the golden TLVs of the spec-vector tests. */
 export function encodeTlv(t: LldpTlv): Uint8Array {
   const w = new Writer();
   writeTlv(w, t, 'tlv');

@@ -1,6 +1,6 @@
 // CEE DCBX 1.01 state machines ("DCB Capability Exchange Protocol Base Specification Rev 1.01"
 // §2.4.2 control, §2.4.3 feature, §3.x.3 comparison; lldpad dcb_protocol.c run_control_protocol,
-// run_feature_protocol, LocalPeerCompatible; pfc-credit-dcbx.md §6.2).
+// run_feature_protocol, LocalPeerCompatible; intel/openlldp dcb_protocol.c).
 //
 // Control state, one per port: oper/max version (0), SeqNo, AckNo, MyAckNo (the peer's last AckNo).
 //   local change: only when SeqNo == MyAckNo (our last change was acknowledged), then SeqNo++ and

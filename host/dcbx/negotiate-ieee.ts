@@ -1,5 +1,5 @@
 // IEEE 802.1Qaz DCBX resolution (802.1Q-2018 clause 38; lldpad lldp_8021qaz.c ets_sm, pfc_sm,
-// process_ieee8021qaz_app_tlv; pfc-credit-dcbx.md §6.1). No handshake: each side advertises and
+// process_ieee8021qaz_app_tlv; intel/openlldp lldp_8021qaz.c). No handshake: each side advertises and
 // computes its operational parameters from its admin config and the peer's last LLDPDU.
 //
 //   ETS (asymmetric): local willing and the peer sent an ETS Recommendation -> RX_RECOMMEND,

@@ -8,7 +8,7 @@
 // the last octet, so MACs — and the PFC tie-break — stay distinct and deterministic.
 // Relaying (node.relay): when a port of the node adopts a peer's ETS/PFC, the node's other ports
 // advertise those values as their own, not willing (a switch passing the upstream configuration
-// down the path, seed 001 §3.1).
+// down the path, the DCBX white paper §3.1).
 // Event order at one instant: scripted events, frame arrivals (in send order), TTL expiries, then
 // transmissions, each by agent index. Time is in ps (JS numbers: exact below 2^53 ps, ~2.5 h).
 import { InputError } from '../errors.js';

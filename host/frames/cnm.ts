@@ -1,4 +1,4 @@
-// IEEE 802.1Qau congestion notification message (CNM), EtherType 0x22E7 (qcn-dcqcn.md §1.5).
+// IEEE 802.1Qau congestion notification message (CNM), EtherType 0x22E7 (IEEE 802.1Q-2022 clause 33).
 // The CP sends it to the source MAC of the sampled frame, copying that frame's VLAN tag and CN-TAG.
 //
 // Layout: DA(6) SA(6) [0x8100 TCI(2)] [0x22E9 flowId(2)] 0x22E7(2), then the CNM PDU:
@@ -8,7 +8,7 @@
 //   +14 encapsulated priority, u16: priority in bits 15..13, the rest reserved 0   [R: bit position]
 //   +16 encapsulated destination MAC (6)     +22 encapsulated MSDU length, u16 (0..64)
 //   +24 encapsulated MSDU (that many octets), then zero pad up to the 60-byte minimum frame.
-// The wire unit of cnmQOffset/cnmQDelta is not pinned by our sources (qcn-dcqcn.md §1.2): the
+// The wire unit of cnmQOffset/cnmQDelta is not given by the sources we could read (the IEEE8021-CN-MIB object descriptions give none): the
 // codec carries the raw signed 16-bit values; callers scale and saturate.
 import { InputError } from '../errors.js';
 import { DecodeError, Reader, Writer, formatMac, parseHex, parseMac, toHex } from './bytes.js';

@@ -1,7 +1,7 @@
-// Credit-exchange (CE) frames of the IBM credit-based link-level flow control proposal (seed 002):
+// Credit-exchange (CE) frames of the IBM credit-based link-level flow control proposal (Kamble et al. 2014):
 // MAC Control EtherType 0x8808, opcode 0x0110 = request/sync, 0x0111 = grant. The proposal names
 // the opcodes and the vectors but gives no byte layout; this one is ours (docs/frames.md), built
-// like PFC so MAC Control parsers accept it, with InfiniBand-style absolute counters (DESIGN §4.2):
+// like PFC so MAC Control parsers accept it, with InfiniBand-style absolute counters (docs/design.md §4.2):
 //
 //   16  channel id, u16 (tenant slice; 0 when channels are not used)
 //   18  priority enable vector, u16: upper octet reserved 0; bit n = priority n carried

@@ -1,5 +1,5 @@
 // IEEE 802.3 clause 31 MAC Control frames (EtherType 0x8808): the common envelope of PAUSE
-// (Annex 31B), PFC (Annex 31D) and the credit-exchange opcodes 0x0110/0x0111 (DESIGN §4.2).
+// (Annex 31B), PFC (Annex 31D) and the credit-exchange opcodes 0x0110/0x0111 (docs/design.md §4.2).
 //
 // Layout (without FCS): DA(6) SA(6) 0x8808(2) opcode(2) parameters(44, zero padded) = 60 bytes;
 // the FCS makes it the 64-byte minimum frame. Decoding is strict (exactly 60 bytes, zero pad), so

@@ -5,7 +5,7 @@
 import type { Core } from '../loader.js';
 import type { QcnRpCommon } from '../config/types.js';
 
-/** Parameters of one rate limiter (DESIGN.md §4.5 names; rates bit/s, times ps, sizes bytes). */
+/** Parameters of one rate limiter (docs/design.md §4.5 names; rates bit/s, times ps, sizes bytes). */
 export interface RpParams extends QcnRpCommon {
   profile: 'qau-pc' | 'dcqcn';
   /**

@@ -1,7 +1,7 @@
 // Generator of k-ary fat-tree (3-tier Clos) scenarios: k pods of k/2 edge and k/2 aggregation
 // switches, (k/2)^2 core switches, k/2 hosts per edge switch; 5k^2/4 switches, k^3/4 hosts.
 // k = 28 gives 980 switches and 5,488 hosts (the memory check of docs/sim.md). Traffic on
-// priority 3 (PFC) at line rate, host choices from xorshift32 seeded by `seed` (DESIGN.md §2):
+// priority 3 (PFC) at line rate, host choices from xorshift32 seeded by `seed` (docs/design.md §2):
 //   random       `flows` independent random (source, destination) pairs, source != destination
 //   permutation  the hosts in a random order, host order[i] sending to order[i+1] (a cycle: every
 //                host sends at most once and receives at most once); flows <= hosts

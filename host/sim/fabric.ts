@@ -59,7 +59,7 @@ export interface Fabric {
 export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release'): Fabric {
   const core = new Core(flavour);
   const L = layout(core);
-  // The core's seeding rule (assembly/rng.ts, DESIGN.md §2) for the traffic sources the host writes.
+  // The core's seeding rule (assembly/rng.ts, docs/design.md §2) for the traffic sources the host writes.
   const rngSeed = core.fn<(seed: number, id: number) => number>('rng_seed_value');
   const nPorts = scn.ports.length;
   const nNodes = scn.nodes.length;
@@ -156,7 +156,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     // This node's own flow control and watchdog; the kernel records by their configure protocols
     // (host/kernels/*; simInit calls each kernel's configure): PFC from the node's modes, thresholds
     // and pause time with this port's headroom, the port's own congestion points, and its credit
-    // receiver buffer: the port's headroom (about one round trip, seed 000), hosts alike.
+    // receiver buffer: the port's headroom (about one round trip, Reinemo et al. 2010), hosts alike.
     w32(pa + L.SP_MODES, node.modes.reduce((word, m, pr) => word | (FC_CODE[m] << (4 * pr)), 0));
     writePfcParams(core, pa + L.SP_PFC, pfcParamsOf(node, headroom, p.psPerByte));
     const crBytes = node.buffer ? headroom : hostCreditBytes(p, node.dcb.mtu);
@@ -289,6 +289,6 @@ function pfcParamsOf(node: NormNode, headroom: number, psPerByte: number): PfcPa
 }
 
 function hostCreditBytes(p: { bps: number; delay_ps: number; psPerByte: number }, mtu: number): number {
-  // One round trip of the link plus two maximum frames, the credit-FC buffer rule (seed 000).
+  // One round trip of the link plus two maximum frames, the credit-FC buffer rule (Reinemo et al. 2010).
   return Math.ceil((2 * p.delay_ps) / p.psPerByte) + 2 * (mtu + WIRE_OVERHEAD) + 2 * (CONTROL_FRAME_BYTES + WIRE_OVERHEAD);
 }

@@ -5,7 +5,7 @@
 // Plots: one line chart per series kind (queue per (port, TC), throughput, credit, other; one panel
 // per unit), the rate limiters' current and target rate in one panel per flow, a strip of paused
 // fractions (pause series: each sampling interval is a bar as opaque as the share of it that the
-// priority was paused, as in seed 000 Fig. 1; no chart when nothing paused), ETS measured vs
+// priority was paused, as in Reinemo et al. 2010, Fig. 1; no chart when nothing paused), ETS measured vs
 // configured share per (port, TC), and delivered throughput per flow. Flows are named `lan -> h3`.
 // Series longer than MAX_POINTS are thinned for the plot only (the CSV keeps every sample) by
 // keeping the minimum and the maximum of each bucket, so spikes and dips stay visible.
@@ -151,7 +151,7 @@ export function lineSpec(series: SimSeries[], kind: SimSeries['kind'], durationP
 
 /**
  * Rate limiters: one panel per flow (facet rows), its current and its target rate as two lines,
- * so fast recovery halving towards TR and TR climbing read per flow (seed 000 Figure 3).
+ * so fast recovery halving towards TR and TR climbing read per flow (Reinemo et al. 2010, Figure 3).
  */
 export function rateSpec(series: SimSeries[], durationPs: number, names: Map<string, string>): TopLevelSpec {
   const tu = timeUnitFor(durationPs);

@@ -1,7 +1,7 @@
 // The result of one simulation run (`dcbkit run`): a summary of counters and figures plus sampled
 // time series. This is the interface between the engine (host/sim/run.ts) and the reports
 // (host/sim/report.ts: CSV, SVG plots, HTML). Times are integer picoseconds, sizes bytes, rates
-// bit/s (DESIGN.md §2). Extend only compatibly: add optional fields, rename nothing.
+// bit/s (docs/design.md §2). Extend only compatibly: add optional fields, rename nothing.
 
 /** One sampled quantity over time; `t_ps[i]` is the end of sampling interval i. */
 export interface SimSeries {

@@ -49,7 +49,7 @@ export class Sampler {
     const fSeries = scn.seriesFlows.map((f) => mk(`throughput flow ${f}`, 'throughput', 'Gb/s', `flow ${f}`));
     const rSeries = scn.qcn.enable ? scn.seriesFlows.map((f) => mk(`rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`)) : [];
     // The reaction point's target rate beside its current rate: with both, the rate plot shows
-    // seed 000 Figure 3 (fast recovery halving toward TR, then TR climbing by AI and HAI steps).
+    // Reinemo et al. 2010, Figure 3 (fast recovery halving toward TR, then TR climbing by AI and HAI steps).
     const trSeries = scn.qcn.enable ? scn.seriesFlows.map((f) => mk(`target rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`)) : [];
     const lastDeliv = scn.seriesFlows.map(() => 0);
 

@@ -19,7 +19,7 @@ const dcbRef = z.union([name, z.record(z.string(), z.unknown())]);
 
 const linkParams = z.strictObject({
   speed: speedBps.optional(),
-  /** Cable length; propagation 5 ns/m (DESIGN.md §4.1). */
+  /** Cable length; propagation 5 ns/m (docs/design.md §4.1). */
   cable: metres.optional(),
   /** One-way propagation delay, instead of a cable length. */
   delay: timePs.optional(),
@@ -92,11 +92,11 @@ const watchdogSchema = z.strictObject({
 
 const qcnSchema = z.strictObject({
   enable: z.boolean().default(true),
-  /** CP/RP profile: 802.1Qau pseudo-code (DESIGN.md §4.4-4.5) or DCQCN; default: qcn.rp.profile of the config. */
+  /** CP/RP profile: 802.1Qau pseudo-code (docs/design.md §4.4-4.5) or DCQCN; default: qcn.rp.profile of the config. */
   profile: z.enum(['qau-pc', 'dcqcn']).optional(),
   q_eq: sizeBytes.optional(),
   w: z.number().int().min(1).max(16).optional(),
-  /** RP parameters (DESIGN.md §4.5 names). */
+  /** RP parameters (docs/design.md §4.5 names). */
   bc_bytes: sizeBytes.optional(),
   timer: timePs.optional(),
 });

@@ -361,7 +361,7 @@ function sizeBuffers(c: Check, f: FabricPart): void {
     const headroom = n.ports.map((pi) => {
       const p = ports[pi];
       if (b.headroom !== 'auto') return b.headroom;
-      // The headroom calculator of host/headroom.ts (802.1Qbb component model, DESIGN.md §4.1).
+      // The headroom calculator of host/headroom.ts (802.1Qbb component model, docs/design.md §4.1).
       try {
         return computeHeadroom({ speedBps: p.bps, cableM: Math.round(p.cable_m * 1000) / 1000, mtu }).headroom_bytes;
       } catch (e) {

@@ -1,4 +1,4 @@
-// Quantities written with units in scenario files, converted to the integer units of DESIGN.md §2:
+// Quantities written with units in scenario files, converted to the integer units of docs/design.md §2:
 // time -> picoseconds, size -> bytes, speed -> bit/s, cable length -> metres. A bare number is
 // already in the base unit (ps, bytes, bit/s, m).
 import { z } from 'zod';

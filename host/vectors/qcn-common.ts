@@ -1,5 +1,5 @@
 // Stimulus building blocks shared by the qcn-rp and qcn-cp golden-vector kernels: integer fields
-// with `must be a..b` rules, the per-entity seed (DESIGN.md §2), time-ordering checks, and the
+// with `must be a..b` rules, the per-entity seed (docs/design.md §2), time-ordering checks, and the
 // exact conversion of the core's i64 state to JSON numbers.
 import { z } from 'zod';
 import { InputError } from '../errors.js';

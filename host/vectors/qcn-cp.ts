@@ -1,4 +1,4 @@
-// `dcbkit vectors qcn-cp`: golden vectors of the QCN congestion point (DESIGN.md §4.4, §5), profile
+// `dcbkit vectors qcn-cp`: golden vectors of the QCN congestion point (docs/design.md §4.4, §5), profile
 // qau-pc (default) or dcqcn (ECN marking). One output line per enqueue/dequeue with the CP state
 // after it; for qau-pc, fb and qf are those of this enqueue (sampled or not) and 0 on dequeues.
 import { z } from 'zod';

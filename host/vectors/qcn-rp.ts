@@ -1,4 +1,4 @@
-// `dcbkit vectors qcn-rp`: golden vectors of the QCN reaction point (DESIGN.md §4.5, §5), profile
+// `dcbkit vectors qcn-rp`: golden vectors of the QCN reaction point (docs/design.md §4.5, §5), profile
 // qau-pc (default) or dcqcn. One output line per input event with the rate limiter's state after
 // it; every timer that expires at or before an event gets its own line first (type `timer`, or
 // `alpha_timer` for the dcqcn alpha decay), stamped with the deadline that fired.
@@ -24,7 +24,7 @@ function recoveryFields(d: { line_bps: number; bc_bytes: number; timer_ps: numbe
   };
 }
 
-/** qau-pc parameters: names and defaults pinned by DESIGN.md §4.5 / §5 (802.1Q MIB defaults, C = 10 Gb/s). */
+/** qau-pc parameters: names and defaults pinned by docs/design.md §4.5 / §5 (802.1Q MIB defaults, C = 10 Gb/s). */
 const qauParams = z.strictObject({
   profile: z.literal('qau-pc'),
   ...recoveryFields({ line_bps: 10_000_000_000, bc_bytes: 150_000, timer_ps: 15_000_000_000, ai_bps: 5_000_000, hai_bps: 50_000_000 }),

@@ -1,4 +1,4 @@
-// Golden-vector generators, one per kernel (DESIGN.md §5 `dcbkit vectors <kernel>`). A generator
+// Golden-vector generators, one per kernel (docs/design.md §5 `dcbkit vectors <kernel>`). A generator
 // validates the whole stimulus first (so invalid input prints nothing), then yields one JSON object
 // per output line. Each kernel's module registers itself in host/vectors/index.ts.
 import type { z } from 'zod';

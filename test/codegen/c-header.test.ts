@@ -50,7 +50,7 @@ describe('c-header target', () => {
     expect(printed.get('tc[3].quantum_credits')).toBe(578);
     expect(printed.get('port[0].pg3_headroom_cells')).toBe(1167);
     expect(printed.get('port[1].index')).toBe(2);
-    // QCN on TC 3: Qeq 26000 B / 96 = 270.8 -> 271 cells, w = 2 (DESIGN §4.4 defaults).
+    // QCN on TC 3: Qeq 26000 B / 96 = 270.8 -> 271 cells, w = 2 (docs/design.md §4.4 defaults).
     expect([printed.get('tc[3].qcn_qeq_cells'), printed.get('tc[3].qcn_w')]).toEqual([271, 2]);
     expect(printed.get('dscp[3].tc2')).toBe(3); // DSCP 26 = 8*3+2 -> priority 3 -> TC 3
   });

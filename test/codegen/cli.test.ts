@@ -1,4 +1,4 @@
-// `dcbkit codegen` end to end through the built CLI: the files DESIGN §5 names, manifest hashes,
+// `dcbkit codegen` end to end through the built CLI: the files docs/design.md §5 names, manifest hashes,
 // byte-identical reruns, independent checks of the written artefacts, and bad input -> exit 2
 // with `target: path: rule` lines and nothing written for any target.
 import { createHash } from 'node:crypto';

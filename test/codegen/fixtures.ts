@@ -1,4 +1,4 @@
-// Configs used by the codegen tests: the DESIGN.md §5 example port, and variants. Every fixture
+// Configs used by the codegen tests: the docs/design.md §5 example port, and variants. Every fixture
 // is written as config input (what a user's YAML holds) and reaches codegen only through the
 // config parser (`parsed`), the one path the CLI takes too.
 import fc from 'fast-check';
@@ -15,7 +15,7 @@ export function parsed(input: ConfigInput): DcbConfig {
   return parseConfig(input).config;
 }
 
-/** DESIGN.md §5 example: 100G, 300 m, MTU 9216; TCs 0..2 ETS 40/40/20, TC 3..7 strict; PFC on priority 3. */
+/** docs/design.md §5 example: 100G, 300 m, MTU 9216; TCs 0..2 ETS 40/40/20, TC 3..7 strict; PFC on priority 3. */
 export function exampleInput() {
   return {
     port: { name: 'Ethernet0', speed: '100G', mtu: 9216, cable: '300m', mac: '02:00:00:00:00:01' },
@@ -51,7 +51,7 @@ export function losslessInput() {
 export const exampleConfig = (): DcbConfig => parsed(exampleInput());
 export const losslessConfig = (): DcbConfig => parsed(losslessInput());
 
-/** The project's headroom model (host/headroom.ts); DESIGN.md §4.1: 100G, 300 m, MTU 9216 -> 111,992 B. */
+/** The project's headroom model (host/headroom.ts); docs/design.md §4.1: 100G, 300 m, MTU 9216 -> 111,992 B. */
 export const testHeadroom = headroomFromModel;
 
 /**

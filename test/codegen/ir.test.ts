@@ -33,7 +33,7 @@ describe('cumulativeRound (sch_ets offload rounding)', () => {
 });
 
 describe('buildIr', () => {
-  test('DESIGN §5 example: maps, weights, quanta, DSCP, PGs', () => {
+  test('docs/design.md §5 example: maps, weights, quanta, DSCP, PGs', () => {
     const ir = buildIr(exampleConfig(), defaultDevice, opts);
     expect(ir.prioTc).toEqual([0, 0, 1, 1, 2, 2, 3, 3]);
     expect(ir.tcs.map((t) => t.bwPercent)).toEqual([40, 40, 20, 0, 0, 0, 0, 0]);

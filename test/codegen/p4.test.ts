@@ -164,13 +164,18 @@ describe('p4 target', () => {
     expect(sessions.map((s: Json) => [s.sessionId, s.replicas[0].egressPort])).toEqual([[PFC_SESSION_BASE, 0], [PFC_SESSION_BASE + 260, 260]]);
     // Every port that sends PFC frames has its source MAC: the config's port.mac.
     expect(of('DcbEgress.pfc_src_mac').map((r: Json) => [r.match, r.params])).toEqual([[[0], [0x020000000001]], [[260], [0x020000000001]]]);
-    // BMv2 CLI carries exactly the same entries.
+    // BMv2 CLI carries exactly the same entries, each value read as simple_switch_CLI reads it
+    // (behavioral-model tools/runtime_CLI.py parse_param): a 48-bit value as six colon-separated hex
+    // octets when it has a colon, otherwise int(x, 0); a MAC is written the readable way.
+    const cliValue = (s: string) => (s.includes(':') ? s.split(':').reduce((v, o) => (/^[0-9a-f]{2}$/i.test(o) ? v * 256 + parseInt(o, 16) : NaN), 0) : Number(s));
     const cli = files['bmv2_cli.txt'].split('\n').filter((l) => l.startsWith('table_add')).map((l) => {
       const [head, tail] = l.split(' => ');
       const w = head.split(' ');
-      return { table: w[1], match: w.slice(3).map(Number), params: tail.split(' ').map(Number) };
+      return { table: w[1], match: w.slice(3).map(cliValue), params: tail.split(' ').map(cliValue) };
     });
     expect(cli).toEqual(rows);
+    expect(files['bmv2_cli.txt']).toContain('table_add DcbEgress.pfc_src_mac DcbEgress.make_pfc_frame 260 => 02:00:00:00:00:01\n');
+    expect(files['bmv2_cli.txt']).not.toMatch(/\b2199023255553\b/); // the same MAC in decimal
     expect(files['bmv2_cli.txt']).toContain(`mirroring_add ${PFC_SESSION_BASE + 260} 260`);
   });
 

@@ -1,5 +1,5 @@
 // Where the codegen tests find the third-party schema files (P4Runtime protos, SONiC YANG), which
-// stay out of the repository: $DCBKIT_SCHEMAS, else ../shared/schemas beside the project (or two
+// stay out of the repository: $DCBKIT_SCHEMAS, else a shared/schemas folder beside the project (or two
 // levels up, for a git worktree), else the cache scripts/fetch-schemas.sh fills (.cache/schemas).
 // A folder counts when it holds the two files below; DCBKIT_SCHEMAS, when set, must hold them.
 import { existsSync } from 'node:fs';

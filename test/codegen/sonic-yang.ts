@@ -1,5 +1,5 @@
 // Test-side converter from config_db.json (what SONiC loads) to YANG instance JSON (what yanglint
-// validates), following the rules in ../shared/schemas/README.md: table -> "<module>:<module>":
+// validates), following the sonic-yang-models layout (sonic-net/sonic-buildimage src/sonic-yang-models): table -> "<module>:<module>":
 // {"<module>:<TABLE>": {"<TABLE>_LIST": [...]}}, keys split on '|', nested maps become inner
 // lists, RFC 7951 typing (8/16/32-bit integers as numbers, 64-bit integers and strings as strings).
 // Written from the YANG models (key and leaf names), independent of the emitter.

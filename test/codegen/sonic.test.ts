@@ -333,7 +333,7 @@ describe('sonic target: files and schema', () => {
     const vendor = losslessInput();
     vendor.ets.tsa[7] = 'vendor';
     expect(sonicTarget.check(buildIr(parsed(vendor), defaultDevice, opts)).map((p) => p.path)).toEqual(['sonic: ets.tsa[7]']);
-    // DESIGN.md §5 example: priorities 2 and 3 share TC 1, PFC only on 3.
+    // docs/design.md §5 example: priorities 2 and 3 share TC 1, PFC only on 3.
     const mixed = sonicTarget.check(buildIr(exampleConfig(), defaultDevice, opts));
     expect(mixed).toEqual([{ path: 'sonic: pfc.enable', rule: 'lossless priority 3 shares TC 1 and so its priority group with lossy priority 2' }]);
   });

@@ -182,7 +182,7 @@ describe('dcbx decode on real captures', () => {
 });
 
 describe('dcbx negotiate', () => {
-  it('seed 001 over the CLI: {"a": {"operational": {ets, pfc, app}}, "b": ...}, transitions and LLDPDUs', () => {
+  it('the DCBX white paper over the CLI: {"a": {"operational": {ets, pfc, app}}, "b": ...}, transitions and LLDPDUs', () => {
     const r = runCli(['dcbx', 'negotiate', yaml(SEED001_A), yaml(SEED001_B), '--json']);
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);

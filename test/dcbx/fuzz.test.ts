@@ -1,4 +1,4 @@
-// 10^5 random and mutated inputs per DCBX decoder (DESIGN §7): only DecodeError, and every
+// 10^5 random and mutated inputs per DCBX decoder (docs/design.md §7): only DecodeError, and every
 // accepted input re-encodes to itself.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

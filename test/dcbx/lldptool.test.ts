@@ -1,5 +1,5 @@
 // Oracle: lldptool (lldpad 1.1, intel/openlldp) decodes the LLDPDUs dcbkit writes. lldpad will not
-// run DCBX on a veth (no dcbnl_ops, pfc-credit-dcbx.md §7.2), but as a receiver it keeps the last
+// run DCBX on a veth (no dcbnl_ops, torvalds/linux net/dcb/dcbnl.c dcb_doit), but as a receiver it keeps the last
 // LLDPDU of a neighbour and `lldptool -t -n` prints its TLVs with lldpad's own printers — a second
 // decoder written independently of Wireshark's. Everything runs in a private network namespace
 // (we need root); only the lldpad we start is stopped, by its pid.

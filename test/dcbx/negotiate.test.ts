@@ -1,4 +1,4 @@
-// DCBX negotiation: lldpad's IEEE rules (pfc-credit-dcbx.md §6.1), the CEE control and feature
+// DCBX negotiation: lldpad's IEEE rules (intel/openlldp lldp_8021qaz.c), the CEE control and feature
 // state machines (§6.2), LLDP timers and TTL ageing, on the event-driven simulation.
 import { describe, expect, it } from 'vitest';
 import type { DcbxPortConfig } from '../../host/dcbx/advertise.js';
@@ -28,7 +28,7 @@ const LOW = '02:00:00:00:00:01';
 const HIGH = '02:00:00:00:00:02';
 
 describe('IEEE 802.1Qaz resolution (lldpad ets_sm / pfc_sm)', () => {
-  it('seed 001: a willing port with PFC on 3,4 meets a non-willing peer on 6,7, reports the mismatch and adopts 6,7', () => {
+  it('the DCBX white paper: a willing port with PFC on 3,4 meets a non-willing peer on 6,7, reports the mismatch and adopts 6,7', () => {
     const r = simulate(pair(port(LOW, { willing: true, pfc: [3, 4] }), port(HIGH, { pfc: [6, 7] })), { duration_ps: 100 * S });
     expect(r.agents.a.operational.pfc.enable).toEqual([6, 7]);
     expect(r.agents.b.operational.pfc.enable).toEqual([6, 7]);
@@ -41,7 +41,7 @@ describe('IEEE 802.1Qaz resolution (lldpad ets_sm / pfc_sm)', () => {
     // a's adopted PFC reaches b 1 us after a sends it at 1 us: from then on b sees no mismatch
     expect(r.agents.b.mismatches).toEqual([]);
     expect(r.settled_ps).toBe(2 * US);
-    // the five states of seed 001 in order, for the willing side's first look at its peer
+    // the five states of the DCBX white paper in order, for the willing side's first look at its peer
     const seq = r.log.filter((e) => e.agent === 'a' && e.event === 'transition' && e.t_ps === US).map((e) => e.to);
     expect(seq.slice(0, 5)).toEqual(['COLLECT_LOCAL', 'ADVERTISE', 'COLLECT_PEER', 'UPDATE_LOCAL', 'MONITOR']);
   });

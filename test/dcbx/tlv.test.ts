@@ -1,4 +1,4 @@
-// DCBX TLV and LLDPDU codecs: the golden bytes of pfc-credit-dcbx.md §5.5-5.6 (verified there with
+// DCBX TLV and LLDPDU codecs: golden bytes laid out from IEEE 802.1Q-2022 Annex D.2.9-D.2.12 and CEE DCBX 1.01 (verified there with
 // tshark and lldptool), lossless round trips, and lldpad's receive rules as typed errors.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { errorOf } from '../helpers.js';
 
 const hex = (s: string) => parseHex(s.replace(/\s+/g, ''), 'golden');
 
-describe('golden TLVs of pfc-credit-dcbx.md §5.5 (IEEE) and §5.6 (CEE)', () => {
+describe('golden TLVs of IEEE 802.1Q-2022 Annex D.2.9-D.2.12 (IEEE) and CEE DCBX 1.01 (CEE)', () => {
   const golden: [string, string, unknown][] = [
     // fe19: type 127 (0xfe >> 1), length 0x019 = 25; c3 = willing(0x80) | CBS(0x40) | max TCs 3
     ['ETS-CFG', 'fe19 0080c2 09 c3 01234567 0a141e2800000000 02020202 00 01 00 ff',

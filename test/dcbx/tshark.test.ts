@@ -1,6 +1,6 @@
 // Oracle: tshark's LLDP/DCBX dissector (Wireshark 4.0, packet-lldp.c) reads every LLDPDU dcbkit
 // writes and every field agrees: 300 random LLDPDUs with IEEE ETS-CFG/ETS-REC/PFC/APP, CEE and CET
-// TLVs in random order, compared TLV by TLV in wire order (field names: pfc-credit-dcbx.md §7.1).
+// TLVs in random order, compared TLV by TLV in wire order (field names: wireshark/wireshark epan/dissectors/packet-lldp.c).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeLldpdu, encodeTlv, type LldpTlv, type Lldpdu } from '../../host/dcbx/lldpdu.js';

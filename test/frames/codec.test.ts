@@ -1,4 +1,4 @@
-// Frame codecs: golden bytes from the reference notes, lossless round trips, typed errors.
+// Frame codecs: golden bytes laid out from IEEE 802.3 Annex 31B/31D, lossless round trips, typed errors.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseHex, toHex } from '../../host/frames/bytes.js';
@@ -10,7 +10,7 @@ import { controlFrameArb } from './arbitraries.js';
 import { errorOf } from '../helpers.js';
 
 describe('PFC frame (802.1Qbb, Annex 31D)', () => {
-  // pfc-credit-dcbx.md §1.1 golden vector: priority 3 paused 0xFFFF quanta, priority 4 0x1234;
+  // IEEE 802.3 Annex 31D layout, golden vector: priority 3 paused 0xFFFF quanta, priority 4 0x1234;
   // enable vector 0x0018 = bits 3 and 4; 16 header/opcode bytes + 2 + 16 + 26 pad = 60 bytes.
   const golden = '0180c2000001' + '020000000001' + '8808' + '0101' + '0018' + '0000'.repeat(3) + 'ffff' + '1234' + '0000'.repeat(3) + '00'.repeat(26);
   it('decodes and re-encodes the golden vector of §1.1 exactly', () => {

@@ -1,4 +1,4 @@
-// 10^5 random and mutated inputs per frame decoder (DESIGN §7): only typed errors, and whatever is
+// 10^5 random and mutated inputs per frame decoder (docs/design.md §7): only typed errors, and whatever is
 // accepted re-encodes to the same bytes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
