@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes the C view of the core's memory map: one `#define NAME value` per constant that
-// assembly/layout.ts exports (immutable i32 globals of build/core.wasm), so bench/native/port.c reads
+// assembly/layout.ts exports (immutable i32 globals of build/core.wasm), so the C model (cmodel/) and bench/native/port.c read
 // the same offsets and codes as the host instead of a hand copy (DESIGN.md §3).
 // Usage: node scripts/layout-h.mjs [core.wasm] [out.h]   (defaults: build/core.wasm build/dcb_layout.h)
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';

@@ -72,8 +72,7 @@ export const creditVectors: VectorKernel<typeof stimulus> = {
   name: 'credit',
   describe: 'credit-based link-level flow control: IB-style absolute counters per (priority, channel)',
   stimulus,
-  run(s) {
-    const core = new Core('release');
+  run(s, core = new Core('release')) {
     const size = core.constant('CREDIT_SIZE');
     const base = core.constant('SCRATCH');
     const capacityUnits = Math.floor(s.params.buffer_bytes / s.params.unit);

@@ -34,8 +34,8 @@ export const etsVectors: VectorKernel<typeof stimulus> = {
   name: 'ets',
   describe: '802.1Qaz ETS: strict priority then DWRR transmission selection over 8 TCs',
   stimulus,
-  run(s) {
-    const h = new EtsHarness(new Core('release'), s.ets, s.max_frame);
+  run(s, core = new Core('release')) {
+    const h = new EtsHarness(core, s.ets, s.max_frame);
     return s.events.map((e) => {
       let tc: number | null = null;
       let bytes = 0;

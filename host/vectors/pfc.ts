@@ -73,13 +73,13 @@ function units(v: number | number[]): number[] {
 }
 
 /** The port the stimulus describes (headroom "auto" = host/headroom.ts at speed, cable, mtu). */
-function buildPort(p: Stimulus['params']): PfcPort {
+function buildPort(p: Stimulus['params'], core: Core): PfcPort {
   let headroom: number[];
   if (p.headroom === 'auto') {
     const cableM = parseCable(p.cable, 'params.cable');
     headroom = units(computeHeadroom({ speedBps: p.speed, cableM, mtu: p.mtu }).headroom_bytes);
   } else headroom = units(p.headroom);
-  return new PfcPort(new Core('release'), {
+  return new PfcPort(core, {
     mode: p.mode as PfcMode, enable: p.enable, pauseTime: p.pause_time, refreshQuanta: p.refresh_quanta,
     speedBps: p.speed, xoff: units(p.xoff), xon: units(p.xon), headroom,
   });
@@ -95,8 +95,8 @@ export const pfcVectors: VectorKernel<typeof stimulus> = {
   name: 'pfc',
   describe: '802.1Qbb PFC / 802.3x PAUSE: ingress XOFF/XON generation and egress pause timers of one port',
   stimulus,
-  run(s) {
-    const port = buildPort(s.params);
+  run(s, core = new Core('release')) {
+    const port = buildPort(s.params, core);
     const out: object[] = [];
     s.events.forEach((e, i) => {
       const t = BigInt(e.t_ps);

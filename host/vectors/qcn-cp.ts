@@ -63,8 +63,7 @@ export type QcnCpStimulus = z.output<typeof qcnCpStimulus>;
 
 const ENTITY_ID = 0;
 
-export function runQcnCp(s: QcnCpStimulus): object[] {
-  const core = new Core('release');
+export function runQcnCp(s: QcnCpStimulus, core = new Core('release')): object[] {
   const rec = core.constant('SCRATCH');
   const off = (n: string) => rec + core.constant(n);
   const p = s.params;

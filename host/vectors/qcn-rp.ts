@@ -82,8 +82,7 @@ const ENTITY_ID = 0;
 const FIRED_RATE_TIMER = 1;
 
 /** Runs the stimulus through the core's reaction point and returns the output lines. */
-export function runQcnRp(s: QcnRpStimulus): object[] {
-  const core = new Core('release');
+export function runQcnRp(s: QcnRpStimulus, core = new Core('release')): object[] {
   const c = (n: string) => core.constant(n);
   const rec = c('SCRATCH');
   const at = (n: string) => rec + c(n); // a field's address, looked up once
