@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { writeNpParams, writeRpParams } from '../kernels/qcn-rp.js';
 import { Core } from '../loader.js';
 import { checkTimeOrder, exact, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
+import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 
 const RATE_MAX = 2 ** 43; // 8.8 Tb/s: keeps CR * 2^gd_shift inside i64
@@ -169,9 +170,59 @@ export function runQcnRp(s: QcnRpStimulus, core = new Core('release')): object[]
   return out;
 }
 
+/** memh layouts (host/vectors/memh.ts). */
+function qcnRpMemh(s: QcnRpStimulus): MemhLayout {
+  const p = s.params;
+  const dcqcn = p.profile === 'dcqcn';
+  const t = { key: 't_ps', width: 64, signed: true, meaning: 'event time, ps (a timer line: the deadline that fired)' };
+  const rate = (key: string, meaning: string) => ({ key, width: 64, signed: true, meaning });
+  const configWord = [
+    { key: 'seed', width: 32, meaning: 'seed of the reaction point (entity id 0)' },
+    rate('line_bps', 'line rate C, bit/s'),
+    { key: 'bc_bytes', width: 31, meaning: 'byte counter BC, bytes' },
+    rate('timer_ps', 'rate-increase timer T, ps'),
+    { key: 'th', width: 16, meaning: 'fast-recovery threshold TH' },
+    rate('ai_bps', 'R_AI, bit/s'),
+    rate('hai_bps', 'R_HAI, bit/s'),
+    rate('min_bps', 'minimum rate, bit/s'),
+    ...(dcqcn
+      ? [rate('alpha_timer_ps', 'alpha decay period, ps'), { key: 'g_q10', width: 11, meaning: 'EWMA gain g, Q10' },
+        { key: 'alpha_init_q10', width: 11, meaning: 'alpha when the limiter engages, Q10' }, rate('cnp_spacing_ps', 'minimum CNP spacing, ps')]
+      : [{ key: 'gd_shift', width: 5, meaning: 'Gd = 2^-gd_shift' }, { key: 'min_dec_num', width: 17, meaning: 'minimum decrease factor numerator over 2^gd_shift' },
+        { key: 'extra_fast_recovery', width: 1, meaning: '1: TR/8 after a deep cut' }]),
+  ];
+  return {
+    stimulus: [
+      t,
+      { key: 'type', width: 3, enum: ['cnm', 'cnp', 'ce', 'tx', 'tick'], meaning: 'the event' },
+      { key: 'qf', width: 6, optional: true, meaning: 'cnm: quantised feedback' },
+      { key: 'bytes', width: 16, optional: true, meaning: 'tx: frame bytes' },
+      { key: 'backlog', width: 31, optional: true, meaning: 'tx: bytes still queued at the rate limiter' },
+    ],
+    expected: [
+      t,
+      { key: 'type', width: 3, enum: ['cnm', 'cnp', 'ce', 'tx', 'tick', 'timer', 'alpha_timer'], meaning: 'the event, or the timer that fired' },
+      { key: 'active', width: 1, meaning: '1 while the rate limiter is engaged' },
+      rate('cr_bps', 'current rate, bit/s'),
+      rate('tr_bps', 'target rate, bit/s'),
+      { key: 'si', width: 32, signed: true, meaning: 'byte-counter stage' },
+      { key: 'ti', width: 32, signed: true, meaning: 'timer stage' },
+      { key: 'bc_left', width: 32, signed: true, meaning: 'bytes to the next byte-counter event' },
+      rate('deadline_ps', 'next rate-timer expiry, ps'),
+      ...(dcqcn ? [{ key: 'alpha_q10', width: 32, signed: true, meaning: 'alpha, Q10' }, rate('alpha_deadline_ps', 'next alpha decay, ps')] : []),
+      ...(dcqcn ? [{ key: 'cnp', width: 1, optional: true, meaning: 'ce: 1 when the notification point sent a CNP' }] : []),
+    ],
+    config: { seed: s.seed, ...p },
+    configWord,
+    configValues: { seed: s.seed, ...p },
+    events: s.events,
+  };
+}
+
 export const qcnRpKernel: VectorKernel<typeof qcnRpStimulus> = {
   name: 'qcn-rp',
   describe: 'QCN reaction point (profile qau-pc, or dcqcn): rate limiter state per event',
   stimulus: qcnRpStimulus,
   run: runQcnRp,
+  memh: qcnRpMemh,
 };

@@ -3,6 +3,7 @@
 // per output line. Each kernel's module registers itself in host/vectors/index.ts.
 import type { z } from 'zod';
 import type { Core } from '../loader.js';
+import type { MemhLayout } from './memh.js';
 
 export interface VectorKernel<S extends z.ZodType = z.ZodType> {
   /** Kernel name on the command line: qcn-rp, qcn-cp, ets, pfc, credit. */
@@ -14,4 +15,7 @@ export interface VectorKernel<S extends z.ZodType = z.ZodType> {
   /** Runs the kernel over the validated stimulus, returning every output line. `core` defaults to a
    *  fresh release core; the differential test passes one that records every kernel call. */
   run(stimulus: z.output<S>, core?: Core): object[];
+  /** The memh word layouts (host/vectors/memh.ts) of this stimulus, its output lines and the core
+   *  they ran on (which holds the configuration the kernel derived). */
+  memh(stimulus: z.output<S>, lines: object[], core: Core): MemhLayout;
 }
