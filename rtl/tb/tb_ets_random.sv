@@ -4,7 +4,7 @@
 // configurations (random TSA, bandwidths and maximum frame, derived by the model's configure)
 // runs CYCLES clocks of random enqueues, blocked-set changes and selections. Verilator only (DPI).
 //   +seed=S  (default 1)
-// Prints "RESULT PASS <selections>" or "RESULT FAIL <mismatches>"; a failure also ends with $fatal.
+// Prints "RESULT PASS <selections> (strict a, weighted b, zero-bandwidth c)" or "RESULT FAIL <mismatches>"; a failure also ends with $fatal.
 module tb_ets_random #(
     parameter int CONFIGS = 25,
     parameter int CYCLES = 2000,
@@ -34,7 +34,7 @@ module tb_ets_random #(
 
   int unsigned fifo[8][FIFO_DEPTH];
   int unsigned head[8], count[8];
-  int errors = 0, selections = 0;
+  int errors = 0, selections = 0, strict_sel = 0, drr_sel = 0, zero_sel = 0;
   int unsigned rnd;
   chandle rec;
 
@@ -116,6 +116,11 @@ module tb_ets_random #(
           check("sel_found", longint'(sel_found), longint'(model_tc >= 0));
           if (model_tc >= 0) check("sel_tc", longint'(sel_tc), longint'(model_tc));
           selections++;
+          if (model_tc >= 0) begin
+            if (strict_mask[model_tc]) strict_sel++;
+            else if (weighted_mask[model_tc]) drr_sel++;
+            else zero_sel++;
+          end
         end
         @(posedge clk);
         #1;
@@ -134,7 +139,7 @@ module tb_ets_random #(
       $display("RESULT FAIL %0d", errors);
       $fatal(1, "dcb_ets_sel differs from the C model");
     end
-    $display("RESULT PASS %0d", selections);
+    $display("RESULT PASS %0d (strict %0d, weighted %0d, zero-bandwidth %0d)", selections, strict_sel, drr_sel, zero_sel);
     $finish;
   end
 endmodule

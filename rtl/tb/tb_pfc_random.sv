@@ -5,7 +5,7 @@
 // the XOFF state must equal the model's record. Each of CONFIGS configurations (mode, enabled
 // priorities, thresholds; sizes in 64-byte steps so that occupancies often land exactly on a
 // threshold) runs CYCLES clocks. Verilator only (DPI).   +seed=S (default 1)
-// Prints "RESULT PASS <events>" or "RESULT FAIL <mismatches>"; a failure also ends with $fatal.
+// Prints "RESULT PASS <events> (XOFF x, XON y, drops z)" or "RESULT FAIL <mismatches>"; a failure also ends with $fatal.
 module tb_pfc_random #(
     parameter int CONFIGS = 25,
     parameter int CYCLES = 2000
@@ -34,7 +34,7 @@ module tb_pfc_random #(
       .cfg_xoff(xoff), .cfg_xon(xon), .cfg_limit(limit),
       .arrive, .depart, .prio, .bytes, .dropped, .tx_mask, .tx_time, .occ, .xoff_state);
 
-  int errors = 0, events = 0;
+  int errors = 0, events = 0, xoffs = 0, xons = 0, drops = 0;
   int unsigned rnd;
   chandle rec;
 
@@ -103,6 +103,9 @@ module tb_pfc_random #(
           model_dropped = dcb_dpi_pfc_arrive(rec, int'(prio), int'(bytes), now) == 0;
         end
         pending = dcb_dpi_pfc_take_pending(rec);
+        if (model_dropped) drops++;
+        if (pending != 0 && arrive) xoffs++;
+        if (pending != 0 && depart) xons++;
         #1;
         check("dropped", longint'(dropped), longint'(model_dropped));
         check("tx_mask", longint'(tx_mask), longint'(pending));
@@ -124,7 +127,7 @@ module tb_pfc_random #(
       $display("RESULT FAIL %0d", errors);
       $fatal(1, "dcb_pfc_acct differs from the C model");
     end
-    $display("RESULT PASS %0d", events);
+    $display("RESULT PASS %0d (XOFF %0d, XON %0d, drops %0d)", events, xoffs, xons, drops);
     $finish;
   end
 endmodule
