@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything the tests need on a fresh Debian machine and runs the whole suite:
-#   1. the oracle tools (tshark, yanglint, protoc, tc, gcc, lldptool, chromium, slurm, munge) from
-#      Debian, when any is missing;
+#   1. the oracle tools (tshark, yanglint, protoc, tc, gcc, lldptool, chromium, slurm, munge, and the
+#      RTL tools verilator, iverilog, yosys) from Debian, when any is missing;
 #   2. the npm packages (npm ci, which also builds the Wasm core and the host through `prepare`),
 #      and the third-party schemas unless found (scripts/fetch-schemas.sh --if-missing);
 #   3. vitest over test/, ending with one plain line `N passed, N failed[, N skipped]` in which a
@@ -21,6 +21,9 @@ command -v lldptool >/dev/null 2>&1 || need_apt+=(lldpad)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v sinfo    >/dev/null 2>&1 || need_apt+=(slurm-wlm)
 command -v munge    >/dev/null 2>&1 || need_apt+=(munge)
+command -v verilator >/dev/null 2>&1 || need_apt+=(verilator)
+command -v iverilog >/dev/null 2>&1 || need_apt+=(iverilog)
+command -v yosys    >/dev/null 2>&1 || need_apt+=(yosys)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing oracle tools: ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

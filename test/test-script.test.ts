@@ -54,7 +54,7 @@ it('c', () => expect(1).toBe(2)); ${skip}('d', () => {}); ${todo}('e');`,
 });
 
 describe('apt step of the test command', () => {
-  it('installs every missing oracle tool, chromium, slurm-wlm and munge included', () => {
+  it('installs every missing oracle tool, chromium, slurm-wlm, munge and the RTL tools included', () => {
     // A PATH with none of the tools: stub apt-get records what it is asked for; stub npm stops the
     // script right after the apt step.
     const bin = mkdtempSync(join(tmpdir(), 'dcbkit-apt-'));
@@ -71,7 +71,7 @@ describe('apt step of the test command', () => {
     expect(r.status).toBe(3);
     const install = readFileSync(log, 'utf8').split('\n').find((l) => l.includes('install'))!;
     const asked = install.split(' ').filter((w) => w && !w.startsWith('-') && w !== 'install');
-    for (const pkg of ['tshark', 'libyang2-tools', 'protobuf-compiler', 'iproute2', 'gcc', 'lldpad', 'chromium', 'slurm-wlm', 'munge']) {
+    for (const pkg of ['tshark', 'libyang2-tools', 'protobuf-compiler', 'iproute2', 'gcc', 'lldpad', 'chromium', 'slurm-wlm', 'munge', 'verilator', 'iverilog', 'yosys']) {
       expect(asked).toContain(pkg);
     }
   });
