@@ -20,6 +20,8 @@
 // deficit is reset when it is selected.
 // State: cur (3 bits) and deficit[8]. Invariants (docs/ets.md): deficit[i] < quantum[i] + max_wire,
 // and deficit[i] < max_wire for every TC but cur.
+// Per-TC values travel as flat vectors, TC t in bits [t*W +: W] (Verilog-2005 style, which every
+// synthesis tool reads; Yosys 0.23 takes no multi-dimensional packed arrays).
 module dcb_ets_sel #(
     parameter int WIRE_W = 16,  // wire bytes of one frame (max_wire < 2^WIRE_W)
     parameter int DEF_W  = 24   // deficit and quantum (quantum + max_wire < 2^DEF_W)
@@ -31,22 +33,22 @@ module dcb_ets_sel #(
     input  logic [7:0]                   cfg_weighted_mask,
     input  logic [7:0]                   cfg_zero_mask,
     input  logic [WIRE_W-1:0]            cfg_max_wire,
-    input  logic [7:0][DEF_W-1:0]        cfg_quantum,
+    input  logic [8*DEF_W-1:0]           cfg_quantum,
     input  logic                         sel_req,
     input  logic [7:0]                   backlog,
     input  logic [7:0]                   blocked,
-    input  logic [7:0][WIRE_W-1:0]       head_wire,
+    input  logic [8*WIRE_W-1:0]          head_wire,
     input  logic [7:0]                   head_last,
     output logic                         sel_found,
     output logic [2:0]                   sel_tc,
     output logic [2:0]                   cur,
-    output logic [7:0][DEF_W-1:0]        deficit
+    output logic [8*DEF_W-1:0]           deficit
 );
   logic [7:0] eligible, strict, cand;
   logic [2:0] strict_tc, next_tc;
   logic       stay;
-  logic [DEF_W-1:0] cur_deficit, cur_head, capped, cap;
-  logic [7:0][DEF_W-1:0] deficit_next;
+  logic [DEF_W-1:0] cur_deficit, cur_head, capped, cap, next_deficit;
+  logic [8*DEF_W-1:0] deficit_next;
   logic [2:0] cur_next;
 
   always_comb begin
@@ -60,11 +62,14 @@ module dcb_ets_sel #(
     // first candidate after cur, cyclically: the first one found from cur + 1 upwards, wrapping
     next_tc = cur;
     for (int i = 8; i >= 1; i--) if (cand[3'(32'(cur) + i)]) next_tc = 3'(32'(cur) + i);
-    cur_deficit = deficit[cur];
-    cur_head    = DEF_W'(head_wire[cur]);
+    cur_deficit = deficit[32'(cur)*DEF_W+:DEF_W];
+    cur_head    = DEF_W'(head_wire[32'(cur)*WIRE_W+:WIRE_W]);
     stay        = cand[cur] && cur_head <= cur_deficit;
     cap         = DEF_W'(cfg_max_wire) - 1'b1;
     capped      = cur_deficit < cap ? cur_deficit : cap;
+    // the next TC's deficit after cur's visit ends (cur's own when it is the only candidate)
+    next_deficit = (next_tc == cur ? capped : deficit[32'(next_tc)*DEF_W+:DEF_W])
+        + cfg_quantum[32'(next_tc)*DEF_W+:DEF_W] - DEF_W'(head_wire[32'(next_tc)*WIRE_W+:WIRE_W]);
 
     deficit_next = deficit;
     cur_next     = cur;
@@ -77,16 +82,16 @@ module dcb_ets_sel #(
       sel_found = 1'b1;
       if (stay) begin
         sel_tc = cur;
-        deficit_next[cur] = cur_deficit - cur_head;
+        deficit_next[32'(cur)*DEF_W+:DEF_W] = cur_deficit - cur_head;
       end else begin
         // the visit of cur ends with less than one maximum frame; the next TC is funded
         sel_tc = next_tc;
-        deficit_next[cur] = capped;
-        deficit_next[next_tc] = deficit_next[next_tc] + cfg_quantum[next_tc] - DEF_W'(head_wire[next_tc]);
+        deficit_next[32'(cur)*DEF_W+:DEF_W] = capped;
+        deficit_next[32'(next_tc)*DEF_W+:DEF_W] = next_deficit;
         cur_next = next_tc;
       end
     end
-    if (sel_found && head_last[sel_tc]) deficit_next[sel_tc] = '0;
+    if (sel_found && head_last[sel_tc]) deficit_next[32'(sel_tc)*DEF_W+:DEF_W] = '0;
   end
 
   always_ff @(posedge clk or negedge rst_n) begin

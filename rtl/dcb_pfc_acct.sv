@@ -15,6 +15,8 @@
 // the priority-enable vector of one PFC frame, bit 8: a PAUSE frame) and tx_time per unit. The
 // XOFF refresh timer and the egress pause timers are outside this module (the C model and the core
 // have them; docs/rtl.md).
+// Per-unit values travel as flat vectors, unit u in bits [u*W +: W] (Verilog-2005 style, which every
+// synthesis tool reads; Yosys 0.23 takes no multi-dimensional packed arrays).
 // State: occ[9] and xoff_state (9 bits). Invariants: occ[u] <= limit[u] for the unit of every
 // accepted frame; occ[8] = sum of occ[0..7]; xoff_state[u] only for a flow-controlled unit.
 module dcb_pfc_acct #(
@@ -26,17 +28,17 @@ module dcb_pfc_acct #(
     input  logic [1:0]            cfg_mode,     // 0 off, 1 PFC, 2 PAUSE (802.3x)
     input  logic [7:0]            cfg_enable,   // PFC-enabled priorities
     input  logic [15:0]           cfg_pause_time,
-    input  logic [8:0][OCC_W-1:0] cfg_xoff,
-    input  logic [8:0][OCC_W-1:0] cfg_xon,
-    input  logic [8:0][OCC_W-1:0] cfg_limit,    // xoff + headroom, saturated
+    input  logic [9*OCC_W-1:0]    cfg_xoff,
+    input  logic [9*OCC_W-1:0]    cfg_xon,
+    input  logic [9*OCC_W-1:0]    cfg_limit,    // xoff + headroom, saturated
     input  logic                  arrive,
     input  logic                  depart,
     input  logic [2:0]            prio,
     input  logic [15:0]           bytes,
     output logic                  dropped,
     output logic [8:0]            tx_mask,
-    output logic [8:0][15:0]      tx_time,
-    output logic [8:0][OCC_W-1:0] occ,
+    output logic [9*16-1:0]       tx_time,
+    output logic [9*OCC_W-1:0]    occ,
     output logic [8:0]            xoff_state
 );
   localparam logic [1:0] MODE_PFC = 2'd1;
@@ -45,37 +47,41 @@ module dcb_pfc_acct #(
 
   logic [3:0]       unit;
   logic             controlled;
+  logic [OCC_W-1:0] occ_unit, occ_prio, occ_port;
   logic [OCC_W:0]   occ_unit_in;   // one bit more: the sum cannot wrap
   logic [OCC_W-1:0] occ_unit_out;
-  logic [8:0][OCC_W-1:0] occ_next;
+  logic [9*OCC_W-1:0] occ_next;
   logic [8:0]       xoff_state_next;
 
   always_comb begin
     unit = cfg_mode == MODE_PAUSE ? 4'(PORT) : {1'b0, prio};
     controlled = cfg_mode == MODE_PFC ? (unit != 4'(PORT) && cfg_enable[unit[2:0]]) : (cfg_mode == MODE_PAUSE && unit == 4'(PORT));
-    occ_unit_in  = {1'b0, occ[unit]} + (OCC_W + 1)'(bytes);
-    occ_unit_out = occ[unit] - OCC_W'(bytes);
+    occ_unit = occ[32'(unit)*OCC_W+:OCC_W];
+    occ_prio = occ[32'(prio)*OCC_W+:OCC_W];
+    occ_port = occ[PORT*OCC_W+:OCC_W];
+    occ_unit_in  = {1'b0, occ_unit} + (OCC_W + 1)'(bytes);
+    occ_unit_out = occ_unit - OCC_W'(bytes);
     occ_next        = occ;
     xoff_state_next = xoff_state;
     dropped = 1'b0;
     tx_mask = '0;
     tx_time = '0;
     if (arrive) begin
-      if (occ_unit_in > {1'b0, cfg_limit[unit]}) begin
+      if (occ_unit_in > {1'b0, cfg_limit[32'(unit)*OCC_W+:OCC_W]}) begin
         dropped = 1'b1;
       end else begin
-        occ_next[prio] = occ[prio] + OCC_W'(bytes);
-        occ_next[PORT] = occ[PORT] + OCC_W'(bytes);
-        if (controlled && !xoff_state[unit] && occ_unit_in >= {1'b0, cfg_xoff[unit]}) begin
+        occ_next[32'(prio)*OCC_W+:OCC_W] = occ_prio + OCC_W'(bytes);
+        occ_next[PORT*OCC_W+:OCC_W] = occ_port + OCC_W'(bytes);
+        if (controlled && !xoff_state[unit] && occ_unit_in >= {1'b0, cfg_xoff[32'(unit)*OCC_W+:OCC_W]}) begin
           xoff_state_next[unit] = 1'b1;
           tx_mask[unit] = 1'b1;
-          tx_time[unit] = cfg_pause_time;
+          tx_time[32'(unit)*16+:16] = cfg_pause_time;
         end
       end
     end else if (depart) begin
-      occ_next[prio] = occ[prio] - OCC_W'(bytes);
-      occ_next[PORT] = occ[PORT] - OCC_W'(bytes);
-      if (xoff_state[unit] && occ_unit_out <= cfg_xon[unit]) begin
+      occ_next[32'(prio)*OCC_W+:OCC_W] = occ_prio - OCC_W'(bytes);
+      occ_next[PORT*OCC_W+:OCC_W] = occ_port - OCC_W'(bytes);
+      if (xoff_state[unit] && occ_unit_out <= cfg_xon[32'(unit)*OCC_W+:OCC_W]) begin
         xoff_state_next[unit] = 1'b0;
         tx_mask[unit] = 1'b1;  // XON: time 0
       end
