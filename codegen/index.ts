@@ -14,8 +14,9 @@ import { linuxTarget } from './linux.js';
 import { cHeaderTarget } from './c-header.js';
 import { p4Target } from './p4.js';
 import { lldpTarget } from './lldp.js';
+import { svTarget } from './sv.js';
 
-export const TARGETS: CodegenTarget[] = [sonicTarget, p4Target, linuxTarget, cHeaderTarget, lldpTarget];
+export const TARGETS: CodegenTarget[] = [sonicTarget, p4Target, linuxTarget, cHeaderTarget, lldpTarget, svTarget];
 export const TARGET_NAMES = (): string[] => TARGETS.map((t) => t.name);
 
 /** Headroom per lossless PG from host/headroom.ts (the model the simulator uses too). */
