@@ -126,24 +126,29 @@ export const QCN_RP_TI: i32 = QCN_RP_SI + I32;               // i32 timer stage
 export const QCN_RP_ACTIVE: i32 = QCN_RP_TI + I32;           // i32 1 while the rate limiter is engaged
 export const QCN_RP_RNG: i32 = QCN_RP_ACTIVE + I32;          // u32 xorshift32 state
 export const QCN_RP_TH: i32 = QCN_RP_RNG + I32;              // i32 fast-recovery threshold
-export const QCN_RP_GD_SHIFT: i32 = QCN_RP_TH + I32;         // i32 Gd = 2^-gd_shift
-export const QCN_RP_MIN_DEC_NUM: i32 = QCN_RP_GD_SHIFT + I32; // i32 min decrease factor numerator over 2^gd_shift
-export const QCN_RP_FLAGS: i32 = QCN_RP_MIN_DEC_NUM + I32;   // i32 bit 0 extra fast recovery, 1 jittered reloads, 2 halving
+export const QCN_RP_GD_SHIFT: i32 = QCN_RP_TH + I32;         // i32 qau-pc: Gd = 2^-gd_shift; dcqcn: cut = CR alpha >> gd_shift (alpha_bits + 1 = alpha/2)
+export const QCN_RP_MIN_DEC_NUM: i32 = QCN_RP_GD_SHIFT + I32; // i32 qau-pc: min decrease factor numerator over 2^gd_shift
+export const QCN_RP_FLAGS: i32 = QCN_RP_MIN_DEC_NUM + I32;   // i32 QCN_RP_F_* bits
 export const QCN_RP_PROFILE: i32 = QCN_RP_FLAGS + I32;       // i32 0 qau-pc, 1 dcqcn
-export const QCN_RP_ALPHA: i32 = QCN_RP_PROFILE + I32;       // i32 dcqcn: alpha, Q10 (1024 = 1)
+export const QCN_RP_ALPHA: i32 = QCN_RP_PROFILE + I32;       // i32 dcqcn: alpha, fixed point with alpha_bits fraction bits (2^alpha_bits = 1)
 export const QCN_RP_ALPHA_DEADLINE: i32 = QCN_RP_ALPHA + I32; // i64 ps dcqcn: next alpha decay
 export const QCN_RP_ALPHA_PS: i32 = QCN_RP_ALPHA_DEADLINE + I64; // i64 ps dcqcn: alpha decay period tau'
-export const QCN_RP_G_Q10: i32 = QCN_RP_ALPHA_PS + I64;      // i32 dcqcn: EWMA gain g, Q10 (4 = 1/256)
-export const QCN_RP_ALPHA_INIT: i32 = QCN_RP_G_Q10 + I32;    // i32 dcqcn: alpha when the rate limiter engages, Q10
-export const QCN_RP_CUTS: i32 = QCN_RP_ALPHA_INIT + I32;     // i64 counter: CNMs/CNPs that cut the rate
+export const QCN_RP_G: i32 = QCN_RP_ALPHA_PS + I64;          // i32 dcqcn: EWMA gain g, same fixed point as alpha (1/256 = 2^(alpha_bits-8))
+export const QCN_RP_ALPHA_INIT: i32 = QCN_RP_G + I32;        // i32 dcqcn: alpha when the rate limiter engages, same fixed point
+export const QCN_RP_ALPHA_BITS: i32 = QCN_RP_ALPHA_INIT + I32; // i32 dcqcn: fraction bits of alpha and g, 10..24 (10: the NIC's Q10)
+export const QCN_RP_MIN_DEC_PCT: i32 = QCN_RP_ALPHA_BITS + I32; // i32 dcqcn: a cut leaves at least this % of CR (0: no bound)
+export const QCN_RP_FIRST_CNP_BPS: i32 = QCN_RP_MIN_DEC_PCT + I32; // i64 dcqcn: CR = TR = this on the CNP that engages the limiter (0: cut as usual)
+export const QCN_RP_CUTS: i32 = QCN_RP_FIRST_CNP_BPS + I64;  // i64 counter: CNMs/CNPs that cut the rate
 export const QCN_RP_BC_EVENTS: i32 = QCN_RP_CUTS + I64;      // i64 counter: byte-counter expiries
 export const QCN_RP_TIMER_EVENTS: i32 = QCN_RP_BC_EVENTS + I64; // i64 counter: timer expiries
 export const QCN_RP_SIZE: i32 = QCN_RP_TIMER_EVENTS + I64;
 
 /** Flag bits in QCN_RP_FLAGS. */
-export const QCN_RP_F_EXTRA_FR: i32 = 1;
-export const QCN_RP_F_JITTER: i32 = 2;
-export const QCN_RP_F_HALVING: i32 = 4;
+export const QCN_RP_F_EXTRA_FR: i32 = 1;     // qau-pc: TR/8 after a deep cut
+export const QCN_RP_F_JITTER: i32 = 2;       // qau-pc: jittered counter reloads
+export const QCN_RP_F_HALVING: i32 = 4;      // qau-pc: halved counters from stage TH
+export const QCN_RP_F_TR_HOLD: i32 = 8;      // dcqcn: a CNP sets TR = CR only after a byte-counter increase since the last cut
+export const QCN_RP_F_TR_AFTER_TIMER: i32 = 16; // dcqcn, with TR_HOLD: ... or after a timer increase
 
 // DCQCN notification point (the receiver's CNP generator): one record per flow.
 export const DCQCN_NP_LAST_CNP: i32 = 0;     // i64 ps: time of the last CNP sent, -1 = none
@@ -461,7 +466,7 @@ export const SF_LAST_DELIV: i32 = SF_DELIV + I64;             // i64 ps of the l
 export const SF_TOTAL: i32 = SF_LAST_DELIV + I64;             // i64 bytes of a sized flow (-1 unlimited)
 export const SF_LINE_BPS: i32 = SF_TOTAL + I64;              // i64
 export const SF_RP_EV_AT: i32 = SF_LINE_BPS + I64;           // i64 time of the one queued RP timer event (max = none)
-export const SF_RP: i32 = SF_RP_EV_AT + I64;                 // QCN reaction point record (QCN_RP_SIZE = 160)
+export const SF_RP: i32 = SF_RP_EV_AT + I64;                 // QCN reaction point record (QCN_RP_SIZE = 176)
 export const SF_NP: i32 = SF_RP + QCN_RP_SIZE;               // dcqcn notification point at the receiver (DCQCN_NP_SIZE = 16)
 export const SF_PACE_BYTES: i32 = SF_NP + DCQCN_NP_SIZE;      // the last pacing gap's frame bytes (0 = none yet)
 export const SF_PACE_RATE: i32 = ((SF_PACE_BYTES + I32) + 7) & ~7; // i64 ... and rate, bit/s
@@ -511,7 +516,7 @@ if (SC_NOW + I64 > SC_SIZE) ERROR('layout: sim counters');
 if (SS_INTERVAL + I64 > SS_SIZE) ERROR('layout: sim storm record');
 if (SH_MAX_FRAME + I32 > SH_SIZE) ERROR('layout: sim header');
 // i64 fields are 8-byte aligned (a misaligned i64 load is slow and breaks the host's BigInt64Array views).
-if (QCN_CP_SAMPLES % 8 != 0 || QCN_RP_ALPHA_DEADLINE % 8 != 0 || QCN_RP_CUTS % 8 != 0) ERROR('layout: QCN i64 alignment');
+if (QCN_CP_SAMPLES % 8 != 0 || QCN_RP_ALPHA_DEADLINE % 8 != 0 || QCN_RP_FIRST_CNP_BPS % 8 != 0 || QCN_RP_CUTS % 8 != 0) ERROR('layout: QCN i64 alignment');
 if (PFC_SPEED_BPS % 8 != 0 || PFC_QUANTUM_PS % 8 != 0 || PFC_NEXT_REFRESH % 8 != 0 || PFC_BLOCKED_FROM % 8 != 0) ERROR('layout: PFC i64 alignment');
 if (CREDIT_AGING_PS % 8 != 0 || PORT_RX_FRAMES % 8 != 0 || PORT_TC_TX_BYTES % 8 != 0) ERROR('layout: i64 alignment');
 if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_TX_BYTES_TC % 8 != 0 || SP_WD_DETECT % 8 != 0) ERROR('layout: sim port i64 alignment');

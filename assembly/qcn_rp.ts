@@ -1,14 +1,19 @@
 // IEEE 802.1Qau reaction point (802.1Q clause 32.13-32.14 rate limiter), profile `qau-pc`: Pan's
 // pseudo-code as pinned in DESIGN.md §4.5 — rate cut on CNM, byte counter and timer stages, fast
 // recovery / active increase / hyperactive increase, extra fast recovery (TR/8). Also the `dcqcn`
-// RP (Zhu et al., SIGCOMM 2015): alpha-scaled cut on CNP with alpha in Q10, alpha decay timer, and
-// the notification point's CNP spacing.
+// RP (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015, §4):
+// alpha-scaled cut on CNP, alpha decay timer, and the notification point's CNP spacing; with the
+// ConnectX options (first-CNP rate, minimum decrease factor, target-rate clamp rules) as fields.
 //
 // Record (offsets in layout.ts, QCN_RP_*): i64 CR, TR (bit/s), deadline (ps), parameters; i32
-// bcLeft, si, ti, active, rng; dcqcn: alpha (Q10), alpha deadline and period, g (Q10).
-// Invariants while active: MIN_RATE <= CR <= C; CR <= TR (a cut lowers CR below the TR it keeps
-// or sets, an increase moves CR halfway to a TR that only grows or drops to TR/8 > 1.25 CR);
-// 0 <= alpha <= 1024. All arithmetic is integer; divisions floor.
+// bcLeft, si, ti, active, rng; dcqcn: alpha and g in fixed point with ALPHA_BITS fraction bits
+// (10..24; 20 by default, 10 = the NIC's Q10), alpha deadline and period.
+// Invariants while active: MIN_RATE <= CR <= C; CR <= TR when TR is set on every cut (a cut lowers
+// CR below the TR it keeps or sets, an increase moves CR halfway to a TR that only grows or drops
+// to TR/8 > 1.25 CR); 0 <= alpha <= 2^ALPHA_BITS. All arithmetic is integer; every division and
+// every fixed-point product rounds down (floor). With 10 fraction bits and g = 1/256 the floor
+// drives alpha to 0 when CNPs are sparse (each decay loses a whole 1/1024 once alpha < 1/4), hence
+// the 20-bit default (docs/qcn.md).
 //
 // Ordering (DESIGN.md §4.5): every event entry point first fires the timers due at or before
 // `now`, each at its own deadline, so a timer always precedes an event at the same instant; the
@@ -19,7 +24,8 @@ import {
   QCN_RP_CR, QCN_RP_TR, QCN_RP_DEADLINE, QCN_RP_LINE_BPS, QCN_RP_AI_BPS, QCN_RP_HAI_BPS, QCN_RP_MIN_BPS,
   QCN_RP_TIMER_PS, QCN_RP_BC_LEFT, QCN_RP_BC_BYTES, QCN_RP_SI, QCN_RP_TI, QCN_RP_ACTIVE, QCN_RP_RNG,
   QCN_RP_TH, QCN_RP_GD_SHIFT, QCN_RP_MIN_DEC_NUM, QCN_RP_FLAGS, QCN_RP_PROFILE, QCN_RP_ALPHA,
-  QCN_RP_ALPHA_DEADLINE, QCN_RP_ALPHA_PS, QCN_RP_G_Q10, QCN_RP_ALPHA_INIT, QCN_RP_CUTS,
+  QCN_RP_ALPHA_DEADLINE, QCN_RP_ALPHA_PS, QCN_RP_G, QCN_RP_ALPHA_INIT, QCN_RP_ALPHA_BITS, QCN_RP_CUTS,
+  QCN_RP_MIN_DEC_PCT, QCN_RP_FIRST_CNP_BPS, QCN_RP_F_TR_HOLD, QCN_RP_F_TR_AFTER_TIMER,
   QCN_RP_BC_EVENTS, QCN_RP_TIMER_EVENTS, QCN_RP_SIZE, QCN_RP_F_EXTRA_FR, QCN_RP_F_JITTER,
   QCN_RP_F_HALVING, DCQCN_NP_LAST_CNP, DCQCN_NP_SPACING_PS, DCQCN_NP_SIZE,
   RP_QAU_PC, RP_DCQCN,
@@ -33,13 +39,22 @@ export const FIRED_NONE: i32 = 0;
 export const FIRED_RATE_TIMER: i32 = 1;
 export const FIRED_ALPHA_TIMER: i32 = 2;
 
-/** Q10 unity for alpha and g. */
-export const ALPHA_ONE: i32 = 1024;
+/**
+ * alpha (1 - g) in the record's fixed point, rounded down: the decay every tau' and the first half
+ * of the update on a CNP. i64 product: alpha and 2^bits - g are at most 2^24.
+ */
+@inline
+function alphaDecayed(rec: usize, alpha: i32): i32 {
+  const bits = load<i32>(rec + QCN_RP_ALPHA_BITS);
+  const g = load<i32>(rec + QCN_RP_G);
+  return <i32>((((<i64>1 << bits) - <i64>g) * <i64>alpha) >> bits);
+}
 
 /**
  * Configure protocol (as etsConfigure for ETS): the host writes the record's parameter fields
  * (QCN_RP_LINE_BPS, BC_BYTES, TIMER_PS, TH, AI_BPS, HAI_BPS, MIN_BPS, GD_SHIFT, MIN_DEC_NUM, FLAGS,
- * PROFILE, and for dcqcn ALPHA_PS, G_Q10, ALPHA_INIT; host/kernels/qcn-rp.ts), then this call makes
+ * PROFILE, and for dcqcn ALPHA_PS, G, ALPHA_INIT, ALPHA_BITS, MIN_DEC_PCT, FIRST_CNP_BPS;
+ * host/kernels/qcn-rp.ts), then this call makes
  * it an idle rate limiter: CR = TR = line rate, stages, counters and timers cleared, alpha at its
  * initial value, the random stream seeded from (seed, id). The qau-pc profile uses all three
  * QCN_RP_F_* flags (extra fast recovery, jittered reloads, halved counters past TH).
@@ -117,8 +132,7 @@ export function qcnRpFireDue(rec: usize, now: i64): i32 {
   if (load<i32>(rec + QCN_RP_PROFILE) == RP_DCQCN) {
     const alphaDeadline = load<i64>(rec + QCN_RP_ALPHA_DEADLINE);
     if (alphaDeadline <= now && alphaDeadline < deadline) {
-      const g = load<i32>(rec + QCN_RP_G_Q10);
-      store<i32>(rec + QCN_RP_ALPHA, ((ALPHA_ONE - g) * load<i32>(rec + QCN_RP_ALPHA)) >> 10);
+      store<i32>(rec + QCN_RP_ALPHA, alphaDecayed(rec, load<i32>(rec + QCN_RP_ALPHA)));
       store<i64>(rec + QCN_RP_ALPHA_DEADLINE, alphaDeadline + load<i64>(rec + QCN_RP_ALPHA_PS));
       return FIRED_ALPHA_TIMER;
     }
@@ -190,22 +204,45 @@ export function qcnRpOnFrameSent(rec: usize, now: i64, len: i32, backlog: i32): 
 }
 
 /**
- * CNP at `now` (dcqcn, Zhu et al. 2015 §4): TR = CR; CR = max(CR - (CR * alpha) >> 11, MIN_RATE)
- * (a cut by alpha / 2 with the alpha from before this CNP); then alpha = alpha (1 - g) + g.
- * Stages, byte counter, rate timer and alpha timer all restart.
+ * CNP at `now` (dcqcn, Zhu et al. 2015 §4): TR = CR; CR = max(CR - (CR * alpha) >> gd_shift, MIN_RATE)
+ * (gd_shift = alpha_bits + 1: a cut by alpha / 2 with the alpha from before this CNP); then
+ * alpha = alpha (1 - g) + g. Stages, byte counter, rate timer and alpha timer all restart.
+ * ConnectX options: the CNP that engages an idle limiter sets CR = TR = FIRST_CNP_BPS instead of
+ * cutting, when that is non-zero; a cut never leaves less than MIN_DEC_PCT % of CR; with
+ * F_TR_HOLD, TR = CR only after a byte-counter increase (or, with F_TR_AFTER_TIMER, any increase)
+ * since the last cut, else TR is kept.
  */
 @inline
 export function dcqcnRpOnCnp(rec: usize, now: i64): void {
   qcnRpAdvance(rec, now);
-  if (load<i32>(rec + QCN_RP_ACTIVE) == 0) engage(rec);
+  const engaging = load<i32>(rec + QCN_RP_ACTIVE) == 0;
+  if (engaging) engage(rec);
   const cr = load<i64>(rec + QCN_RP_CR);
   const alpha = load<i32>(rec + QCN_RP_ALPHA);
-  store<i64>(rec + QCN_RP_TR, cr);
-  const cut = cr - ((cr * <i64>alpha) >> 11);
-  const minRate = load<i64>(rec + QCN_RP_MIN_BPS);
-  store<i64>(rec + QCN_RP_CR, cut > minRate ? cut : minRate);
-  const g = load<i32>(rec + QCN_RP_G_Q10);
-  store<i32>(rec + QCN_RP_ALPHA, (((ALPHA_ONE - g) * alpha) >> 10) + g);
+  const firstRate = load<i64>(rec + QCN_RP_FIRST_CNP_BPS);
+  if (engaging && firstRate > 0) {
+    const c = load<i64>(rec + QCN_RP_LINE_BPS);
+    const r = firstRate < c ? firstRate : c;
+    store<i64>(rec + QCN_RP_TR, r);
+    store<i64>(rec + QCN_RP_CR, r);
+  } else {
+    const flags = load<i32>(rec + QCN_RP_FLAGS);
+    const increasedSinceCut = load<i32>(rec + QCN_RP_SI) != 0 || ((flags & QCN_RP_F_TR_AFTER_TIMER) != 0 && load<i32>(rec + QCN_RP_TI) != 0);
+    if ((flags & QCN_RP_F_TR_HOLD) == 0 || increasedSinceCut) store<i64>(rec + QCN_RP_TR, cr);
+    // floor(CR alpha / 2^s) without the 2^67 product: CR = hi 2^s + lo gives hi alpha + (lo alpha) >> s,
+    // exactly (alpha <= 2^bits <= 2^s keeps hi alpha <= CR; lo alpha < 2^(s + bits) <= 2^54).
+    const s = <i64>load<i32>(rec + QCN_RP_GD_SHIFT);
+    const a = <i64>alpha;
+    let next = cr - ((cr >> s) * a + (((cr & ((<i64>1 << s) - 1)) * a) >> s));
+    const minDecPct = load<i32>(rec + QCN_RP_MIN_DEC_PCT);
+    if (minDecPct > 0) {
+      const floorRate = (cr / 100) * <i64>minDecPct + ((cr % 100) * <i64>minDecPct) / 100; // floor(CR pct / 100), no overflow
+      if (next < floorRate) next = floorRate;
+    }
+    const minRate = load<i64>(rec + QCN_RP_MIN_BPS);
+    store<i64>(rec + QCN_RP_CR, next > minRate ? next : minRate);
+  }
+  store<i32>(rec + QCN_RP_ALPHA, alphaDecayed(rec, alpha) + load<i32>(rec + QCN_RP_G));
   store<i32>(rec + QCN_RP_SI, 0);
   store<i32>(rec + QCN_RP_TI, 0);
   store<i32>(rec + QCN_RP_BC_LEFT, load<i32>(rec + QCN_RP_BC_BYTES));

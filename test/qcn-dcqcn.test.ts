@@ -1,16 +1,19 @@
 // Spec vectors for the dcqcn profile (Zhu et al., SIGCOMM 2015; integer form in docs/qcn.md):
-// RP cut CR -= (CR * alpha) >> 11 with TR = CR, alpha (Q10) = ((1024 - g) alpha >> 10) + g on a CNP
-// and ((1024 - g) alpha) >> 10 per alpha period; NP sends at most one CNP per 50 us; CP marks with
-// p = Pmax (q - Kmin) / (Kmax - Kmin) in Q16. Defaults: C = 40 Gb/s, T = tau' = 55 us, g = 4 (1/256).
+// RP cut CR -= (CR * alpha) >> (b + 1) with TR = CR, alpha = ((2^b - g) alpha >> b) + g on a CNP
+// and ((2^b - g) alpha) >> b per alpha period, b = alpha_bits fraction bits (20 by default, 10 the
+// NIC-like Q10); NP sends at most one CNP per 50 us; CP marks with p = Pmax (q - Kmin) / (Kmax - Kmin)
+// in Q16. Defaults: C = 40 Gb/s, T = tau' = 55 us, g = 1/256 (4 in Q10, 4096 in Q20).
 import { describe, expect, it } from 'vitest';
 import { Xorshift32, vectors } from './qcn-oracle.js';
 
 const dcqcn = { profile: 'dcqcn' };
+/** The NIC-like arithmetic: alpha and g with 10 fraction bits, every product rounded down. */
+const q10 = { profile: 'dcqcn', alpha_bits: 10 };
 
 describe('qcn-rp dcqcn', () => {
-  it('first CNP halves the rate (alpha = 1), timers fire rate-timer first, a second CNP cuts by alpha / 2', () => {
+  it('first CNP halves the rate (alpha = 1), timers fire rate-timer first, a second CNP cuts by alpha / 2 (Q10)', () => {
     const lines = vectors('qcn-rp', {
-      params: dcqcn,
+      params: q10,
       events: [{ t_ps: 0, type: 'cnp' }, { t_ps: 55_000_000, type: 'tick' }, { t_ps: 60_000_000, type: 'cnp' }],
     });
     // CNP 1: TR = 40e9; CR = 40e9 - (40e9 * 1024 >> 11) = 20e9; alpha = (1020 * 1024 >> 10) + 4 = 1024
@@ -36,8 +39,8 @@ describe('qcn-rp dcqcn', () => {
     expect(lines.filter((l) => l.type === 'ce').map((l) => l.cnp)).toEqual([1, 0, 0, 1, 0]);
   });
 
-  it('alpha decays every tau\' while no CNP arrives (floor of 1020/1024 per step)', () => {
-    const lines = vectors('qcn-rp', { params: { ...dcqcn, timer_ps: 10 ** 12 }, events: [{ t_ps: 0, type: 'cnp' }, { t_ps: 165_000_000, type: 'tick' }] });
+  it('alpha decays every tau\' while no CNP arrives (floor of 1020/1024 per step, Q10)', () => {
+    const lines = vectors('qcn-rp', { params: { ...q10, timer_ps: 10 ** 12 }, events: [{ t_ps: 0, type: 'cnp' }, { t_ps: 165_000_000, type: 'tick' }] });
     // 1024 -> 1020 -> 1016 (1020 * 1020 >> 10 = 1016.02) -> 1012 (1016 * 1020 >> 10 = 1012.03)
     expect(lines.filter((l) => l.type === 'alpha_timer').map((l) => l.alpha_q10)).toEqual([1020, 1016, 1012]);
   });

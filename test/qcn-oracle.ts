@@ -117,3 +117,80 @@ export function rpModel(p: RpParams, seed: number, events: { t_ps: number; type:
   }
   return out;
 }
+
+export interface DcqcnRpParams {
+  line_bps: number; bc_bytes: number; timer_ps: number; th: number; ai_bps: number; hai_bps: number; min_bps: number;
+  alpha_timer_ps: number; alpha_bits: number; g_q10: number; alpha_init_q10: number; alpha_cut_shift: number;
+  min_dec_pct: number; first_cnp_bps: number; clamp_tgt_rate: boolean; clamp_tgt_rate_after_time_inc: boolean;
+}
+
+/**
+ * docs/qcn.md "Reaction point, profile dcqcn" restated with BigInt (exact products, no splitting),
+ * as the differential oracle of the core's dcqcn RP for every alpha_bits: the same lines as
+ * `vectors qcn-rp` for cnp, tx and tick events (timer and alpha_timer lines before the event they
+ * precede, rate timer first on a tie).
+ */
+export function dcqcnRpModel(p: DcqcnRpParams, events: { t_ps: number; type: string; bytes?: number; backlog?: number }[]) {
+  const C = BigInt(p.line_bps), BC = BigInt(p.bc_bytes), T = BigInt(p.timer_ps), TA = BigInt(p.alpha_timer_ps), TH = p.th;
+  const b = BigInt(p.alpha_bits), one = 1n << b;
+  const g = BigInt(p.g_q10) << (b - 10n), init = BigInt(p.alpha_init_q10) << (b - 10n);
+  const shift = b + BigInt(p.alpha_cut_shift);
+  let active = false, cr = C, tr = C, si = 0, ti = 0, bcLeft = 0n, deadline = 0n, alpha = init, alphaDeadline = 0n;
+  const field = `alpha_q${p.alpha_bits}`;
+  const out: Line[] = [];
+  const line = (t: bigint, type: string) => out.push({
+    t_ps: Number(t), type, active: active ? 1 : 0, cr_bps: Number(cr), tr_bps: Number(tr), si, ti, bc_left: Number(bcLeft),
+    deadline_ps: Number(deadline), [field]: Number(alpha), alpha_deadline_ps: Number(alphaDeadline),
+  });
+  const increase = () => {
+    const ri = si > TH && ti > TH ? BigInt(p.hai_bps) * BigInt(Math.min(si, ti) - TH) : si > TH || ti > TH ? BigInt(p.ai_bps) : 0n;
+    tr += ri;
+    cr = (cr + tr) / 2n;
+    if (cr > C) cr = C;
+  };
+  const decay = (a: bigint) => ((one - g) * a) >> b;
+  for (const e of events) {
+    const now = BigInt(e.t_ps);
+    for (;;) {
+      if (!active) break;
+      if (alphaDeadline <= now && alphaDeadline < deadline) {
+        alpha = decay(alpha);
+        const at = alphaDeadline;
+        alphaDeadline += TA;
+        line(at, 'alpha_timer');
+      } else if (deadline <= now) {
+        ti += 1;
+        increase();
+        const at = deadline;
+        deadline += T;
+        line(at, 'timer');
+      } else break;
+    }
+    if (e.type === 'cnp') {
+      const engaging = !active;
+      if (engaging) { active = true; cr = tr = C; si = ti = 0; bcLeft = BC; alpha = init; }
+      if (engaging && p.first_cnp_bps > 0) {
+        cr = tr = BigInt(p.first_cnp_bps) < C ? BigInt(p.first_cnp_bps) : C;
+      } else {
+        const increased = si !== 0 || (p.clamp_tgt_rate_after_time_inc && ti !== 0);
+        if (p.clamp_tgt_rate || increased) tr = cr;
+        let next = cr - ((cr * alpha) >> shift);
+        const floor = (cr * BigInt(p.min_dec_pct)) / 100n;
+        if (p.min_dec_pct > 0 && next < floor) next = floor;
+        cr = next > BigInt(p.min_bps) ? next : BigInt(p.min_bps);
+      }
+      alpha = decay(alpha) + g;
+      si = 0; ti = 0; bcLeft = BC;
+      deadline = now + T;
+      alphaDeadline = now + TA;
+    } else if (e.type === 'tx' && active) {
+      if (cr >= C && (e.backlog ?? 0) === 0) active = false;
+      else {
+        bcLeft -= BigInt(e.bytes!);
+        if (bcLeft < 0n) { si += 1; bcLeft = BC; increase(); }
+      }
+    }
+    line(now, e.type);
+  }
+  return out;
+}

@@ -81,7 +81,7 @@ describe('qcn-rp properties', () => {
     );
   });
 
-  it('dcqcn: the same bounds, and 0 <= alpha <= 1024', () => {
+  it('dcqcn: the same bounds, and 0 <= alpha <= 2^alpha_bits', () => {
     const dcqcnEvent = fc.oneof(
       fc.record({ type: fc.constantFrom('cnp', 'ce', 'tick') }),
       fc.record({ type: fc.constant('tx'), bytes: fc.integer({ min: 64, max: 9216 }), backlog: fc.integer({ min: 0, max: 1 }) }),
@@ -90,6 +90,7 @@ describe('qcn-rp properties', () => {
       .record({
         line_bps: fc.integer({ min: 1_000_000_000, max: 400_000_000_000 }),
         g_q10: fc.integer({ min: 0, max: 1024 }),
+        alpha_bits: fc.integer({ min: 10, max: 24 }),
         bc_bytes: fc.integer({ min: 1000, max: 1_000_000 }),
         events: fc.array(fc.tuple(dcqcnEvent, fc.double({ min: 0, max: 2, noNaN: true })), { maxLength: 60 }),
       })
@@ -101,8 +102,9 @@ describe('qcn-rp properties', () => {
       fc.property(stim, (s) => {
         const lines = vectors('qcn-rp', s);
         checkRateInvariants(lines, 5_000_000, s.params.line_bps);
-        for (const l of lines) expect(l.alpha_q10 as number).toBeGreaterThanOrEqual(0);
-        for (const l of lines) expect(l.alpha_q10 as number).toBeLessThanOrEqual(1024);
+        const field = `alpha_q${s.params.alpha_bits}`;
+        for (const l of lines) expect(l[field] as number).toBeGreaterThanOrEqual(0);
+        for (const l of lines) expect(l[field] as number).toBeLessThanOrEqual(2 ** s.params.alpha_bits);
       }),
       { numRuns: RUNS },
     );

@@ -173,7 +173,8 @@ describe('QCN parameters per node', () => {
   it('a host whose qcn.rp is the other profile runs the fabric\'s profile with that profile\'s defaults', () => {
     // Defaults (host/config/schema.ts): qau-pc BC 150000 B, timer 15 ms, R_AI 5 Mb/s, R_HAI 50 Mb/s,
     // Gd 1/128 (shift 7), min decrease 64/128; dcqcn BC 10 MB, timer 55 us, R_AI 40 Mb/s,
-    // R_HAI 200 Mb/s, g 1/256 (4 in Q10), alpha timer 55 us, CNP spacing 50 us.
+    // R_HAI 200 Mb/s, g 1/256 (4096 with alpha's 20 fraction bits; cut shift 21 = alpha/2), alpha timer
+    // 55 us, CNP spacing 50 us.
     const rpOf = (doc: ScenarioInput, host: string) => {
       const scn = checkScenario(doc);
       const fab = buildFabric(scn);
@@ -183,7 +184,7 @@ describe('QCN parameters per node', () => {
       const i64 = (name: string) => fab.r64(rp + fab.L[name]);
       return {
         profile: i32('QCN_RP_PROFILE'), bc: i32('QCN_RP_BC_BYTES'), timer: i64('QCN_RP_TIMER_PS'), ai: i64('QCN_RP_AI_BPS'),
-        hai: i64('QCN_RP_HAI_BPS'), gd: i32('QCN_RP_GD_SHIFT'), minDec: i32('QCN_RP_MIN_DEC_NUM'), g: i32('QCN_RP_G_Q10'),
+        hai: i64('QCN_RP_HAI_BPS'), gd: i32('QCN_RP_GD_SHIFT'), minDec: i32('QCN_RP_MIN_DEC_NUM'), g: i32('QCN_RP_G'),
         alphaPs: i64('QCN_RP_ALPHA_PS'), npSpacing: fab.r64(fab.flowAt(f.id) + fab.L.SF_NP + fab.L.DCQCN_NP_SPACING_PS),
       };
     };
@@ -194,9 +195,9 @@ describe('QCN parameters per node', () => {
       qcn: { enable: true, profile, ...qcn },
     });
     // dcqcn fabric: h2 keeps its own dcqcn values, h1 (qau-pc config) gets dcqcn's defaults.
-    expect(rpOf(mixed('dcqcn'), 'h2')).toMatchObject({ profile: 1, bc: 10_000_000, ai: 9e6, g: 4 });
+    expect(rpOf(mixed('dcqcn'), 'h2')).toMatchObject({ profile: 1, bc: 10_000_000, ai: 9e6, g: 4096 });
     expect(rpOf(mixed('dcqcn'), 'h1')).toEqual({
-      profile: 1, bc: 10_000_000, timer: 55e6, ai: 40e6, hai: 200e6, gd: 0, minDec: 0, g: 4, alphaPs: 55e6, npSpacing: 50e6,
+      profile: 1, bc: 10_000_000, timer: 55e6, ai: 40e6, hai: 200e6, gd: 21, minDec: 0, g: 4096, alphaPs: 55e6, npSpacing: 50e6,
     });
     // qau-pc fabric: h1 keeps its own, h2 (dcqcn config) gets qau-pc's defaults; no NP spacing.
     expect(rpOf(mixed('qau-pc'), 'h1')).toMatchObject({ profile: 0, bc: 150_000, ai: 7e6, gd: 7 });

@@ -30,6 +30,8 @@ import { interfaceName } from './fields.js';
 import { InputError, type Problem } from '../errors.js';
 import { formatPath } from '../problems.js';
 import { configWarnings } from './warnings.js';
+import { fromNvidia, nvidiaBlockProblems, nvidiaDcqcnSchema, NVIDIA_TO_MODEL, type DcqcnModelParams } from './nvidia-dcqcn.js';
+import { ALPHA_BITS_DEFAULT, ALPHA_BITS_MAX, ALPHA_BITS_MIN } from '../kernels/qcn-rp.js';
 import type {
   AppSelectorName, PortConfig, EtsTables, EtsConfig, PgConfig, PfcWatchdogConfig, PfcConfig, PauseConfig, AppEntry, QcnCpConfig, QcnRpQauPc, QcnRpDcqcn, QcnRpConfig, QcnConfig, CreditConfig, DcbConfig,
 } from './types.js';
@@ -214,18 +216,64 @@ export const rpQauPcSchema = strictObject({
   extra_fast_recovery: bool().default(true),
 });
 
-export const rpDcqcnSchema = strictObject({
+/** A fraction of one that the core's 24-bit fixed point holds exactly (k / 2^24). */
+const q24Fraction = (what: string) =>
+  z.number({ error: mustBe(`${what}, a number 0..1`) }).min(0, { error: mustBe(`${what}, a number 0..1`) }).max(1, { error: mustBe(`${what}, a number 0..1`) })
+    .refine((v) => Number.isInteger(v * 2 ** 24), { error: (iss) => `must be a multiple of 2^-24 (the core's finest fixed point), got ${show(iss.input)}` });
+
+/** The dcqcn model's own keys (Zhu et al. 2015; ConnectX options at the values that leave the paper's algorithm). */
+const DCQCN_MODEL_DEFAULTS = {
+  bc_bytes: 10_000_000, timer_ps: 55 * PS_PER_US, th: 5, ai_bps: 40e6, hai_bps: 200e6, min_bps: 5e6,
+  g: 1 / 256, alpha_timer_ps: 55 * PS_PER_US, cnp_interval_ps: 50 * PS_PER_US, alpha_init: 1, alpha_cut_shift: 1,
+  min_dec_pct: 0, first_cnp_bps: 0, clamp_tgt_rate: true, clamp_tgt_rate_after_time_inc: false,
+} as const;
+
+const rpDcqcnInput = strictObject({
   profile: z.literal('dcqcn'),
   line_bps: bps().optional(),
-  bc_bytes: intIn(1, I32_MAX, 'a number of bytes').default(10_000_000),
-  timer_ps: ps().default(55 * PS_PER_US),
-  th: intIn(1, 255, 'a count').default(5),
-  ai_bps: bps().default(40e6),
-  hai_bps: bps().default(200e6),
-  min_bps: bps().default(5e6),
-  g_shift: intIn(1, 16, 'a shift').default(8),
-  alpha_timer_ps: ps().default(55 * PS_PER_US),
-  cnp_interval_ps: ps().default(50 * PS_PER_US),
+  bc_bytes: intIn(1, I32_MAX, 'a number of bytes').optional(),
+  timer_ps: ps().optional(),
+  th: intIn(1, 255, 'a count').optional(),
+  ai_bps: bps().optional(),
+  hai_bps: bps().optional(),
+  min_bps: bps().optional(),
+  g_shift: intIn(1, 16, 'a shift').optional(),
+  g: q24Fraction('the alpha gain g').optional(),
+  alpha_timer_ps: ps().optional(),
+  cnp_interval_ps: intIn(0, Number.MAX_SAFE_INTEGER, 'a time in ps').optional(),
+  alpha_bits: intIn(ALPHA_BITS_MIN, ALPHA_BITS_MAX, 'a number of fraction bits').default(ALPHA_BITS_DEFAULT),
+  alpha_init: q24Fraction('the initial alpha').optional(),
+  alpha_cut_shift: intIn(0, 6, 'a shift').optional(),
+  min_dec_pct: intIn(0, 100, 'a percentage').optional(),
+  first_cnp_bps: intIn(0, 1.6e12, 'a rate in bit/s (0: none)').optional(),
+  clamp_tgt_rate: bool().optional(),
+  clamp_tgt_rate_after_time_inc: bool().optional(),
+  nvidia: nvidiaDcqcnSchema.optional(),
+});
+
+/**
+ * dcqcn input -> the resolved parameters: every model key filled, from the key itself, else the
+ * NVIDIA block (docs/qcn.md), else the paper's default; g_shift becomes g; the NVIDIA block is
+ * consumed (so a printed config parses back to itself).
+ */
+export const rpDcqcnSchema = rpDcqcnInput.transform((s, ctx): QcnRpDcqcn => {
+  const { nvidia, g_shift, profile, ...model } = s;
+  if (g_shift !== undefined && model.g !== undefined) issue(ctx, ['g_shift'], 'sets the same gain as g; give one');
+  const given: Record<string, unknown> = { ...model, ...(g_shift !== undefined ? { g_shift } : {}) };
+  let fromNic: Partial<DcqcnModelParams> = {};
+  if (nvidia) {
+    for (const p of nvidiaBlockProblems(nvidia)) issue(ctx, ['nvidia', p.key], p.rule);
+    for (const [name, key] of Object.entries(NVIDIA_TO_MODEL)) {
+      const alsoModel = key === 'g_shift' ? ['g_shift', 'g'] : key === 'alpha_init' ? ['alpha_init'] : [key];
+      const clash = alsoModel.find((k) => given[k] !== undefined);
+      if ((nvidia as Record<string, unknown>)[name] !== undefined && clash) issue(ctx, ['nvidia', name], `sets the same parameter as qcn.rp.${clash}; give one`);
+    }
+    const { g_q24, alpha_init_q24, ...rest } = fromNvidia(nvidia);
+    fromNic = { ...rest, g: g_q24 / 2 ** 24, alpha_init: alpha_init_q24 / 2 ** 24 } as Partial<DcqcnModelParams>;
+  }
+  const defined = Object.fromEntries(Object.entries(model).filter(([, v]) => v !== undefined));
+  const g = g_shift !== undefined ? 2 ** -g_shift : undefined;
+  return { profile, ...DCQCN_MODEL_DEFAULTS, ...fromNic, ...(g !== undefined ? { g } : {}), ...defined } as QcnRpDcqcn;
 });
 
 /**

@@ -115,12 +115,25 @@ export interface QcnRpQauPc extends QcnRpCommon {
 
 export interface QcnRpDcqcn extends QcnRpCommon {
   profile: 'dcqcn';
-  /** alpha EWMA gain g = 1/2^g_shift (paper: 1/256) */
-  g_shift: number;
+  /** alpha EWMA gain g, a multiple of 2^-24 (paper: 1/256; input also as g_shift: g = 2^-g_shift) */
+  g: number;
   /** alpha decays every alpha_timer_ps without a CNP (paper: 55 us) */
   alpha_timer_ps: number;
   /** the NP sends at most one CNP per flow per cnp_interval_ps (paper: 50 us) */
   cnp_interval_ps: number;
+  /** fraction bits of alpha and g in the core: 20 (default), 10 = the NIC-like Q10 (floor rounding) */
+  alpha_bits: number;
+  /** alpha when the rate limiter engages (paper: 1) */
+  alpha_init: number;
+  /** a CNP cuts CR by alpha / 2^alpha_cut_shift (paper: 1, i.e. alpha/2; NVIDIA rpg_gd - 10) */
+  alpha_cut_shift: number;
+  /** a cut leaves at least this % of CR (0: no bound; NVIDIA rpg_min_dec_fac) */
+  min_dec_pct: number;
+  /** CR = TR = this rate on the CNP that engages the limiter (0: an ordinary cut; NVIDIA rate_to_set_on_first_cnp) */
+  first_cnp_bps: number;
+  /** TR = CR on every CNP (paper); else only after an increase since the last cut (NVIDIA names) */
+  clamp_tgt_rate: boolean;
+  clamp_tgt_rate_after_time_inc: boolean;
 }
 
 export type QcnRpConfig = QcnRpQauPc | QcnRpDcqcn;

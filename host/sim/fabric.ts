@@ -5,7 +5,7 @@
 // zero-copy readers of the tables. Sizes are fixed here so a run never allocates.
 import { CONTROL_FRAME_BYTES, FC_CODE, WD_ACTION_CODE, WIRE_OVERHEAD } from '../codes.js';
 import { Core } from '../loader.js';
-import { writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
+import { dcqcnKernelFields, NO_DCQCN_FIELDS, writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
 import { PFC_UNIT_OFF, PORT_UNIT, writePfcParams, type PfcParams } from '../kernels/pfc.js';
 import { writeCreditParams } from '../kernels/credit.js';
 import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
@@ -15,8 +15,6 @@ import { computeRoutes, hopScratch, longestFlowPath, nodeOrdinals, type Routes }
 
 /** Watchdog log entries the arena holds (summary.ts reads at most this many). */
 export const WDLOG_CAP = 4096;
-/** DCQCN's alpha when a rate limiter engages: 1 (Zhu et al. 2015), Q10. */
-const DCQCN_ALPHA_INIT_Q10 = 1024;
 const POOL_MAX = 4_000_000;
 
 /** Layout constant names read from the core (assembly/layout.ts, section sim). */
@@ -244,12 +242,9 @@ function rpParamsOf(rp: QcnRpConfig, lineBps: number, L: L): RpParams {
   const common = { line_bps: lineBps, bc_bytes: rp.bc_bytes, timer_ps: rp.timer_ps, th: rp.th, ai_bps: rp.ai_bps, hai_bps: rp.hai_bps, min_bps: rp.min_bps };
   if (rp.profile === 'qau-pc') {
     const flags = (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING;
-    return { profile: 'qau-pc', ...common, gd_shift: rp.gd_shift, min_dec_num: rp.min_dec_num, flags, alpha_timer_ps: 0, g_q10: 0, alpha_init_q10: 0 };
+    return { profile: 'qau-pc', ...common, gd_shift: rp.gd_shift, min_dec_num: rp.min_dec_num, flags, ...NO_DCQCN_FIELDS };
   }
-  return {
-    profile: 'dcqcn', ...common, gd_shift: 0, min_dec_num: 0, flags: 0,
-    alpha_timer_ps: rp.alpha_timer_ps, g_q10: 1024 >> rp.g_shift, alpha_init_q10: DCQCN_ALPHA_INIT_Q10,
-  };
+  return { profile: 'dcqcn', ...common, ...dcqcnKernelFields(rp, (name) => L[name]) };
 }
 
 /**

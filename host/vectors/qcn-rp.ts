@@ -3,11 +3,12 @@
 // it; every timer that expires at or before an event gets its own line first (type `timer`, or
 // `alpha_timer` for the dcqcn alpha decay), stamped with the deadline that fired.
 import { z } from 'zod';
-import { writeNpParams, writeRpParams } from '../kernels/qcn-rp.js';
+import { NO_DCQCN_FIELDS, writeNpParams, writeRpParams } from '../kernels/qcn-rp.js';
 import { Core } from '../loader.js';
 import { checkTimeOrder, exact, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
+import { ALPHA_BITS_DEFAULT, ALPHA_BITS_MAX, ALPHA_BITS_MIN, dcqcnKernelFields } from '../kernels/qcn-rp.js';
 
 const RATE_MAX = 2 ** 43; // 8.8 Tb/s: keeps CR * 2^gd_shift inside i64
 
@@ -37,13 +38,24 @@ const qauParams = z.strictObject({
  * dcqcn parameters (Zhu et al. 2015 defaults at 40 Gb/s as in the authors' fluid model: T = tau' = 55 us,
  * B = 10 MB, F = 5, R_AI = 40 Mb/s; R_HAI = 200 Mb/s as in ns3-rdma; g = 1/256 = 4 in Q10; CNPs at
  * most every 50 us). Reloads are neither jittered nor halved, and there is no extra fast recovery.
+ * alpha has alpha_bits fraction bits (20; 10 is the NIC's Q10, every product rounded down); g_q10
+ * and alpha_init_q10 are in 1/1024 whatever alpha_bits is. The ConnectX options (docs/qcn.md):
+ * alpha_cut_shift (cut = alpha / 2^shift; rpg_gd - 10), min_dec_pct (rpg_min_dec_fac),
+ * first_cnp_bps (rate_to_set_on_first_cnp), clamp_tgt_rate and clamp_tgt_rate_after_time_inc.
  */
+const flag = (d: boolean) => z.boolean({ error: 'must be true or false' }).default(d);
 const dcqcnParams = z.strictObject({
   profile: z.literal('dcqcn'),
   ...recoveryFields({ line_bps: 40_000_000_000, bc_bytes: 10_000_000, timer_ps: 55_000_000, ai_bps: 40_000_000, hai_bps: 200_000_000 }),
   alpha_timer_ps: intIn(1, 2 ** 48).default(55_000_000),
+  alpha_bits: intIn(ALPHA_BITS_MIN, ALPHA_BITS_MAX).default(ALPHA_BITS_DEFAULT),
   g_q10: intIn(0, 1024).default(4),
   alpha_init_q10: intIn(0, 1024).default(1024),
+  alpha_cut_shift: intIn(0, 6).default(1),
+  min_dec_pct: intIn(0, 100).default(0),
+  first_cnp_bps: intIn(0, RATE_MAX).default(0),
+  clamp_tgt_rate: flag(true),
+  clamp_tgt_rate_after_time_inc: flag(false),
   cnp_spacing_ps: intIn(0, 2 ** 48).default(50_000_000),
 });
 
@@ -94,17 +106,15 @@ export function runQcnRp(s: QcnRpStimulus, core = new Core('release')): object[]
   const p = s.params;
   const big = BigInt;
   const dcqcn = p.profile === 'dcqcn';
-  const flags = dcqcn
-    ? 0
-    : c('QCN_RP_F_JITTER') | c('QCN_RP_F_HALVING') | (p.extra_fast_recovery ? c('QCN_RP_F_EXTRA_FR') : 0);
-  writeRpParams(core, rec, {
-    profile: p.profile, line_bps: p.line_bps, bc_bytes: p.bc_bytes, timer_ps: p.timer_ps, th: p.th,
-    ai_bps: p.ai_bps, hai_bps: p.hai_bps, min_bps: p.min_bps, flags,
-    gd_shift: p.profile === 'dcqcn' ? 0 : p.gd_shift, min_dec_num: p.profile === 'dcqcn' ? 0 : p.min_dec_num,
-    alpha_timer_ps: p.profile === 'dcqcn' ? p.alpha_timer_ps : 0,
-    g_q10: p.profile === 'dcqcn' ? p.g_q10 : 0,
-    alpha_init_q10: p.profile === 'dcqcn' ? p.alpha_init_q10 : 0,
-  });
+  const common = { line_bps: p.line_bps, bc_bytes: p.bc_bytes, timer_ps: p.timer_ps, th: p.th, ai_bps: p.ai_bps, hai_bps: p.hai_bps, min_bps: p.min_bps };
+  if (p.profile === 'dcqcn') {
+    const model = { ...p, g: p.g_q10 / 1024, alpha_init: p.alpha_init_q10 / 1024 };
+    writeRpParams(core, rec, { profile: 'dcqcn', ...common, ...dcqcnKernelFields(model, c) });
+  } else {
+    const flags = c('QCN_RP_F_JITTER') | c('QCN_RP_F_HALVING') | (p.extra_fast_recovery ? c('QCN_RP_F_EXTRA_FR') : 0);
+    writeRpParams(core, rec, { profile: 'qau-pc', ...common, gd_shift: p.gd_shift, min_dec_num: p.min_dec_num, flags, ...NO_DCQCN_FIELDS });
+  }
+  const alphaField = p.profile === 'dcqcn' ? `alpha_q${p.alpha_bits}` : '';
   core.fn<(r: number, seed: number, id: number) => void>('qcnRpConfigure')(rec, s.seed | 0, ENTITY_ID);
   if (dcqcn) {
     writeNpParams(core, np, p.cnp_spacing_ps);
@@ -130,7 +140,7 @@ export function runQcnRp(s: QcnRpStimulus, core = new Core('release')): object[]
       deadline_ps: exact(core.getI64(deadlineAt), where),
     };
     if (dcqcn) {
-      line.alpha_q10 = core.getI32(alphaAt);
+      line[alphaField] = core.getI32(alphaAt);
       line.alpha_deadline_ps = exact(core.getI64(alphaDeadlineAt), where);
     }
     out.push({ ...line, ...extra });
