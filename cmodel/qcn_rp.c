@@ -2,15 +2,23 @@
  * IEEE 802.1Qau (802.1Q clause 32.13-32.14) reaction point, profile qau-pc after Pan's QCN
  * pseudo-code (rate cut on CNM; byte-counter and timer stages; fast recovery, active and hyperactive
  * increase; extra fast recovery), and the DCQCN reaction point and notification point (Zhu et al.,
- * SIGCOMM 2015); the C mirror of assembly/qcn_rp.ts (docs/qcn.md has the model).
+ * "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015, §4) with the ConnectX options
+ * (first-CNP rate, minimum decrease, target-rate clamp rules); the C mirror of assembly/qcn_rp.ts
+ * (docs/qcn.md has the model). DCQCN's alpha and g are fixed point with ALPHA_BITS fraction bits
+ * (10..24; 20 by default, 10 = the NIC's Q10); every product and division rounds down.
  * Every event first fires the timers due at or before its time, each at its own deadline (rate timer
  * before the alpha timer at the same instant); the next deadline counts from the one that fired.
  * State: the QCN_RP_* record (both profiles), DCQCN_NP_*. Invariants while active:
- * MIN_RATE <= CR <= C; 0 <= alpha <= 1; all divisions floor.
+ * MIN_RATE <= CR <= C; 0 <= alpha <= 2^ALPHA_BITS; all divisions floor.
  */
 #include "dcbkit.h"
 
-#define ALPHA_ONE 1024 /* Q10 */
+/* alpha (1 - g) in the record's fixed point, rounded down (alpha, 2^bits - g <= 2^24: a 64-bit product). */
+static int32_t alpha_decayed(const uint8_t *rec, int32_t alpha) {
+  int32_t bits = dcb_ld32(rec + QCN_RP_ALPHA_BITS);
+  int64_t g = dcb_ld32(rec + QCN_RP_G);
+  return (int32_t)(((((int64_t)1 << bits) - g) * (int64_t)alpha) >> bits);
+}
 
 /* The caller wrote the parameter fields; this makes an idle rate limiter seeded from (seed, id). */
 void dcb_qcn_rp_configure(uint8_t *rec, uint32_t seed, uint32_t id) {
@@ -73,8 +81,7 @@ int32_t dcb_qcn_rp_fire_due(uint8_t *rec, int64_t now) {
   if (dcb_ld32(rec + QCN_RP_PROFILE) == RP_DCQCN) {
     int64_t alpha_deadline = dcb_ld64(rec + QCN_RP_ALPHA_DEADLINE);
     if (alpha_deadline <= now && alpha_deadline < deadline) {
-      int32_t g = dcb_ld32(rec + QCN_RP_G_Q10);
-      dcb_st32(rec + QCN_RP_ALPHA, ((ALPHA_ONE - g) * dcb_ld32(rec + QCN_RP_ALPHA)) >> 10);
+      dcb_st32(rec + QCN_RP_ALPHA, alpha_decayed(rec, dcb_ld32(rec + QCN_RP_ALPHA)));
       dcb_st64(rec + QCN_RP_ALPHA_DEADLINE, alpha_deadline + dcb_ld64(rec + QCN_RP_ALPHA_PS));
       return DCB_FIRED_ALPHA_TIMER;
     }
@@ -132,18 +139,40 @@ void dcb_qcn_rp_on_frame_sent(uint8_t *rec, int64_t now, int32_t len, int32_t ba
   dcb_inc64(rec + QCN_RP_BC_EVENTS, 1);
 }
 
-/* DCQCN CNP: TR = CR; CR = max(CR - (CR * alpha) >> 11, MIN_RATE); alpha = alpha (1 - g) + g. */
+/* DCQCN CNP: TR = CR; CR = max(CR - (CR alpha) >> gd_shift, MIN_RATE) with gd_shift = alpha_bits + 1
+   (a cut by alpha / 2, the alpha from before this CNP); alpha = alpha (1 - g) + g. ConnectX options:
+   the CNP that engages an idle limiter sets CR = TR = FIRST_CNP_BPS when non-zero; a cut leaves at
+   least MIN_DEC_PCT % of CR; with F_TR_HOLD, TR = CR only after a byte-counter increase (or, with
+   F_TR_AFTER_TIMER, any increase) since the last cut. Stages, counters and both timers restart. */
 void dcb_dcqcn_rp_on_cnp(uint8_t *rec, int64_t now) {
   dcb_qcn_rp_advance(rec, now);
-  if (dcb_ld32(rec + QCN_RP_ACTIVE) == 0) engage(rec);
+  int engaging = dcb_ld32(rec + QCN_RP_ACTIVE) == 0;
+  if (engaging) engage(rec);
   int64_t cr = dcb_ld64(rec + QCN_RP_CR);
   int32_t alpha = dcb_ld32(rec + QCN_RP_ALPHA);
-  dcb_st64(rec + QCN_RP_TR, cr);
-  int64_t cut = cr - ((cr * (int64_t)alpha) >> 11);
-  int64_t min_rate = dcb_ld64(rec + QCN_RP_MIN_BPS);
-  dcb_st64(rec + QCN_RP_CR, cut > min_rate ? cut : min_rate);
-  int32_t g = dcb_ld32(rec + QCN_RP_G_Q10);
-  dcb_st32(rec + QCN_RP_ALPHA, (((ALPHA_ONE - g) * alpha) >> 10) + g);
+  int64_t first_rate = dcb_ld64(rec + QCN_RP_FIRST_CNP_BPS);
+  if (engaging && first_rate > 0) {
+    int64_t c = dcb_ld64(rec + QCN_RP_LINE_BPS);
+    int64_t r = first_rate < c ? first_rate : c;
+    dcb_st64(rec + QCN_RP_TR, r);
+    dcb_st64(rec + QCN_RP_CR, r);
+  } else {
+    int32_t flags = dcb_ld32(rec + QCN_RP_FLAGS);
+    int increased = dcb_ld32(rec + QCN_RP_SI) != 0 || ((flags & QCN_RP_F_TR_AFTER_TIMER) != 0 && dcb_ld32(rec + QCN_RP_TI) != 0);
+    if ((flags & QCN_RP_F_TR_HOLD) == 0 || increased) dcb_st64(rec + QCN_RP_TR, cr);
+    /* floor(CR alpha / 2^s) without a 2^67 product: CR = hi 2^s + lo gives hi alpha + (lo alpha) >> s */
+    int32_t s = dcb_ld32(rec + QCN_RP_GD_SHIFT);
+    int64_t a = alpha;
+    int64_t next = cr - ((cr >> s) * a + (((cr & (((int64_t)1 << s) - 1)) * a) >> s));
+    int32_t min_dec_pct = dcb_ld32(rec + QCN_RP_MIN_DEC_PCT);
+    if (min_dec_pct > 0) {
+      int64_t floor_rate = (cr / 100) * (int64_t)min_dec_pct + ((cr % 100) * (int64_t)min_dec_pct) / 100;
+      if (next < floor_rate) next = floor_rate;
+    }
+    int64_t min_rate = dcb_ld64(rec + QCN_RP_MIN_BPS);
+    dcb_st64(rec + QCN_RP_CR, next > min_rate ? next : min_rate);
+  }
+  dcb_st32(rec + QCN_RP_ALPHA, alpha_decayed(rec, alpha) + dcb_ld32(rec + QCN_RP_G));
   dcb_st32(rec + QCN_RP_SI, 0);
   dcb_st32(rec + QCN_RP_TI, 0);
   dcb_st32(rec + QCN_RP_BC_LEFT, dcb_ld32(rec + QCN_RP_BC_BYTES));

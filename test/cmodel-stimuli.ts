@@ -156,7 +156,13 @@ export function randomQcnCp(r: Rand, events: number, profile: 'linear' | 'msb' |
 export function randomQcnRp(r: Rand, events: number, profile: 'qau-pc' | 'dcqcn'): Doc {
   const line = r.pick([10e9, 25e9, 40e9, 100e9]);
   const params: Doc = { profile, line_bps: line, bc_bytes: r.pick([15_000, 150_000, 1_000_000]), timer_ps: r.pick([1_000_000, 15_000_000, 55_000_000]), th: r.int(1, 6) };
-  if (profile === 'dcqcn') Object.assign(params, { alpha_timer_ps: r.pick([1_000_000, 55_000_000]), g_q10: r.int(0, 64), cnp_spacing_ps: r.pick([0, 50_000_000]) });
+  if (profile === 'dcqcn') {
+    Object.assign(params, {
+      alpha_timer_ps: r.pick([1_000_000, 55_000_000]), g_q10: r.int(0, 64), cnp_spacing_ps: r.pick([0, 50_000_000]),
+      alpha_bits: r.pick([10, 16, 20, 24]), alpha_cut_shift: r.int(0, 6), min_dec_pct: r.pick([0, 0, 50, 90]),
+      first_cnp_bps: r.pick([0, 0, line / 4]), clamp_tgt_rate: r.chance(0.5), clamp_tgt_rate_after_time_inc: r.chance(0.5),
+    });
+  }
   else Object.assign(params, { gd_shift: r.int(5, 9), extra_fast_recovery: r.chance(0.7) });
   if (profile === 'qau-pc') params.min_dec_num = r.int(1, 2 ** (params.gd_shift as number));
   let t = 0;

@@ -196,8 +196,13 @@ function qcnRpMemh(s: QcnRpStimulus): MemhLayout {
     rate('hai_bps', 'R_HAI, bit/s'),
     rate('min_bps', 'minimum rate, bit/s'),
     ...(dcqcn
-      ? [rate('alpha_timer_ps', 'alpha decay period, ps'), { key: 'g_q10', width: 11, meaning: 'EWMA gain g, Q10' },
-        { key: 'alpha_init_q10', width: 11, meaning: 'alpha when the limiter engages, Q10' }, rate('cnp_spacing_ps', 'minimum CNP spacing, ps')]
+      ? [rate('alpha_timer_ps', 'alpha decay period, ps'), { key: 'alpha_bits', width: 5, meaning: 'fraction bits of alpha (10..24)' },
+        { key: 'g_q10', width: 11, meaning: 'EWMA gain g, in 1/1024' }, { key: 'alpha_init_q10', width: 11, meaning: 'alpha when the limiter engages, in 1/1024' },
+        { key: 'alpha_cut_shift', width: 3, meaning: 'a CNP cuts CR by alpha / 2^shift' }, { key: 'min_dec_pct', width: 7, meaning: 'a cut leaves at least this % of CR (0: no bound)' },
+        rate('first_cnp_bps', 'CR = TR = this on the CNP that engages the limiter (0: cut as usual)'),
+        { key: 'clamp_tgt_rate', width: 1, meaning: '1: every cut sets TR = CR' },
+        { key: 'clamp_tgt_rate_after_time_inc', width: 1, meaning: 'without clamp_tgt_rate: a timer increase also allows TR = CR' },
+        rate('cnp_spacing_ps', 'minimum CNP spacing, ps')]
       : [{ key: 'gd_shift', width: 5, meaning: 'Gd = 2^-gd_shift' }, { key: 'min_dec_num', width: 17, meaning: 'minimum decrease factor numerator over 2^gd_shift' },
         { key: 'extra_fast_recovery', width: 1, meaning: '1: TR/8 after a deep cut' }]),
   ];
@@ -219,7 +224,7 @@ function qcnRpMemh(s: QcnRpStimulus): MemhLayout {
       { key: 'ti', width: 32, signed: true, meaning: 'timer stage' },
       { key: 'bc_left', width: 32, signed: true, meaning: 'bytes to the next byte-counter event' },
       rate('deadline_ps', 'next rate-timer expiry, ps'),
-      ...(dcqcn ? [{ key: 'alpha_q10', width: 32, signed: true, meaning: 'alpha, Q10' }, rate('alpha_deadline_ps', 'next alpha decay, ps')] : []),
+      ...(dcqcn ? [{ key: `alpha_q${p.alpha_bits}`, width: 32, signed: true, meaning: `alpha, fixed point with ${p.alpha_bits} fraction bits` }, rate('alpha_deadline_ps', 'next alpha decay, ps')] : []),
       ...(dcqcn ? [{ key: 'cnp', width: 1, optional: true, meaning: 'ce: 1 when the notification point sent a CNP' }] : []),
     ],
     config: { seed: s.seed, ...p },
