@@ -44,8 +44,13 @@ export class TracingCore extends Core {
     this.trace = [`r ${regionBytes}`];
   }
 
+  private view?: Uint32Array;
+
+  /** The region's words (a view re-made only when memory.buffer changes). */
   private region(): Uint32Array {
-    return new Uint32Array(this.u8.buffer, this.base, this.regionBytes / 4);
+    const buffer = this.u8.buffer;
+    if (this.view?.buffer !== buffer) this.view = new Uint32Array(buffer, this.base, this.regionBytes / 4);
+    return this.view!;
   }
 
   override fn<F extends (...args: never[]) => unknown>(name: string): F {
@@ -60,13 +65,17 @@ export class TracingCore extends Core {
           this.shadow[i] = now[i];
         }
       }
-      const shown = args.map((a, k) => {
-        if (sig[k] !== 'p') return String(a);
-        const off = (a as number) - this.base;
+      let line = `c ${name}`;
+      for (let k = 0; k < args.length; k++) {
+        if (sig[k] !== 'p') {
+          line += ` ${args[k]}`;
+          continue;
+        }
+        const off = (args[k] as number) - this.base;
         if (off < 0 || off >= this.regionBytes) throw new Error(`${name}: pointer outside the traced region`);
-        return String(off);
-      });
-      this.trace.push(`c ${name} ${shown.join(' ')}`);
+        line += ` ${off}`;
+      }
+      this.trace.push(line);
       const r = f(...args);
       const after = this.region();
       this.shadow.set(after);
