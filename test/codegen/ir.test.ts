@@ -148,6 +148,7 @@ describe('what a target cannot express: exit-2 problems as target: path: rule', 
       'p4: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
       'linux: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
       'c-header: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
+      'sv: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2', // the c-header map as a package
     ]);
   });
 
