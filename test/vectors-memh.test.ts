@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateMemh, generateVectors } from '../host/commands/vectors.js';
 import { packageRoot } from '../host/loader.js';
 import { decodeWord, type WordLayout } from '../host/vectors/memh.js';
+import { Rand, randomCredit, randomEts, randomPfc, randomQcnCp, randomQcnRp } from './cmodel-stimuli.js';
 import { runCli } from './helpers.js';
 
 const SHIPPED = join(packageRoot(), 'examples', 'vectors');
@@ -46,6 +47,33 @@ describe('memh words decode back to the JSON lines', () => {
       expect(files.get(`dcbkit_${kernel.replace(/-/g, '_')}_pkg.sv`)).toMatch(/^package dcbkit_\w+_pkg;/m);
     });
   }
+});
+
+describe('memh words decode back to the JSON lines of random stimuli', () => {
+  // negative values, nulls, missing keys and every event type, in random configurations
+  const cases: [string, string, (r: Rand) => Record<string, unknown>][] = [
+    ['ets', 'ets', (r) => randomEts(r, 400)],
+    ['pfc', 'pfc', (r) => randomPfc(r, 400)],
+    ['credit', 'credit', (r) => randomCredit(r, 400)],
+    ['qcn-cp (qau-pc)', 'qcn-cp', (r) => randomQcnCp(r, 400, r.chance(0.5) ? 'linear' : 'msb')],
+    ['qcn-cp (dcqcn)', 'qcn-cp', (r) => randomQcnCp(r, 400, 'dcqcn')],
+    ['qcn-rp (qau-pc)', 'qcn-rp', (r) => randomQcnRp(r, 400, 'qau-pc')],
+    ['qcn-rp (dcqcn)', 'qcn-rp', (r) => randomQcnRp(r, 400, 'dcqcn')],
+  ];
+  cases.forEach(([title, kernel, make], i) => {
+    it(title, () => {
+      const r = new Rand(0x3e3 + i);
+      for (let d = 0; d < 5; d++) {
+        const stimulus = make(r);
+        const files = generateMemh(kernel, stimulus);
+        const manifest = JSON.parse(files.get('manifest.json')!) as { expected: WordLayout };
+        const lines = generateVectors(kernel, stimulus);
+        const expected = words(files.get('expected.memh')!);
+        expect(expected.length).toBe(lines.length);
+        expected.forEach((w, k) => expect(JSON.stringify(decodeWord(manifest.expected, w)), `line ${k}`).toBe(JSON.stringify(lines[k])));
+      }
+    });
+  });
 });
 
 describe('memh packing', () => {
