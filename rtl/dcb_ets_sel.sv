@@ -46,11 +46,14 @@ module dcb_ets_sel #(
 );
   logic [7:0] eligible, strict, cand;
   logic [2:0] strict_tc, next_tc;
-  logic       stay;
-  logic [DEF_W-1:0] cur_deficit, cur_head, capped, cap, next_deficit;
+  logic       drr, stay;
+  logic [DEF_W-1:0] cur_deficit, cur_head, capped, cap, next_old, next_quantum, next_head, next_deficit, d;
   logic [8*DEF_W-1:0] deficit_next;
   logic [2:0] cur_next;
 
+  // Reads of the TC in its visit (cur) and of the next candidate are one-hot selections over the
+  // eight TCs, and each deficit is written by its own comparison with cur / next / sel_tc: a mux
+  // per TC instead of a shifter over the whole vector.
   always_comb begin
     eligible = backlog & ~blocked;
     strict   = eligible & cfg_strict_mask;
@@ -62,36 +65,35 @@ module dcb_ets_sel #(
     // first candidate after cur, cyclically: the first one found from cur + 1 upwards, wrapping
     next_tc = cur;
     for (int i = 8; i >= 1; i--) if (cand[3'(32'(cur) + i)]) next_tc = 3'(32'(cur) + i);
-    cur_deficit = deficit[32'(cur)*DEF_W+:DEF_W];
-    cur_head    = DEF_W'(head_wire[32'(cur)*WIRE_W+:WIRE_W]);
-    stay        = cand[cur] && cur_head <= cur_deficit;
-    cap         = DEF_W'(cfg_max_wire) - 1'b1;
-    capped      = cur_deficit < cap ? cur_deficit : cap;
-    // the next TC's deficit after cur's visit ends (cur's own when it is the only candidate)
-    next_deficit = (next_tc == cur ? capped : deficit[32'(next_tc)*DEF_W+:DEF_W])
-        + cfg_quantum[32'(next_tc)*DEF_W+:DEF_W] - DEF_W'(head_wire[32'(next_tc)*WIRE_W+:WIRE_W]);
-
-    deficit_next = deficit;
-    cur_next     = cur;
-    sel_found    = 1'b0;
-    sel_tc       = 3'd0;
-    if (strict != 8'd0) begin
-      sel_found = 1'b1;
-      sel_tc    = strict_tc;
-    end else if (cand != 8'd0) begin
-      sel_found = 1'b1;
-      if (stay) begin
-        sel_tc = cur;
-        deficit_next[32'(cur)*DEF_W+:DEF_W] = cur_deficit - cur_head;
-      end else begin
-        // the visit of cur ends with less than one maximum frame; the next TC is funded
-        sel_tc = next_tc;
-        deficit_next[32'(cur)*DEF_W+:DEF_W] = capped;
-        deficit_next[32'(next_tc)*DEF_W+:DEF_W] = next_deficit;
-        cur_next = next_tc;
-      end
+    cur_deficit  = '0;
+    cur_head     = '0;
+    next_old     = '0;
+    next_quantum = '0;
+    next_head    = '0;
+    for (int t = 0; t < 8; t++) begin  // AND-OR over one-hot selects: a balanced tree, not a chain
+      cur_deficit  = cur_deficit | ({DEF_W{3'(t) == cur}} & deficit[t*DEF_W+:DEF_W]);
+      cur_head     = cur_head | ({DEF_W{3'(t) == cur}} & DEF_W'(head_wire[t*WIRE_W+:WIRE_W]));
+      next_old     = next_old | ({DEF_W{3'(t) == next_tc}} & deficit[t*DEF_W+:DEF_W]);
+      next_quantum = next_quantum | ({DEF_W{3'(t) == next_tc}} & cfg_quantum[t*DEF_W+:DEF_W]);
+      next_head    = next_head | ({DEF_W{3'(t) == next_tc}} & DEF_W'(head_wire[t*WIRE_W+:WIRE_W]));
     end
-    if (sel_found && head_last[sel_tc]) deficit_next[32'(sel_tc)*DEF_W+:DEF_W] = '0;
+    stay   = cand[cur] && cur_head <= cur_deficit;
+    cap    = DEF_W'(cfg_max_wire) - 1'b1;
+    capped = cur_deficit < cap ? cur_deficit : cap;
+    // the next TC's deficit after cur's visit ends (cur's own, capped, when it is the only candidate)
+    next_deficit = (next_tc == cur ? capped : next_old) + next_quantum - next_head;
+
+    drr       = strict == 8'd0 && cand != 8'd0;
+    sel_found = strict != 8'd0 || cand != 8'd0;
+    sel_tc    = strict != 8'd0 ? strict_tc : stay ? cur : next_tc;
+    cur_next  = drr ? sel_tc : cur;
+    for (int t = 0; t < 8; t++) begin
+      d = deficit[t*DEF_W+:DEF_W];
+      if (drr && 3'(t) == cur) d = stay ? cur_deficit - cur_head : capped;  // the visit goes on, or ends
+      if (drr && !stay && 3'(t) == next_tc) d = next_deficit;               // the next TC is funded
+      if (sel_found && head_last[t] && 3'(t) == sel_tc) d = '0;              // its queue empties
+      deficit_next[t*DEF_W+:DEF_W] = d;
+    end
   end
 
   always_ff @(posedge clk or negedge rst_n) begin
