@@ -16,7 +16,7 @@
 // The guards at the end of the file are checked at compile time (`ERROR` in a branch asc cannot drop
 // fails the build): record sizes, alignment of i64 fields and records, and that embedded records
 // fit their containers without overlapping. scripts/layout-h.mjs writes the same constants as a C
-// header for bench/native/port.c, and the host reads them from the Wasm exports.
+// header for the C model (cmodel/) and bench/native/port.c, and the host reads them from the Wasm exports.
 
 /** Field sizes, bytes. */
 const U8: i32 = 1;

@@ -19,16 +19,19 @@ export function gccVersion(): string | null {
   return r.status === 0 ? r.stdout.split('\n')[0].trim() : null;
 }
 
-/** Builds bench/native/port.c with gcc -O2; throws with gcc's message when that fails. */
+/** Builds bench/native/port.c and the C model's kernels with gcc -O2 -flto; throws with gcc's message when that fails. */
 export function buildNativePort(): NativePort {
   const gcc = gccVersion();
   if (!gcc) throw new Error('gcc is not installed');
   const dir = mkdtempSync(join(tmpdir(), 'dcbkit-native-'));
   const exe = join(dir, 'port.out');
   const src = join(packageRoot(), 'bench', 'native', 'port.c');
-  // The layout header comes from the build (scripts/layout-h.mjs, run by `npm run build`).
-  const include = join(packageRoot(), 'build');
-  const r = spawnSync('gcc', ['-O2', '-std=c11', '-Wall', '-Werror', '-I', include, '-o', exe, src], { encoding: 'utf8' });
+  // The kernels are the C reference model's (cmodel/); -flto inlines them into the pipeline as asc
+  // inlines the kernels into assembly/port.ts. The layout header comes from the build
+  // (scripts/layout-h.mjs, run by `npm run build`).
+  const kernels = ['ets', 'pfc', 'qcn_cp', 'rng'].map((k) => join(packageRoot(), 'cmodel', `${k}.c`));
+  const include = ['-I', join(packageRoot(), 'build'), '-I', join(packageRoot(), 'cmodel')];
+  const r = spawnSync('gcc', ['-O2', '-flto', '-std=c11', '-Wall', '-Werror', ...include, '-o', exe, src, ...kernels], { encoding: 'utf8' });
   if (r.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`gcc failed on ${src}:\n${r.stderr}`);

@@ -15,8 +15,9 @@ import { cHeaderTarget } from './c-header.js';
 import { p4Target } from './p4.js';
 import { lldpTarget } from './lldp.js';
 import { dpdkTarget } from './dpdk.js';
+import { svTarget } from './sv.js';
 
-export const TARGETS: CodegenTarget[] = [sonicTarget, p4Target, linuxTarget, cHeaderTarget, lldpTarget, dpdkTarget];
+export const TARGETS: CodegenTarget[] = [sonicTarget, p4Target, linuxTarget, cHeaderTarget, lldpTarget, dpdkTarget, svTarget];
 export const TARGET_NAMES = (): string[] => TARGETS.map((t) => t.name);
 
 /** Headroom per lossless PG from host/headroom.ts (the model the simulator uses too). */

@@ -37,6 +37,7 @@ export interface OutputKind {
 export const RUN_OUTPUT: OutputKind = { generator: 'dcbkit run', signature: 'run.json' };
 export const SWEEP_OUTPUT: OutputKind = { generator: 'dcbkit sweep', signature: 'run.json' };
 export const CODEGEN_OUTPUT: OutputKind = { generator: 'dcbkit codegen', signature: 'manifest.json' };
+export const VECTORS_OUTPUT: OutputKind = { generator: 'dcbkit vectors', signature: 'manifest.json' };
 
 /** A name part no other process or call picks: pid and random digits. */
 function uniqueSuffix(): string {

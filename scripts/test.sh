@@ -2,7 +2,8 @@
 # Sets up everything the tests need on a fresh Debian machine and runs the whole suite:
 #   1. the oracle tools (tshark, yanglint, protoc, tc/dcb, gcc + linux-libc-dev, python3, lldpad,
 #      redis-server + redis-cli, chromium, slurm, munge, DPDK 22.11 with dpdk-testpmd and libdpdk for
-#      pkg-config, ns-3 3.37 with g++) from Debian, when any is missing;
+#      pkg-config, ns-3 3.37 with g++, and the RTL tools
+#      verilator, iverilog, yosys) from Debian, when any is missing;
 #   2. the npm packages (npm ci, which also builds the Wasm core and the host through `prepare`),
 #      and the third-party schemas unless found (scripts/fetch-schemas.sh --if-missing);
 #   3. vitest over test/, ending with one plain line `N passed, N failed[, N skipped]` in which a
@@ -35,6 +36,9 @@ pkg-config --exists libdpdk 2>/dev/null || need_apt+=(libdpdk-dev pkg-config)
 pkg-config --exists ns3-core 2>/dev/null || need_apt+=(libns3-dev)
 command -v g++        >/dev/null 2>&1 || need_apt+=(g++)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+command -v verilator >/dev/null 2>&1 || need_apt+=(verilator)
+command -v iverilog >/dev/null 2>&1 || need_apt+=(iverilog)
+command -v yosys    >/dev/null 2>&1 || need_apt+=(yosys)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing oracle tools: ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -20,7 +20,7 @@ const CASES: [string[], string[]][] = [
   [['vectors', 'ets', 'extra', '--stimulus', '-'], ['extra: unexpected argument; usage: dcbkit vectors <kernel> [options]']],
   [['sweep', 'examples/sim-tiny/scenario.yaml'], ['--param: required (PATH=v1,v2,... (dotted scenario path); repeat for a grid)']],
   [['run'], ['<scenario>: required (scenario file (YAML or JSON))']],
-  [['codegen', 'c.yaml', '--target', 'foo', '--out', 'o'], ['--target: "foo" is not one of "sonic", "p4", "linux", "c-header", "lldp", "dpdk", "all"']],
+  [['codegen', 'c.yaml', '--target', 'foo', '--out', 'o'], ['--target: "foo" is not one of "sonic", "p4", "linux", "c-header", "lldp", "dpdk", "sv", "all"']],
   [[], [`<command>: required (one of ${COMMANDS}; see dcbkit --help)`]],
   [['bogus'], [`bogus: unknown command (one of ${COMMANDS})`]],
   [['-x'], [`<command>: required (one of ${COMMANDS}; see dcbkit --help)`, '-x: unknown option for dcbkit; options go after a command; see dcbkit --help']],

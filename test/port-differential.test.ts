@@ -1,5 +1,5 @@
 // Differential oracle (docs/design.md §3): the Wasm port pipeline (assembly/port.ts) and its C reference
-// (bench/native/port.c, gcc -O2) process the same seeded arrivals and must end in the same state,
+// (bench/native/port.c over the C model's kernels in cmodel/, gcc -O2) process the same seeded arrivals and must end in the same state,
 // compared through the same FNV-1a checksum over the port record, FIFO storage and event ring.
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildNativePort, nativeChecksum } from '../bench/native.js';

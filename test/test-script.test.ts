@@ -54,7 +54,7 @@ it('c', () => expect(1).toBe(2)); ${skip}('d', () => {}); ${todo}('e');`,
 });
 
 describe('apt step of the test command', () => {
-  it('installs every missing oracle tool, chromium, slurm-wlm, munge and ns-3 included', () => {
+  it('installs every missing oracle tool, chromium, slurm-wlm, munge, ns-3 and the RTL tools included', () => {
     // A PATH with none of the tools: stub apt-get records what it is asked for; stub npm stops the
     // script right after the apt step.
     const bin = mkdtempSync(join(tmpdir(), 'dcbkit-apt-'));
@@ -73,7 +73,7 @@ describe('apt step of the test command', () => {
     const asked = install.split(' ').filter((w) => w && !w.startsWith('-') && w !== 'install');
     for (const pkg of [
       'tshark', 'libyang2-tools', 'protobuf-compiler', 'iproute2', 'gcc', 'python3', 'lldpad', 'redis-server', 'redis-tools', 'chromium',
-      'slurm-wlm', 'munge', 'libns3-dev', 'g++', 'pkg-config',
+      'slurm-wlm', 'munge', 'libns3-dev', 'g++', 'pkg-config', 'verilator', 'iverilog', 'yosys',
     ]) {
       expect(asked).toContain(pkg);
     }

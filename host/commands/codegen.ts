@@ -1,5 +1,5 @@
 // `dcbkit codegen <config> [--device D] [--device-id N] [--max-share-error PP] [--dpdk-api sched,tm]
-//  --target sonic|p4|linux|c-header|lldp|dpdk|all --out DIR [--json]`:
+//  --target sonic|p4|linux|c-header|lldp|dpdk|sv|all --out DIR [--json]`:
 // emits the tables and registers of every requested target from one IR (codegen/), plus
 // manifest.json. Every problem of every requested target is reported (exit 2, `target: path:
 // rule`) before anything is written; the output tree appears all at once or not at all.

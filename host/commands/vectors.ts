@@ -1,13 +1,19 @@
-// `dcbkit vectors <kernel> --stimulus <file|->`: golden vectors as JSON Lines, one line per input
-// event with the kernel state after it (docs/design.md §5). The stimulus is validated in full before
-// anything is printed, so invalid input gives exit 2 and no partial output.
+// `dcbkit vectors <kernel> --stimulus <file|-> [--format jsonl|memh --out DIR] | --example`: golden
+// vectors as JSON Lines, one line per input event with the kernel state after it (docs/design.md
+// §5), or as $readmemh words with a manifest and a SystemVerilog package (host/vectors/memh.ts,
+// docs/rtl.md); --example prints a sample stimulus. The stimulus is validated in full before
+// anything is printed or written, so invalid input gives exit 2 and no partial output; the memh
+// directory is written as a whole or not at all.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { InputError, fsReason } from '../errors.js';
+import { VECTORS_OUTPUT, checkOutDir, writeTreeAtomic } from '../io.js';
+import { Core } from '../loader.js';
 import { parseOrThrow } from '../problems.js';
 import { vectorKernels } from '../vectors/index.js';
 import { packageRoot } from '../loader.js';
+import { memhFiles } from '../vectors/memh.js';
 
 export function readStimulus(source: string): unknown {
   let text: string;
@@ -50,7 +56,16 @@ export function exampleStimulus(kernel: string): string {
 
 const documented = () => Object.entries(STIMULUS_DOCS).map(([k, d]) => `${k} ${d}`).join(', ');
 
-export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: string; example?: boolean }> = {
+/** Library form of `--format memh`: the files of the output directory (name -> contents). */
+export function generateMemh(kernel: string, stimulus: unknown): Map<string, string> {
+  const k = findKernel(kernel);
+  const s = parseOrThrow(k.stimulus, stimulus, '', `${k.name} stimulus`);
+  const core = new Core('release');
+  const lines = k.run(s, core);
+  return memhFiles(k.name, k.memh(s, lines, core), lines);
+}
+
+export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: string; example?: boolean; format: string; out?: string }> = {
   command: 'vectors <kernel>',
   describe: 'golden vectors: one JSON line per input event with the kernel state after it',
   builder: (y) =>
@@ -58,6 +73,8 @@ export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: 
       .positional('kernel', { type: 'string', describe: 'qcn-rp | qcn-cp | ets | pfc | credit', demandOption: true })
       .option('stimulus', { type: 'string', nargs: 1, requiresArg: true, describe: 'stimulus JSON file, or - for stdin' })
       .option('example', { type: 'boolean', describe: 'print a sample stimulus of the kernel (examples/vectors/KERNEL.json) instead' })
+      .option('format', { type: 'string', nargs: 1, requiresArg: true, default: 'jsonl', describe: 'jsonl (JSON Lines on stdout) | memh (stimulus.memh, expected.memh, config.memh, manifest.json, dcbkit_<kernel>_pkg.sv in --out)' })
+      .option('out', { type: 'string', nargs: 1, requiresArg: true, describe: 'output directory of --format memh' })
       .epilogue(`Stimulus formats and output fields: ${documented()}. Start from a sample: dcbkit vectors KERNEL --example > s.json`) as never,
   handler: (args) => {
     findKernel(args.kernel);
@@ -69,6 +86,14 @@ export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: 
     if (args.stimulus === undefined) {
       throw new InputError({ path: '--stimulus', rule: `required (stimulus JSON file, or - for stdin; format in ${STIMULUS_DOCS[args.kernel]}; \`dcbkit vectors ${args.kernel} --example\` prints a sample)` });
     }
+    if (args.format !== 'jsonl' && args.format !== 'memh') throw new InputError({ path: '--format', rule: `must be jsonl or memh, got "${args.format}"` });
+    if (args.format === 'memh') {
+      if (args.out === undefined) throw new InputError({ path: '--out', rule: '--format memh writes a directory: give --out DIR' });
+      checkOutDir(args.out, VECTORS_OUTPUT);
+      writeTreeAtomic(args.out, generateMemh(args.kernel, readStimulus(args.stimulus)), VECTORS_OUTPUT);
+      return;
+    }
+    if (args.out !== undefined) throw new InputError({ path: '--out', rule: 'only with --format memh (JSON Lines go to stdout)' });
     const lines = generateVectors(args.kernel, readStimulus(args.stimulus));
     process.stdout.write(lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length ? '\n' : ''));
   },

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { CreditFlow } from '../credit.js';
 import { InputError } from '../errors.js';
 import { Core } from '../loader.js';
+import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 
 const MAX_FLOWS = 256;
@@ -68,12 +69,57 @@ interface FlowState {
   lastTbs?: number;
 }
 
+const EVENT_TYPES = ['send', 'data_rx', 'drain', 'grant_tx', 'grant_rx', 'sync_tx', 'sync_rx', 'tick'] as const;
+const COUNTER = 48;
+
+/** memh layouts (host/vectors/memh.ts). */
+function creditMemh(s: z.output<typeof stimulus>): MemhLayout {
+  const key = [
+    { key: 't_ps', width: 64, signed: true, meaning: 'event time, ps' },
+    { key: 'type', width: 3, enum: EVENT_TYPES, meaning: 'the event' },
+    { key: 'prio', width: 3, meaning: 'priority of the flow' },
+    { key: 'channel', width: 16, meaning: 'channel of the flow' },
+  ];
+  const counter = (k: string, meaning: string) => ({ key: k, width: COUNTER, meaning });
+  return {
+    stimulus: [
+      ...key,
+      { key: 'bytes', width: 31, optional: true, meaning: 'send/data_rx/drain: frame bytes' },
+      { key: 'cl', width: 30, optional: true, meaning: 'grant_rx: the limit delivered (absent: the last grant_tx)' },
+      { key: 'tbs', width: 30, optional: true, meaning: 'sync_rx: the TBS delivered (absent: the last sync_tx)' },
+    ],
+    expected: [
+      ...key,
+      { key: 'result', width: 32, signed: true, meaning: 'send: units sent (0 blocked); data_rx: 1 stored, 0 overrun; drain: units freed; grant/sync: the value; tick: units expired' },
+      { key: 'tbs', width: 30, meaning: 'sender: total blocks sent mod 2^k' },
+      { key: 'fccl', width: 30, meaning: 'sender: credit limit of the last grant' },
+      { key: 'abr', width: 30, meaning: 'receiver: adjusted blocks received mod 2^k' },
+      { key: 'used_units', width: 32, signed: true, meaning: 'receiver buffer occupancy, units' },
+      { key: 'free_units', width: 32, signed: true, meaning: 'receiver buffer free, units' },
+      { key: 'last_cl', width: 30, meaning: 'receiver: limit of its last grant' },
+      { key: 'available_units', width: 32, signed: true, meaning: 'sender: credit usable now, units' },
+      { key: 'grant_at_ps', width: 64, signed: true, meaning: 'sender: time of the last grant, ps' },
+      counter('sent_units', 'units sent'), counter('blocked', 'send attempts refused'), counter('expired_units', 'credit dropped by aging, units'),
+      counter('grants_rx', 'grants received'), counter('recv_units', 'units stored'), counter('overrun_units', 'units that found no room'),
+      counter('syncs_rx', 'syncs received'),
+    ],
+    config: { ...s.params },
+    configWord: [
+      { key: 'k', width: 5, meaning: 'counter width: counters are mod 2^k' },
+      { key: 'unit', width: 16, meaning: 'credit unit, bytes' },
+      { key: 'capacity_units', width: 31, meaning: 'receiver buffer per flow, units (buffer_bytes / unit)' },
+      { key: 'aging_ps', width: 64, signed: true, meaning: 'credit expires this long after its grant, ps (0 never)' },
+    ],
+    configValues: { k: s.params.k, unit: s.params.unit, capacity_units: Math.floor(s.params.buffer_bytes / s.params.unit), aging_ps: s.params.aging_ps },
+    events: s.events,
+  };
+}
+
 export const creditVectors: VectorKernel<typeof stimulus> = {
   name: 'credit',
   describe: 'credit-based link-level flow control: IB-style absolute counters per (priority, channel)',
   stimulus,
-  run(s) {
-    const core = new Core('release');
+  run(s, core = new Core('release')) {
     const size = core.constant('CREDIT_SIZE');
     const base = core.constant('SCRATCH');
     const capacityUnits = Math.floor(s.params.buffer_bytes / s.params.unit);
@@ -136,4 +182,5 @@ export const creditVectors: VectorKernel<typeof stimulus> = {
       return { t_ps: e.t_ps, type: e.type, prio: e.prio, channel: e.channel, result, ...f.flow.snapshot(t) };
     });
   },
+  memh: creditMemh,
 };

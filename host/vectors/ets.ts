@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { EtsHarness, etsConfigSchema } from '../ets.js';
 import { Core } from '../loader.js';
+import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 
 const event = z.discriminatedUnion('type', [
@@ -30,12 +31,57 @@ const stimulus = z
     });
   });
 
+const TSA_ORDER = ['strict', 'cbs', 'ets', 'vendor'] as const;
+const EVENT_TYPES = ['enq', 'tx', 'block'] as const;
+
+/** memh layouts (host/vectors/memh.ts): the replay testbench of rtl/dcb_ets_sel.sv reads these. */
+function etsMemh(s: z.output<typeof stimulus>, _lines: object[], core: Core): MemhLayout {
+  const rec = core.constant('SCRATCH');
+  const reg = (name: string, i = 0) => core.getI32(rec + core.constant(name) + 4 * i);
+  const eight = (name: string) => Array.from({ length: 8 }, (_, i) => reg(name, i));
+  return {
+    stimulus: [
+      { key: 'type', width: 2, enum: EVENT_TYPES, meaning: 'enq: enqueue a frame; tx: select a TC and send its head frame; block: set the blocked TCs' },
+      { key: 'prio', width: 3, optional: true, meaning: 'enq: priority of the frame' },
+      { key: 'bytes', width: 16, optional: true, meaning: 'enq: frame bytes (FCS included)' },
+      { key: 'tcs', width: 8, bits: true, optional: true, meaning: 'block: the TCs blocked from now on (bit t = TC t)' },
+    ],
+    expected: [
+      { key: 'type', width: 2, enum: EVENT_TYPES, meaning: 'the event' },
+      { key: 'tc', width: 3, nullable: true, meaning: 'enq: the TC of the priority; tx: the selected TC (null: none eligible); block: null' },
+      { key: 'bytes', width: 16, meaning: 'frame bytes enqueued or sent (0 when nothing was sent)' },
+      { key: 'cur', width: 3, meaning: 'the DRR TC whose visit is in progress' },
+      { key: 'deficit', width: 24, count: 8, meaning: 'DRR deficit per TC, wire bytes' },
+      { key: 'queued_frames', width: 32, count: 8, meaning: 'frames queued per TC after the event' },
+      { key: 'blocked', width: 8, bits: true, meaning: 'blocked TCs (bit t = TC t)' },
+    ],
+    config: { max_frame: s.max_frame, ...s.ets },
+    configWord: [
+      { key: 'max_wire', width: 16, meaning: 'max_frame + 20, wire bytes' },
+      { key: 'q_unit', width: 16, meaning: 'Q = ceil(max_wire / min non-zero bw), wire bytes per 1 %' },
+      { key: 'strict_mask', width: 8, meaning: 'TCs with TSA strict or cbs' },
+      { key: 'weighted_mask', width: 8, meaning: 'ETS TCs with bw > 0' },
+      { key: 'zero_mask', width: 8, meaning: 'ETS TCs with bw 0 (served when no weighted TC can send)' },
+      { key: 'quantum', width: 24, count: 8, meaning: 'DRR quantum per TC: bw * Q, max_wire for 0 % TCs, wire bytes' },
+      { key: 'prio_tc', width: 3, count: 8, meaning: 'TC of priority n' },
+      { key: 'tsa', width: 2, count: 8, enum: TSA_ORDER, meaning: 'TSA per TC' },
+      { key: 'bw', width: 7, count: 8, meaning: 'bandwidth per TC, %' },
+    ],
+    configValues: {
+      max_wire: reg('ETS_MAX_WIRE'), q_unit: reg('ETS_Q_UNIT'), strict_mask: reg('ETS_STRICT_MASK'),
+      weighted_mask: reg('ETS_WEIGHTED_MASK'), zero_mask: reg('ETS_ZERO_MASK'), quantum: eight('ETS_QUANTUM'),
+      prio_tc: s.ets.prio_tc, tsa: s.ets.tsa, bw: s.ets.bw,
+    },
+    events: s.events,
+  };
+}
+
 export const etsVectors: VectorKernel<typeof stimulus> = {
   name: 'ets',
   describe: '802.1Qaz ETS: strict priority then DWRR transmission selection over 8 TCs',
   stimulus,
-  run(s) {
-    const h = new EtsHarness(new Core('release'), s.ets, s.max_frame);
+  run(s, core = new Core('release')) {
+    const h = new EtsHarness(core, s.ets, s.max_frame);
     return s.events.map((e) => {
       let tc: number | null = null;
       let bytes = 0;
@@ -60,4 +106,5 @@ export const etsVectors: VectorKernel<typeof stimulus> = {
       };
     });
   },
+  memh: etsMemh,
 };

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { Core } from '../loader.js';
 import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
 import { checkTimeOrder, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
+import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 
 const Q_MAX = 2 ** 30; // queue bytes, with headroom below i32 overflow
@@ -63,8 +64,7 @@ export type QcnCpStimulus = z.output<typeof qcnCpStimulus>;
 
 const ENTITY_ID = 0;
 
-export function runQcnCp(s: QcnCpStimulus): object[] {
-  const core = new Core('release');
+export function runQcnCp(s: QcnCpStimulus, core = new Core('release')): object[] {
   const rec = core.constant('SCRATCH');
   const off = (n: string) => rec + core.constant(n);
   const p = s.params;
@@ -106,9 +106,74 @@ export function runQcnCp(s: QcnCpStimulus): object[] {
   return out;
 }
 
+/** memh layouts (host/vectors/memh.ts); a string src has no word form (give sources as integers). */
+function qcnCpMemh(s: QcnCpStimulus, _lines: object[], core: Core): MemhLayout {
+  const p = s.params;
+  const rec = core.constant('SCRATCH');
+  const head = [
+    { key: 't_ps', width: 64, signed: true, optional: true, meaning: 'event time, ps (absent when the event has none)' },
+    { key: 'type', width: 1, enum: ['enq', 'deq'], meaning: 'enqueue or dequeue' },
+  ];
+  const q = { key: 'q', width: 32, signed: true, meaning: 'queue occupancy after the event, bytes' };
+  const seed = { key: 'seed', width: 32, meaning: 'seed of the sampler (entity id 0)' };
+  const stimulus = [
+    ...head,
+    { key: 'bytes', width: 16, meaning: 'frame bytes' },
+    { key: 'src', width: 48, optional: true, meaning: 'source of the frame (the CNM destination)' },
+  ];
+  if (p.profile === 'dcqcn') {
+    return {
+      stimulus,
+      expected: [...head, q, { key: 'p_q16', width: 17, meaning: 'marking probability used by this enqueue, Q16 (65536 = 1); 0 on deq' }, { key: 'ce', width: 1, meaning: '1: the frame was ECN-marked' }],
+      config: { seed: s.seed, ...p },
+      configWord: [
+        seed,
+        { key: 'kmin_bytes', width: 32, meaning: 'no marking at or below, bytes' },
+        { key: 'kmax_bytes', width: 32, meaning: 'always mark above, bytes' },
+        { key: 'pmax_q16', width: 17, meaning: 'probability at Kmax, Q16' },
+      ],
+      configValues: { seed: s.seed, kmin_bytes: p.kmin_bytes, kmax_bytes: p.kmax_bytes, pmax_q16: core.getI32(rec + core.constant('DCQCN_CP_PMAX')) },
+      events: s.events,
+    };
+  }
+  return {
+    stimulus,
+    expected: [
+      ...head, q,
+      { key: 'q_old', width: 32, signed: true, meaning: 'occupancy at the last sample, bytes' },
+      { key: 'fb', width: 32, signed: true, meaning: 'enq: Fb of this enqueue after the clamp to [-Fbmax, 0]; 0 on deq' },
+      { key: 'qf', width: 6, meaning: 'enq: quantised |Fb|, 0..63; 0 on deq' },
+      { key: 'ttm', width: 32, signed: true, meaning: 'bytes to the next sample' },
+      {
+        key: 'cnm', width: 0, nullable: true, meaning: 'the CNM this enqueue generated', fields: [
+          { key: 'dst', width: 48, meaning: 'CNM destination: the frame source' },
+          { key: 'qf', width: 6, meaning: 'CNM quantised feedback' },
+          { key: 'q_off', width: 32, signed: true, meaning: 'q - Qeq' },
+          { key: 'q_delta', width: 32, signed: true, meaning: 'q - qOld' },
+        ],
+      },
+    ],
+    config: { seed: s.seed, ...p },
+    configWord: [
+      seed,
+      { key: 'q_eq', width: 32, meaning: 'set point Qeq, bytes' },
+      { key: 'w', width: 8, meaning: 'weight w' },
+      { key: 'fb_max', width: 32, meaning: 'Qeq (2w + 1)' },
+      { key: 'quantiser', width: 1, enum: ['linear', 'msb'], meaning: 'Fb quantiser' },
+      { key: 'msb_shift', width: 8, meaning: 'msb quantiser: bitlen(Fbmax) - 6, at least 0' },
+    ],
+    configValues: {
+      seed: s.seed, q_eq: p.q_eq, w: p.w, quantiser: p.quantiser,
+      fb_max: core.getI32(rec + core.constant('QCN_CP_FB_MAX')), msb_shift: core.getI32(rec + core.constant('QCN_CP_MSB_SHIFT')),
+    },
+    events: s.events,
+  };
+}
+
 export const qcnCpKernel: VectorKernel<typeof qcnCpStimulus> = {
   name: 'qcn-cp',
   describe: 'QCN congestion point (profile qau-pc, or dcqcn ECN marking): queue, feedback and CNMs per event',
   stimulus: qcnCpStimulus,
   run: runQcnCp,
+  memh: qcnCpMemh,
 };

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { NO_DCQCN_FIELDS, writeNpParams, writeRpParams } from '../kernels/qcn-rp.js';
 import { Core } from '../loader.js';
 import { checkTimeOrder, exact, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
+import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 import { ALPHA_BITS_DEFAULT, ALPHA_BITS_MAX, ALPHA_BITS_MIN, dcqcnKernelFields } from '../kernels/qcn-rp.js';
 
@@ -94,8 +95,7 @@ const ENTITY_ID = 0;
 const FIRED_RATE_TIMER = 1;
 
 /** Runs the stimulus through the core's reaction point and returns the output lines. */
-export function runQcnRp(s: QcnRpStimulus): object[] {
-  const core = new Core('release');
+export function runQcnRp(s: QcnRpStimulus, core = new Core('release')): object[] {
   const c = (n: string) => core.constant(n);
   const rec = c('SCRATCH');
   const at = (n: string) => rec + c(n); // a field's address, looked up once
@@ -180,9 +180,64 @@ export function runQcnRp(s: QcnRpStimulus): object[] {
   return out;
 }
 
+/** memh layouts (host/vectors/memh.ts). */
+function qcnRpMemh(s: QcnRpStimulus): MemhLayout {
+  const p = s.params;
+  const dcqcn = p.profile === 'dcqcn';
+  const t = { key: 't_ps', width: 64, signed: true, meaning: 'event time, ps (a timer line: the deadline that fired)' };
+  const rate = (key: string, meaning: string) => ({ key, width: 64, signed: true, meaning });
+  const configWord = [
+    { key: 'seed', width: 32, meaning: 'seed of the reaction point (entity id 0)' },
+    rate('line_bps', 'line rate C, bit/s'),
+    { key: 'bc_bytes', width: 31, meaning: 'byte counter BC, bytes' },
+    rate('timer_ps', 'rate-increase timer T, ps'),
+    { key: 'th', width: 16, meaning: 'fast-recovery threshold TH' },
+    rate('ai_bps', 'R_AI, bit/s'),
+    rate('hai_bps', 'R_HAI, bit/s'),
+    rate('min_bps', 'minimum rate, bit/s'),
+    ...(dcqcn
+      ? [rate('alpha_timer_ps', 'alpha decay period, ps'), { key: 'alpha_bits', width: 5, meaning: 'fraction bits of alpha (10..24)' },
+        { key: 'g_q10', width: 11, meaning: 'EWMA gain g, in 1/1024' }, { key: 'alpha_init_q10', width: 11, meaning: 'alpha when the limiter engages, in 1/1024' },
+        { key: 'alpha_cut_shift', width: 3, meaning: 'a CNP cuts CR by alpha / 2^shift' }, { key: 'min_dec_pct', width: 7, meaning: 'a cut leaves at least this % of CR (0: no bound)' },
+        rate('first_cnp_bps', 'CR = TR = this on the CNP that engages the limiter (0: cut as usual)'),
+        { key: 'clamp_tgt_rate', width: 1, meaning: '1: every cut sets TR = CR' },
+        { key: 'clamp_tgt_rate_after_time_inc', width: 1, meaning: 'without clamp_tgt_rate: a timer increase also allows TR = CR' },
+        rate('cnp_spacing_ps', 'minimum CNP spacing, ps')]
+      : [{ key: 'gd_shift', width: 5, meaning: 'Gd = 2^-gd_shift' }, { key: 'min_dec_num', width: 17, meaning: 'minimum decrease factor numerator over 2^gd_shift' },
+        { key: 'extra_fast_recovery', width: 1, meaning: '1: TR/8 after a deep cut' }]),
+  ];
+  return {
+    stimulus: [
+      t,
+      { key: 'type', width: 3, enum: ['cnm', 'cnp', 'ce', 'tx', 'tick'], meaning: 'the event' },
+      { key: 'qf', width: 6, optional: true, meaning: 'cnm: quantised feedback' },
+      { key: 'bytes', width: 16, optional: true, meaning: 'tx: frame bytes' },
+      { key: 'backlog', width: 31, optional: true, meaning: 'tx: bytes still queued at the rate limiter' },
+    ],
+    expected: [
+      t,
+      { key: 'type', width: 3, enum: ['cnm', 'cnp', 'ce', 'tx', 'tick', 'timer', 'alpha_timer'], meaning: 'the event, or the timer that fired' },
+      { key: 'active', width: 1, meaning: '1 while the rate limiter is engaged' },
+      rate('cr_bps', 'current rate, bit/s'),
+      rate('tr_bps', 'target rate, bit/s'),
+      { key: 'si', width: 32, signed: true, meaning: 'byte-counter stage' },
+      { key: 'ti', width: 32, signed: true, meaning: 'timer stage' },
+      { key: 'bc_left', width: 32, signed: true, meaning: 'bytes to the next byte-counter event' },
+      rate('deadline_ps', 'next rate-timer expiry, ps'),
+      ...(dcqcn ? [{ key: `alpha_q${p.alpha_bits}`, width: 32, signed: true, meaning: `alpha, fixed point with ${p.alpha_bits} fraction bits` }, rate('alpha_deadline_ps', 'next alpha decay, ps')] : []),
+      ...(dcqcn ? [{ key: 'cnp', width: 1, optional: true, meaning: 'ce: 1 when the notification point sent a CNP' }] : []),
+    ],
+    config: { seed: s.seed, ...p },
+    configWord,
+    configValues: { seed: s.seed, ...p },
+    events: s.events,
+  };
+}
+
 export const qcnRpKernel: VectorKernel<typeof qcnRpStimulus> = {
   name: 'qcn-rp',
   describe: 'QCN reaction point (profile qau-pc, or dcqcn): rate limiter state per event',
   stimulus: qcnRpStimulus,
   run: runQcnRp,
+  memh: qcnRpMemh,
 };

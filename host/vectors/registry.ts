@@ -2,6 +2,8 @@
 // validates the whole stimulus first (so invalid input prints nothing), then yields one JSON object
 // per output line. Each kernel's module registers itself in host/vectors/index.ts.
 import type { z } from 'zod';
+import type { Core } from '../loader.js';
+import type { MemhLayout } from './memh.js';
 
 export interface VectorKernel<S extends z.ZodType = z.ZodType> {
   /** Kernel name on the command line: qcn-rp, qcn-cp, ets, pfc, credit. */
@@ -10,6 +12,10 @@ export interface VectorKernel<S extends z.ZodType = z.ZodType> {
   describe: string;
   /** Schema of the stimulus document; its messages become `path: rule` lines. */
   stimulus: S;
-  /** Runs the kernel in the core over the validated stimulus, returning every output line. */
-  run(stimulus: z.output<S>): object[];
+  /** Runs the kernel over the validated stimulus, returning every output line. `core` defaults to a
+   *  fresh release core; the differential test passes one that records every kernel call. */
+  run(stimulus: z.output<S>, core?: Core): object[];
+  /** The memh word layouts (host/vectors/memh.ts) of this stimulus, its output lines and the core
+   *  they ran on (which holds the configuration the kernel derived). */
+  memh(stimulus: z.output<S>, lines: object[], core: Core): MemhLayout;
 }

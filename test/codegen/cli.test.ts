@@ -23,6 +23,7 @@ const ALL_FILES = [
   'manifest.json',
   'p4/bmv2_cli.txt', 'p4/dcb.p4', 'p4/p4info.json', 'p4/p4info.txtpb', 'p4/write_request.json', 'p4/write_request.txtpb',
   'sonic/config_db.json', 'sonic/patch.json',
+  'sv/dcb_regs_pkg.sv',
 ];
 
 describe('dcbkit codegen', () => {
@@ -83,7 +84,7 @@ describe('dcbkit codegen', () => {
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     const rule = 'pfc.enable: lossless priority 3 shares TC 0 and so its priority group with lossy priority 0,1,2';
-    expect(r.stderr.trim().split('\n').filter((l) => !l.startsWith('warning:'))).toEqual(['sonic', 'p4', 'linux', 'c-header'].map((t) => `${t}: ${rule}`));
+    expect(r.stderr.trim().split('\n').filter((l) => !l.startsWith('warning:'))).toEqual(['sonic', 'p4', 'linux', 'c-header', 'sv'].map((t) => `${t}: ${rule}`));
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(tmp).filter((n) => n.startsWith('.dcbkit-stage-'))).toEqual([]);
   });

@@ -149,6 +149,7 @@ describe('what a target cannot express: exit-2 problems as target: path: rule', 
       'linux: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
       'c-header: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
       'dpdk: ets.bw[0]: rte_sched has no place for a 0 % ETS TC (served only while the other ETS TCs are idle): its best-effort queues share by WRR weight, and every strict TC ranks above them (rte_tm can: --dpdk-api tm emits tm.testpmd alone)',
+      'sv: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2', // the c-header map as a package
     ]);
   });
 
