@@ -116,14 +116,24 @@ const KIND_TITLES: Record<SimSeries['kind'], string> = {
   other: 'Other series',
 };
 
-/** Line chart of every series of one kind; one panel per unit, shared time axis [0, duration]. */
+/** Series one line panel holds: Tableau 20's distinct hues. */
+const PANEL_SERIES = 20;
+
+/** Line chart of every series of one kind; one panel per unit (and per 20 series), shared time axis [0, duration]. */
 export function lineSpec(series: SimSeries[], kind: SimSeries['kind'], durationPs: number, names: Map<string, string> = new Map()): TopLevelSpec {
   const tu = timeUnitFor(durationPs);
   const units = [...new Set(series.map((s) => s.unit))];
-  const panels = units.map((unit) => {
-    const inUnit = series.filter((s) => s.unit === unit);
+  // One panel per unit, and per group of at most PANEL_SERIES series: past 20 lines no palette keeps
+  // its colours apart, so more series go to further panels on the same scale.
+  const groups = units.flatMap((unit) => {
+    const all = series.filter((s) => s.unit === unit);
     let maxAbs = 0;
-    for (const s of inUnit) maxAbs = maxOf(s.values.map(Math.abs), maxAbs);
+    for (const s of all) maxAbs = maxOf(s.values.map(Math.abs), maxAbs);
+    const out: { unit: string; inUnit: SimSeries[]; maxAbs: number }[] = [];
+    for (let i = 0; i < all.length; i += PANEL_SERIES) out.push({ unit, inUnit: all.slice(i, i + PANEL_SERIES), maxAbs });
+    return out;
+  });
+  const panels = groups.map(({ unit, inUnit, maxAbs }) => {
     const sc = displayScale(unit, maxAbs);
     const rows: { t: number; v: number; s: string }[] = [];
     for (const s of inUnit) {
@@ -140,7 +150,7 @@ export function lineSpec(series: SimSeries[], kind: SimSeries['kind'], durationP
       encoding: {
         x: { field: 't', type: 'quantitative' as const, title: `time (${tu.label})`, scale: { domain: [0, durationPs / tu.ps] } },
         y: { field: 'v', type: 'quantitative' as const, title: sc.label },
-        color: { field: 's', type: 'nominal' as const, title: 'series', sort: null, legend: { labelLimit: 360 } },
+        color: { field: 's', type: 'nominal' as const, title: 'series', sort: null, legend: { labelLimit: 360 }, scale: { scheme: inUnit.length > 10 ? 'tableau20' : 'tableau10' } },
       },
     };
   });
@@ -233,7 +243,7 @@ export function pauseSpec(series: SimSeries[], durationPs: number, samplePs: num
   const domain = [...new Set(series.map(prioName))];
   const range = domain.map((n) => (n === 'port' ? '#d62728' : PRIORITY_COLOURS[Number(n.slice(9))]));
   return {
-    title: KIND_TITLES.pause,
+    title: { text: KIND_TITLES.pause, subtitle: 'a bar per sampling interval, as opaque as the share of it the priority was paused (faint: a few %, solid: all of it)' },
     width: WIDTH,
     height: { step: 18 },
     data: { values: rows },
@@ -243,7 +253,9 @@ export function pauseSpec(series: SimSeries[], durationPs: number, samplePs: num
       x2: { field: 't1' },
       y: { field: 's', type: 'nominal', title: null, sort: labels, scale: { domain: labels }, axis: { labelLimit: 360 } },
       color: { field: 'p', type: 'nominal', title: null, sort: domain, scale: { domain, range } },
-      opacity: { field: 'pct', type: 'quantitative', title: 'paused %', scale: { domain: [0, 100], range: [0.08, 1] } },
+      // The opacity says how much of its interval a bar was paused; a grey opacity legend beside
+      // coloured bars read as another series, so the title says it instead.
+      opacity: { field: 'pct', type: 'quantitative', legend: null, scale: { domain: [0, 100], range: [0.08, 1] } },
     },
   } as TopLevelSpec;
 }

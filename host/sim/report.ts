@@ -151,14 +151,19 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
     ],
   );
   const prios = [0, 1, 2, 3, 4, 5, 6, 7];
+  const pausedPorts = s.pfc.paused_ps_by_port ?? [];
+  // The summary's paused time of a priority adds every port's: a 3 ms run can show 23 ms. Beside it,
+  // how many ports were paused and the longest any one was.
+  const pausedPortsOf = (p: number) => pausedPorts.filter((r) => (r.paused_ps_by_priority[p] ?? 0) > 0);
   const perPriority = table(
     ['priority', ...prios.map(String)],
     [
       ['drops (frames)', ...prios.map((p) => grouped(s.drops.by_priority[p] ?? 0))],
-      ['paused time', ...prios.map((p) => formatTime(s.pfc.paused_ps_by_priority[p] ?? 0, d))],
+      ['paused time, summed over ports', ...prios.map((p) => formatTime(s.pfc.paused_ps_by_priority[p] ?? 0, d))],
+      ['ports paused', ...prios.map((p) => String(pausedPortsOf(p).length))],
+      ['longest paused port', ...prios.map((p) => formatTime(Math.max(0, ...pausedPortsOf(p).map((r) => r.paused_ps_by_priority[p])), d))],
     ],
   );
-  const pausedPorts = s.pfc.paused_ps_by_port ?? [];
   const pausedByPort = table(
     ['port', ...prios.map((p) => `priority ${p}`)],
     pausedPorts.map((r) => [r.port, ...r.paused_ps_by_priority.map((v) => (v > 0 ? formatTime(v, d) : ''))]),

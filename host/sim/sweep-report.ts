@@ -55,7 +55,8 @@ export function parseXUnit(text: string): XUnit {
 const LOSS_CLASSES = ['no frame lost', 'lossless frames dropped'];
 
 /**
- * The metric against the first swept parameter; the other parameters pick the line. When any
+ * The metric against the first swept parameter; the other parameters pick the line (grouped bars when
+ * the parameter's values are categories, not numbers). When any
  * point dropped frames of a lossless priority, points are drawn by that: a circle where nothing
  * was lost, a cross where something was, so a curve's lossless part reads off the plot.
  */
@@ -86,7 +87,19 @@ export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly Swee
     color,
   };
   const base = { title: `${metric} vs ${x.path}`, width: 560, height: 260, data: { values: data } };
-  if (!data.some((d) => d.loss !== LOSS_CLASSES[0])) return { ...base, mark: { type: 'line', point: true }, encoding } as TopLevelSpec;
+  const lossy = data.some((d) => d.loss !== LOSS_CLASSES[0]);
+  const lossShape = { field: 'loss', type: 'nominal', title: null, scale: { domain: LOSS_CLASSES, range: ['circle', 'cross'] }, legend: { labelLimit: 360 } };
+  if (!numericX) {
+    // Categories (booleans, names) have no order to draw a line through: grouped bars, one per line.
+    const bars = { ...encoding, xOffset: { field: 'line', type: 'nominal', sort: order } };
+    if (!lossy) return { ...base, mark: { type: 'bar' }, encoding: bars } as TopLevelSpec;
+    return {
+      ...base,
+      encoding: bars,
+      layer: [{ mark: { type: 'bar' } }, { mark: { type: 'point', filled: false, size: 70, strokeWidth: 1.5, color: 'black' }, encoding: { shape: lossShape } }],
+    } as TopLevelSpec;
+  }
+  if (!lossy) return { ...base, mark: { type: 'line', point: true }, encoding } as TopLevelSpec;
   return {
     ...base,
     encoding,
@@ -94,7 +107,7 @@ export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly Swee
       { mark: { type: 'line' } },
       {
         mark: { type: 'point', filled: false, size: 70, strokeWidth: 1.5 },
-        encoding: { shape: { field: 'loss', type: 'nominal', title: null, scale: { domain: LOSS_CLASSES, range: ['circle', 'cross'] }, legend: { labelLimit: 360 } } },
+        encoding: { shape: lossShape },
       },
     ],
   } as TopLevelSpec;
