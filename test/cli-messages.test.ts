@@ -26,9 +26,9 @@ const CASES: [string, string[], string | undefined, string[]][] = [
   ['speed: 1e400 is not "null"', ['validate', file('inf.yaml', 'port: {speed: 1e400}\n')], undefined,
     ['port.speed: must be a speed like "100G" or a number of bit/s, got a number too large to represent (infinity)']],
   ['a misspelt scenario key', ['validate', file('typo.yaml', TINY.replace(/^duration:/m, 'duraton:'))], undefined,
-    ['duraton: unknown key in a scenario (docs/sim.md); did you mean duration? (allowed keys here: kind, name, seed, duration, sample, deadlock_threshold, flow_control, defaults, dcb_profiles, hosts, switches, links, qcn, watchdog, traffic, series)']],
+    ['duraton: unknown key in a scenario (docs/sim.md); did you mean duration? (allowed keys here: kind, name, seed, duration, sample, deadlock_threshold, flow_control, defaults, dcb_profiles, hosts, switches, links, qcn, watchdog, transport, roce, traffic, series)']],
   ['a misspelt key in a list entry', ['validate', file('typo2.yaml', TINY.replace('dst: h2, priority: 3', 'dest: h2, priority: 3'))], undefined,
-    ['traffic.incast[0].dest: unknown key in a scenario (docs/sim.md); did you mean dst? (allowed keys here: senders, dst, priority, start, stop, size, rate, frames, victim)']],
+    ['traffic.incast[0].dest: unknown key in a scenario (docs/sim.md); did you mean dst? (allowed keys here: senders, dst, priority, start, stop, size, rate, frames, victim, interarrival, start_jitter, weight, transport)']],
   ['a missing key without a misspelling is required', ['validate', file('nodur.yaml', TINY.replace(/^duration: .*\n/m, ''))], undefined, ['duration: required (number or string)']],
   ['a huge mtu once', ['validate', file('mtu.yaml', 'port: {mtu: 1e300}\n')], undefined, ['port.mtu: must be a frame size in bytes 64..16384, got 1e+300']],
   ['a huge seed once, in words', ['validate', file('seed.yaml', TINY.replace(/^seed: 1$/m, 'seed: 1e300'))], undefined, ['seed: must be at most 4294967295']],
@@ -150,7 +150,7 @@ describe('scenario keys that YAML 1.1 reads as booleans', () => {
     expect(old.status).toBe(0);
     expect(old.stderr).toMatch(/^warning: traffic\.on_off\[0\]\.on: deprecated: write on_time/m);
     expect(both.status).toBe(2);
-    expect(both.stderr).toBe('traffic.on_off[0].on: unknown key in a scenario (docs/sim.md); allowed keys here: src, dst, on_time, off_time, priority, start, stop, size, rate, frames, victim\n');
+    expect(both.stderr).toBe('traffic.on_off[0].on: unknown key in a scenario (docs/sim.md); allowed keys here: src, dst, on_time, off_time, priority, start, stop, size, rate, frames, victim, interarrival, start_jitter, weight, transport\n');
   });
 
   it('the JSON Schema names on_time and off_time', async () => {
