@@ -52,7 +52,7 @@ function constrainedShuffle(groupsOf: string[][], rand: () => number): number[] 
   const placed = groupsOf.map(() => false);
   const order: number[] = [];
   while (order.length < groupsOf.length) {
-    const ready = groupsOf.map((gs, i) => i).filter((i) => !placed[i] && groupsOf[i].every((g) =>
+    const ready = groupsOf.map((_, i) => i).filter((i) => !placed[i] && groupsOf[i].every((g) =>
       groupsOf.findIndex((hs, j) => !placed[j] && hs.includes(g)) === i));
     const pick = ready[Math.floor(rand() * ready.length)];
     placed[pick] = true;
