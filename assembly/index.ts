@@ -11,7 +11,7 @@ export {
   pfcBlockedMaskOne, pfcBlockedTcsOne,
 } from './pfc';
 export { pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting } from './bench/pfc';
-export { simInit, simRunUntil, simReserve, simFreePackets } from './sim/engine';
+export { simInit, simRunUntil, simReserve, simFreePackets, simPermutePool } from './sim/engine';
 export { evSelfTest } from './sim/events';
 export {
   creditConfigure, creditOnGrant, creditSyncValue, creditAvailable, creditGrantValue, creditOnSync, creditTrySendOne,

@@ -110,6 +110,8 @@ describe('dcbkit gen clos', () => {
     const s = JSON.parse(runCli(['run', file, '--json']).stdout) as { sim: { packet_hops: number; events: number } };
     expect([m.packet_hops, m.events]).toEqual([s.sim.packet_hops, s.sim.events]);
     expect(m.ns_per_event).toBeCloseTo((m.engine_s * 1e9) / m.events, 0);
+    expect(m.engine_cpu_s).toBeGreaterThan(0);
+    expect(m.ns_per_event_cpu).toBeCloseTo((m.engine_cpu_s * 1e9) / m.events, 0);
     expect(m.packet_hops_per_s).toBe(Math.round(m.packet_hops / m.engine_s));
   });
 });

@@ -87,3 +87,17 @@ export const inputErrorOf = (f: () => unknown): InputError => thrown(f, InputErr
 
 /** The commands as usage messages list them: the registry's order, then yargs' completion command. */
 export const COMMANDS = [...Object.keys(commandLoaders), 'completion'].join(', ');
+
+/**
+ * A node's DCB config used across the simulator tests: priorities 0,1 -> TC0, 2,3 -> TC1, 4,5 -> TC2
+ * (ETS 40/40/20), 6,7 -> TC3 strict; PFC on priority 3.
+ */
+export const dcbEts403020 = (mtu: number) => ({
+  port: { mtu },
+  ets: {
+    prio_tc: [0, 0, 1, 1, 2, 2, 3, 3],
+    tsa: ['ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict', 'strict'],
+    bw: [40, 40, 20, 0, 0, 0, 0, 0],
+  },
+  pfc: { enable: [3], pause_time: 65535 },
+});

@@ -1,11 +1,11 @@
-// The simulator's event queue (assembly/sim/events.ts): events come out in (time, insertion) order
+// The simulator's event queue (assembly/sim/events.ts): each handled event is the earliest pending one by (time, key)
 // whatever the mix of pushes during handling (the root replaced in place) and plain pops.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Core } from '../host/loader.js';
 
 describe('event queue', () => {
-  it('property: handled events are in strictly increasing (time, seq) order, ties included', () => {
+  it('property: each handled event is the earliest pending by (time, key), ties and same-time pushes included', () => {
     for (const flavour of ['release', 'debug'] as const) {
       const core = new Core(flavour);
       const cap = 4096;

@@ -7,18 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkScenario, scenarioJsonSchema, type ScenarioInput } from '../host/sim/scenario.js';
 import { buildFabric, runScenario } from '../host/sim/run.js';
-import { inputErrorOf, runCli } from './helpers.js';
+import { dcbEts403020, inputErrorOf, runCli } from './helpers.js';
 
 /** Priorities 0,1 -> TC0, 2,3 -> TC1, 4,5 -> TC2 (ETS 40/40/20), 6,7 -> TC3 strict; PFC on 3. */
-const NODE = {
-  port: { mtu: 1500 },
-  ets: {
-    prio_tc: [0, 0, 1, 1, 2, 2, 3, 3],
-    tsa: ['ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict', 'strict'],
-    bw: [40, 40, 20, 0, 0, 0, 0, 0],
-  },
-  pfc: { enable: [3], pause_time: 65535 },
-};
+const NODE = dcbEts403020(1500);
 /** The node's config with another ETS split over TC0 and TC1 (TC2 strict): what a port may change. */
 const split = (tc0: number, tc1: number) => ({
   ...NODE,

@@ -12,7 +12,8 @@ import {
   CONTROL_FRAME_BYTES, SIM_CREDIT_BITS,
 } from '../layout';
 
-// Event types.
+// Event types. The number is also the event's class in the order of equal-time events (events.ts:
+// key = class << 28 | entity), so at one instant transmitter-done events run first, then arrivals.
 export const EV_TX_DONE: u32 = 1;
 export const EV_ARRIVE: u32 = 2;
 export const EV_FLOW: u32 = 3;

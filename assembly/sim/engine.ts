@@ -17,8 +17,8 @@
 // among flows, reaction points, deliveries), transport.ts (RoCE go-back-N), watchdog.ts (PFC
 // watchdog); this file holds simInit and the event loop only.
 //
-// Events (payload = type << 28 | index):
-//   TX_DONE(port)  ARRIVE(packet)  FLOW(flow)  WAKE(port)  REFRESH(port * 16 + pg)
+// Events (payload = type << 28 | index; equal times run in (type, entity) order, events.ts):
+//   TX_DONE(port)  ARRIVE(packet; keyed by its receiving port)  FLOW(flow)  WAKE(port)  REFRESH(port)
 //   RP_TIMER(flow) STORM(storm)    WATCHDOG(poll interval index)  CREDIT_REFRESH(0)  RTO(flow)
 // Parameters that a node's config sets (flow-control mode per priority, pause time, watchdog, QCN
 // CP and RP parameters) are read from the port or flow record, never from one global.
@@ -305,6 +305,28 @@ export function simFreePackets(): i32 {
   let n = 0;
   for (let k = freeList; k >= 0; k = load<i32>(pktAt(k) + SK_NEXT)) n++;
   return n;
+}
+
+/**
+ * Test seam (test/sim-order.test.ts): re-threads the free list of a pool nothing has taken from yet
+ * (right after simInit) in the order k_i = (a i + b) mod capacity, a bijection when a and the
+ * capacity are coprime (else a = 1 is used). No record index orders anything, so a run must not
+ * change.
+ */
+export function simPermutePool(a: i32, b: i32): void {
+  const cap = <i64>load<i32>(hdr + SH_POOL_CAP);
+  if (cap <= 0) return;
+  let x = <i64>(a & 0x7fffffff) % cap, y = cap;
+  while (x != 0) { const r = y % x; y = x; x = r; }
+  const step: i64 = y == 1 ? <i64>(a & 0x7fffffff) % cap : 1;
+  const off = <i64>(b & 0x7fffffff) % cap;
+  let k = <i32>off;
+  freeList = k;
+  for (let i: i64 = 1; i <= cap; i++) {
+    const next = i < cap ? <i32>((step * i + off) % cap) : -1;
+    store<i32>(pktAt(k) + SK_NEXT, next);
+    k = next;
+  }
 }
 
 /** Reserves `bytes` of arena after the static data, growing memory once; returns its address. */

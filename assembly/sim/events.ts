@@ -1,21 +1,31 @@
 // Event queue of the fabric simulator: three binary min-heaps (Williams 1964) of 16-byte entries
 //
 //    0  i64  time     picoseconds
-//    8  u32  seq      insertion number, shared by the heaps: equal times pop in insertion order
-//   12  u32  payload  event type (bits 28..31) and the entity index (bits 0..27)
+//    8  u32  key      event class (bits 28..31) and the entity it belongs to (bits 0..27)
+//   12  u32  payload  event type (bits 28..31) and the index of the record it works on (bits 0..27)
+//
+// Order. Events run in (time, key) order: equal times by event class, then by the entity's id
+// (docs/sim.md "Event order"). For every event but a frame arrival the key is the payload itself
+// (TX_DONE(port), FLOW(flow), WAKE(port), ...); an arrival's payload names its packet record but its
+// key names the receiving port, so neither the packet pool's free-list order nor the order in which
+// events were queued decides anything. A partitioned run computes the same keys from the same
+// entities, so it can reproduce the order. Two live entries with equal (time, key) have equal
+// payloads (an arrival's receiving port takes at most one frame per instant: its peer serialises
+// them one after another), so which of two such copies runs first cannot matter.
 //
 // Heap TX holds the transmitter-done events (at most one per port), heap ARR the frame arrivals (at
 // most one per packet record) and heap MAIN every other event (traffic sources, timers). The next
-// event is the earliest root by (time, seq), so the pop order is the one total order of a single
-// heap, independent of heap shapes; the split keeps each frequent push and pop in a heap of its own
-// kind (a transmitter-done event no longer sifts past every frame in flight and source timer).
+// event is the earliest root by (time, key), so the pop order is that of a single heap, independent
+// of heap shapes; the split keeps each frequent push and pop in a heap of its own kind (a
+// transmitter-done event no longer sifts past every frame in flight and source timer).
 // The heaps live in the simulator arena, reserved at init (the host sizes the area from the bound
 // on outstanding events: one per packet record, a few per port and flow); push never grows them.
-// Invariant of each: time[parent] <= time[child], ties broken by seq.
+// Invariant of each: (time, key)[parent] <= (time, key)[child].
 //
 // The engine handles the next event at its root in place (evTake ... evDone): most handlers push
 // at least one event, and the first one into the same heap replaces the root with a single
-// sift-down, saving the pop's sift of the last entry and the push's sift-up.
+// sift-down, saving the pop's sift of the last entry and the push's sift-up. The root is leaving
+// anyway, so the replacement is exact whatever the new entry's key, even one below the old root's.
 
 import { rngNext } from '../rng';
 
@@ -28,7 +38,6 @@ const H_BASE: usize = 0;
 const H_COUNT: usize = 4;
 const H_CAP: usize = 8;
 
-let evSeq: u32 = 0;
 /** Set when a push found a heap full (the host sized it too small): the run stops with an error. */
 export let evOverflow: i32 = 0;
 /** The heap whose root is the event being handled (evTake), 0 when none or after its replacement. */
@@ -40,7 +49,6 @@ export function evReset(base: usize, cap: i32, txCap: i32, arrCap: i32): void {
   setHeap(MAIN, base, mainCap);
   setHeap(TX, base + (<usize>mainCap << 4), txCap);
   setHeap(ARR, base + (<usize>(mainCap + txCap) << 4), arrCap);
-  evSeq = 0;
   evOverflow = 0;
   evTaken = 0;
 }
@@ -54,14 +62,21 @@ function setHeap(h: usize, base: usize, cap: i32): void {
 @inline export function evCount(h: usize): i32 { return load<i32>(h + H_COUNT); }
 @inline function baseOf(h: usize): usize { return <usize>load<i32>(h + H_BASE); }
 
-/** (time, seq) of entry a orders before (t, q). */
+/** (time, key) of entry a orders before (t, q). */
 @inline
 function earlier(a: usize, t: i64, q: u32): bool {
   const ta = load<i64>(a);
   return ta < t || (ta == t && load<u32>(a, 8) < q);
 }
 
-/** Writes the entry (time t, sequence q, payload) at `at`. */
+/** (t, q) orders before entry a. */
+@inline
+function before(t: i64, q: u32, a: usize): bool {
+  const ta = load<i64>(a);
+  return t < ta || (t == ta && q < load<u32>(a, 8));
+}
+
+/** Writes the entry (time t, key q, payload) at `at`. */
 @inline
 function writeEntry(at: usize, t: i64, q: u32, payload: u32): void {
   store<i64>(at, t);
@@ -78,12 +93,18 @@ function moveEntry(to: usize, from: usize): void {
 
 // Both sifts move a hole instead of swapping: one copy per level, the new entry written once.
 // Inlined: pushes and pops sit on the per-frame path (a call costs as much as a short sift).
-/** Queues an event into heap h (MAIN, or TX for transmitter-done events). */
+/** Queues an event into heap h (MAIN, or TX for transmitter-done events) whose key is its payload. */
 @inline
 export function evPush(h: usize, time: i64, payload: u32): void {
+  evPushKeyed(h, time, payload, payload);
+}
+
+/** Queues an event into heap h ordered by (time, key) (ARR: the key names the receiving port). */
+@inline
+export function evPushKeyed(h: usize, time: i64, key: u32, payload: u32): void {
   if (evTaken == h) {
     evTaken = 0;
-    siftDownFromRoot(h, time, evSeq++, payload, evCount(h));
+    siftDownFromRoot(h, time, key, payload, evCount(h));
     return;
   }
   const n = evCount(h);
@@ -91,22 +112,20 @@ export function evPush(h: usize, time: i64, payload: u32): void {
     evOverflow = 1;
     return;
   }
-  const seq = evSeq++;
   const base = baseOf(h);
   store<i32>(h + H_COUNT, n + 1);
   let i = n;
   while (i > 0) {
     const parent = (i - 1) >> 1;
     const pat = base + (<usize>parent << 4);
-    // seq is the largest so far, so a parent with an equal time stays earlier.
-    if (load<i64>(pat) <= time) break;
+    if (!before(time, key, pat)) break;
     moveEntry(base + (<usize>i << 4), pat);
     i = parent;
   }
-  writeEntry(base + (<usize>i << 4), time, seq, payload);
+  writeEntry(base + (<usize>i << 4), time, key, payload);
 }
 
-/** The heap holding the next event (its root is the earliest by (time, seq)); 0 when all are empty. */
+/** The heap holding the next event (its root is the earliest by (time, key)); 0 when all are empty. */
 @inline
 export function evNext(): usize {
   let best: usize = evCount(MAIN) != 0 ? MAIN : 0;
@@ -186,40 +205,61 @@ export function evPop(h: usize): u32 {
   return payload;
 }
 
+/** (t, q) orders before (u, r). */
+@inline
+function lessKey(t: i64, q: u32, u: i64, r: u32): bool {
+  return t < u || (t == u && q < r);
+}
+
 /**
  * Test driver (test/sim-events.test.ts): runs n steps of a simulation-like workload on heaps of
  * `cap` entries (a quarter each for TX and ARR) at `base` and returns the number of handled events
- * that came out of (time, seq) order. Each step handles the next event (evTake), pushes 0-2 events
- * into any heap at now + a random delay (0 half the time, for ties), then evDone; when all heaps
- * run dry it refills MAIN. State: an xorshift32 at `rng`.
+ * that were not the earliest pending one by (time, key). Each step handles the next event
+ * (evTake), pushes 0-2 events into any heap at now + a random delay (0 half the time, for ties)
+ * with a random key of that heap's classes (64 entities, for equal keys too), then evDone; when all
+ * heaps run dry it refills MAIN. The earliest pending event after a step is the earliest of those
+ * left, which are not before the one handled, and those pushed: so the next one handled is not
+ * after the earliest pushed, and it is before the one handled only if it is the earliest pushed.
+ * State: an xorshift32 at `rng`.
  */
 export function evSelfTest(base: usize, cap: i32, n: i32, rng: usize): i32 {
   evReset(base, cap, cap >> 2, cap >> 2);
   let bad = 0;
   let lastT: i64 = -1;
   let lastQ: u32 = 0;
-  for (let i = 0; i < 4; i++) evPush(MAIN, <i64>(rngNext(rng) & 1023), 0);
+  let minT: i64 = FOREVER_T;
+  let minQ: u32 = 0;
+  for (let i = 0; i < 4; i++) evPush(MAIN, <i64>(rngNext(rng) & 1023), (3 << 28) | (rngNext(rng) & 63));
   for (let step = 0; step < n; step++) {
     let h = evNext();
     if (h == 0) {
-      evPush(MAIN, lastT + <i64>(rngNext(rng) & 1023), 0);
+      evPush(MAIN, lastT + 1 + <i64>(rngNext(rng) & 1023), (3 << 28) | (rngNext(rng) & 63));
       h = MAIN;
+      minT = FOREVER_T;
     }
     const at = baseOf(h);
     const t = load<i64>(at);
     const q = load<u32>(at, 8);
-    if (t < lastT || (t == lastT && q <= lastQ)) bad++;
+    if (lessKey(minT, minQ, t, q)) bad++;
+    else if (lessKey(t, q, lastT, lastQ) && (t != minT || q != minQ)) bad++;
     lastT = t;
     lastQ = q;
+    minT = FOREVER_T;
     evTake(h);
     const pushes = <i32>(rngNext(rng) % 3);
     for (let k = 0; k < pushes; k++) {
       const r = rngNext(rng);
       const into = (r & 6) == 2 ? TX : (r & 6) == 4 ? ARR : MAIN;
-      if (evCount(into) < load<i32>(into + H_CAP) - 1) evPush(into, t + <i64>((r & 1) != 0 ? 0 : (r >> 8) & 4095), 0);
+      if (evCount(into) >= load<i32>(into + H_CAP) - 1) continue;
+      const e = (r >> 20) & 63;
+      const key = into == TX ? (1 << 28) | e : into == ARR ? (2 << 28) | e : ((3 + ((r >> 26) & 7)) << 28) | e;
+      const at2 = t + <i64>((r & 1) != 0 ? 0 : (r >> 8) & 4095);
+      evPushKeyed(into, at2, key, <u32>step);
+      if (lessKey(at2, key, minT, minQ)) { minT = at2; minQ = key; }
     }
     evDone();
   }
   return bad + evOverflow;
 }
 
+const FOREVER_T: i64 = 0x7fffffffffffffff;

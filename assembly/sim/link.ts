@@ -19,7 +19,7 @@ import {
   CE_BIT, EV_ARRIVE, EV_TX_DONE, EV_WAKE, FOREVER, PFC_TIMES, REV_BIT, ROCE_BIT, count, creditMaskAt, creditRec,
   flowAt, freePacket, now, pktAt, portAt,
 } from './arena';
-import { ARR, MAIN, TX, evPush } from './events';
+import { ARR, MAIN, TX, evPush, evPushKeyed } from './events';
 import { nextHop, release, switchReceive } from './mmu';
 import { armRp, deliverArrived, hostReceive, nicServe, rateChanged } from './nic';
 import { roceSenderReceive } from './transport';
@@ -40,7 +40,8 @@ export function startFrame(p: i32, pa: usize, k: i32): void {
   const end = now + <i64>wireBytes(bytes) * <i64>load<i32>(pa + SP_PPB);
   store<i64>(pa + SP_BUSY_UNTIL, end);
   const ka = pktAt(k);
-  store<i32>(ka + SK_PORT, load<i32>(pa + SP_PEER));
+  const peer = load<i32>(pa + SP_PEER);
+  store<i32>(ka + SK_PORT, peer);
   const arriveAt = end + load<i64>(pa + SP_DELAY);
   const kind = load<i32>(ka + SK_KIND);
   if (((load<i32>(pa + SP_SINK_PRIOS) >> load<i32>(ka + SK_PRIO)) & 1) != 0 && (kind & (0xff | CE_BIT | ROCE_BIT | REV_BIT)) == PKT_DATA) {
@@ -53,7 +54,8 @@ export function startFrame(p: i32, pa: usize, k: i32): void {
     else store<i32>(pktAt(tail) + SK_NEXT, k);
     store<i32>(pa + SP_SINK_TAIL, k);
   } else {
-    evPush(ARR, arriveAt, (EV_ARRIVE << 28) | <u32>k);
+    // Ordered by the receiving port, never by the packet record (docs/sim.md "Event order").
+    evPushKeyed(ARR, arriveAt, (EV_ARRIVE << 28) | <u32>peer, (EV_ARRIVE << 28) | <u32>k);
   }
   const flags = load<i32>(pa + SP_FLAGS);
   if ((flags & 2) == 0 && (load<i32>(pa + SP_BACKLOG) != 0 || load<i32>(pa + SP_CTRL_HEAD) >= 0)) {

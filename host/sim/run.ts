@@ -21,6 +21,11 @@ export interface RunOptions {
   maxMemoryBytes?: number;
   /** The series will also be written as CSV (--out), which the budget counts too. */
   withReport?: boolean;
+  /**
+   * Test seam: re-thread the packet pool's free list as k_i = (a i + b) mod capacity before the
+   * first event (assembly/sim/engine.ts simPermutePool); a run must not depend on it.
+   */
+  poolOrder?: { a: number; b: number };
 }
 
 /** A run advanced one sampling interval per step(), so a caller can yield between steps. */
@@ -48,6 +53,7 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
 export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const t0 = process.hrtime.bigint();
   const fab = buildFabric(scn, opts.flavour);
+  if (opts.poolOrder) fab.core.fn<(a: number, b: number) => void>('simPermutePool')(opts.poolOrder.a, opts.poolOrder.b);
   const { L, r32, r64, portAt, flowAt } = fab;
   const sampler = new Sampler(fab, scn);
   // Every series is known now: refuse before the first sample if they cannot be held.
