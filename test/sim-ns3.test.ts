@@ -57,20 +57,25 @@ describe('dcbkit against ns-3', () => {
   it('leaves line-rate sources in lockstep to each simulator\'s order of equal-time events', () => {
     // Two sources at 100 Gb/s into one 100 Gb/s port: every departure frees one slot, and both
     // sources' frames arrive at the instant it frees. Which one gets it is a tie-break, not physics
-    // (docs/sim.md, "Validation against ns-3"): dcbkit's port is free at the instant its frame ends,
-    // so the first arrival starts the waiting frame and both arrivals fit, every other slot; ns-3's
-    // device is busy until its TransmitComplete event, scheduled after those arrivals, so the first
-    // source always gets the slot. Offset by 1 ns, the two agree to the frame again.
+    // (docs/sim.md, "Validation against ns-3" and "Event order"): dcbkit queues equal-time arrivals
+    // by receiving port, so the first source's frame always takes the slot; ns-3's device is busy
+    // until its TransmitComplete event, scheduled after those arrivals, so there too the first
+    // source always gets it.
     const gbps = (bytes: number) => (bytes * 8) / 2e-3 / 1e9;
     const lockstep = both(oneSwitch(3, [[0, 2, 100], [1, 2, 100]], '2ms'));
     const [d0, d1] = lockstep.dcb.flows.map((f) => gbps(f.bytes_delivered));
     const [n0, n1] = lockstep.ns3.flows.map((f) => gbps(f.delivered_bytes));
-    expect(Math.abs(d0 - d1)).toBeLessThan(0.1);
-    expect(n0).toBeGreaterThan(98);
-    expect(n1).toBeLessThan(1);
+    for (const [first, second] of [[d0, d1], [n0, n1]]) {
+      expect(first).toBeGreaterThan(98);
+      expect(second).toBeLessThan(1);
+    }
+    // The second source 1 ns late: the first source's frames still arrive at the very instants the
+    // port's frames end, a tie the two break differently. ns-3 takes the arrival first (the queue is
+    // still full: the first source loses every frame), dcbkit the departure first (the transmitter-
+    // done class runs before arrivals: the first source wins). Both splits are the tie rule's.
     const offset = both(oneSwitch(3, [[0, 2, 100], [1, 2, 100, '1ns']], '2ms'));
-    expect(offset.dcb.flows.map((f) => f.bytes_delivered)).toEqual(offset.ns3.flows.map((f) => f.delivered_bytes));
-    expect(gbps(offset.dcb.flows[1].bytes_delivered)).toBeGreaterThan(98);
+    expect(gbps(offset.ns3.flows[1].delivered_bytes)).toBeGreaterThan(98);
+    expect(gbps(offset.dcb.flows[0].bytes_delivered)).toBeGreaterThan(98);
   });
 
   it('refuses scenarios the two models would not mean the same way, and bad descriptions', () => {
