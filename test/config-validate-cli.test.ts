@@ -170,7 +170,7 @@ describe('dcbkit validate: examples', () => {
   it('prints warnings on stderr and still exits 0, including the codegen targets that would refuse the config', () => {
     const r = runCli(['validate', 'examples/configs/mixed-tc.yaml']);
     expect(r.status).toBe(0);
-    expect(r.stderr).toBe(MIXED + `warning: pfc.enable: codegen --target sonic,p4,linux,c-header would refuse this: ${REFUSED}\n`);
+    expect(r.stderr).toBe(MIXED + `warning: pfc.enable: codegen --target sonic,p4,linux,c-header,sv would refuse this: ${REFUSED}\n`);
     expect(r.stdout).toContain('(2 warnings)');
     const j = runCli(['validate', 'examples/configs/mixed-tc.yaml', '--json']);
     expect(j.status).toBe(0);
@@ -178,7 +178,7 @@ describe('dcbkit validate: examples', () => {
     expect(doc.ok).toBe(true);
     expect(doc.warnings).toEqual([
       { path: 'ets.prio_tc', rule: 'TC 0 mixes PFC priorities (3) with non-PFC priorities (0, 1, 2): a pause of 3 also stops 0, 1, 2' },
-      { path: 'pfc.enable', rule: `codegen --target sonic,p4,linux,c-header would refuse this: ${REFUSED}` },
+      { path: 'pfc.enable', rule: `codegen --target sonic,p4,linux,c-header,sv would refuse this: ${REFUSED}` },
     ]);
   });
 
@@ -212,8 +212,8 @@ describe('dcbkit validate: examples', () => {
       'warning: pg.prio_pgid: PGID 0 mixes PFC priorities (3) with non-PFC priorities (2): a pause of 3 also stops 2\n' +
         'warning: pg.prio_pgid: PGID 1 mixes PFC priorities (4) with non-PFC priorities (0, 1, 5, 6): a pause of 4 also stops 0, 1, 5, 6\n' +
         // what codegen makes of the same mix, one line per reason with the targets that give it
-        'warning: pfc.enable: codegen --target sonic,p4,linux,c-header would refuse this: lossless priority 3 shares TC 0 and so its priority group with lossy priority 2\n' +
-        'warning: pfc.enable: codegen --target sonic,p4,linux,c-header would refuse this: lossless priority 4 shares TC 1 and so its priority group with lossy priority 0,1,5,6\n',
+        'warning: pfc.enable: codegen --target sonic,p4,linux,c-header,sv would refuse this: lossless priority 3 shares TC 0 and so its priority group with lossy priority 2\n' +
+        'warning: pfc.enable: codegen --target sonic,p4,linux,c-header,sv would refuse this: lossless priority 4 shares TC 1 and so its priority group with lossy priority 0,1,5,6\n',
     );
   });
 
