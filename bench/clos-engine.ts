@@ -4,9 +4,9 @@
 // Compare two builds by alternating their runs in one session: absolute times on a shared machine
 // drift, ratios measured side by side do not.
 // Usage: node dist/bench/clos-engine.js K FLOWS DURATION [SEED]    (one JSON line on stdout)
-import { closScenario } from '../host/sim/clos.js';
+import { closScenario } from '../host/scenario/clos.js';
 import { buildFabric } from '../host/sim/run.js';
-import { checkScenario } from '../host/sim/scenario.js';
+import { checkScenario } from '../host/scenario/scenario.js';
 
 export interface EngineFigures {
   k: number; flows: number; duration_ps: number;

@@ -10,9 +10,9 @@
 //                  second and per lookahead window, and their share of all packet-hops and events
 //   balance        packet-hops sent by each partition's ports, max over mean
 // Usage: node dist/bench/clos-partition.js K FLOWS DURATION [SEED]    (one JSON line on stdout)
-import { closScenario } from '../host/sim/clos.js';
+import { closScenario } from '../host/scenario/clos.js';
 import { buildFabric } from '../host/sim/run.js';
-import { checkScenario } from '../host/sim/scenario.js';
+import { checkScenario } from '../host/scenario/scenario.js';
 
 export interface PartitionFigures {
   k: number; flows: number; duration_ps: number; partitions: number;

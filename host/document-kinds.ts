@@ -5,7 +5,7 @@ import { configKind, gbps, type DocumentKind } from './documents.js';
 import { z } from 'zod';
 import { InputError, type Problem } from './errors.js';
 import { parseConfig } from './config/schema.js';
-import { checkScenario, renameDeprecatedKeys } from './sim/scenario.js';
+import { checkScenario, renameDeprecatedKeys } from './scenario/scenario.js';
 import './scenario-kind.js'; // names the scenario in its unknown-key messages
 import { deviceSchema, parseDevice } from '../codegen/device.js';
 import { appendAll } from './extent.js';
@@ -51,7 +51,7 @@ function checkEmbeddedConfigs(doc: unknown): Problem[] {
   return warnings;
 }
 
-/** Simulator scenarios (host/sim/scenario.ts, docs/sim.md): hosts, links and traffic. */
+/** Simulator scenarios (host/scenario/scenario.ts, docs/sim.md): hosts, links and traffic. */
 export const scenarioKind: DocumentKind = {
   name: 'scenario',
   describe: 'simulator scenario (hosts, switches, links, traffic)',

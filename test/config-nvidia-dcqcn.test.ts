@@ -3,7 +3,7 @@
 // option, and the rules: unknown names, one parameter given twice, what is not modelled.
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../host/config/index.js';
-import { checkScenario } from '../host/sim/scenario.js';
+import { checkScenario } from '../host/scenario/scenario.js';
 import { buildFabric } from '../host/sim/run.js';
 import { inputErrorOf } from './helpers.js';
 

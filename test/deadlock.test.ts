@@ -14,9 +14,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { checkScenario, loadScenario, type ScenarioInput } from '../host/sim/scenario.js';
-import { analyzeDeadlock } from '../host/sim/deadlock.js';
-import { closScenario } from '../host/sim/clos.js';
+import { checkScenario, loadScenario, type ScenarioInput } from '../host/scenario/scenario.js';
+import { analyzeDeadlock } from '../host/analysis/deadlock.js';
+import { closScenario } from '../host/scenario/clos.js';
 import { buildFabric, runScenario } from '../host/sim/run.js';
 import { inputErrorOf, runCli } from './helpers.js';
 

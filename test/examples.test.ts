@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../host/loader.js';
 import type { SimResult, SimSeries } from '../host/sim/result.js';
 import { runScenario } from '../host/sim/run.js';
-import { checkScenario, readScenarioFile } from '../host/sim/scenario.js';
-import { expandGrid, parseParams, pointMetrics } from '../host/sim/sweep.js';
+import { checkScenario, readScenarioFile } from '../host/scenario/scenario.js';
+import { expandGrid, parseParams, pointMetrics } from '../host/sweep/sweep.js';
 
 const PAYLOAD_10G = (10 * 1518) / 1538; // Gb/s
 

@@ -7,7 +7,7 @@ import {
   computeHeadroom, interfaceAssumption, MAX_INTERFACE_DELAY_BT, parseCable, parseInterfaceDelay, parseSpeed, SONIC_DEFAULTS, SPEED_TABLE,
   type AsicName,
 } from '../host/headroom.js';
-import { metres, speedBps } from '../host/sim/units.js';
+import { metres, speedBps } from '../host/scenario/units.js';
 import { MTU_MAX, parseLength, parseRate, PORT_SPEEDS } from '../host/units.js';
 import { runCli } from './helpers.js';
 

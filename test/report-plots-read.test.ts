@@ -2,11 +2,11 @@
 // the per-priority paused time that adds up ports, a dozen series in colours too close to tell
 // apart, and a boolean sweep parameter drawn as a line from false to true.
 import { describe, expect, it } from 'vitest';
-import { lineSpec, pauseSpec } from '../host/sim/plots.js';
-import { reportHtml } from '../host/sim/report.js';
+import { lineSpec, pauseSpec } from '../host/report/plots.js';
+import { reportHtml } from '../host/report/report.js';
 import type { SimSeries } from '../host/sim/result.js';
-import { parseParams, type PointMetrics, type SweepRow } from '../host/sim/sweep.js';
-import { sweepPlotSpec } from '../host/sim/sweep-report.js';
+import { parseParams, type PointMetrics, type SweepRow } from '../host/sweep/sweep.js';
+import { sweepPlotSpec } from '../host/report/sweep-report.js';
 import { syntheticResult } from './fixtures/synthetic-result.js';
 
 type Spec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -2,8 +2,8 @@
 // arena: linear memory is reserved once at build and never grows during the run; the arena stays
 // far below the 2 GB budget (docs/sim.md reports the measured peak RSS).
 import { describe, expect, it } from 'vitest';
-import { closScenario } from '../host/sim/clos.js';
-import { checkScenario } from '../host/sim/scenario.js';
+import { closScenario } from '../host/scenario/clos.js';
+import { checkScenario } from '../host/scenario/scenario.js';
 import { buildFabric } from '../host/sim/run.js';
 
 describe('Clos memory', () => {

@@ -1,7 +1,7 @@
 // Fabric simulator: small scenarios whose outcome can be worked out by hand (docs/sim.md).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { checkScenario, type ScenarioInput } from '../host/sim/scenario.js';
+import { checkScenario, type ScenarioInput } from '../host/scenario/scenario.js';
 import { buildFabric, runScenario } from '../host/sim/run.js';
 import type { SimSummary } from '../host/sim/result.js';
 

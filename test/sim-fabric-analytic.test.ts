@@ -3,7 +3,7 @@
 // n:1 incast splits a bottleneck under PFC, what go-back-N does with and without losses, and the
 // arrival processes (Poisson gaps, start jitter).
 import { describe, expect, it } from 'vitest';
-import { checkScenario, type ScenarioInput } from '../host/sim/scenario.js';
+import { checkScenario, type ScenarioInput } from '../host/scenario/scenario.js';
 import { runScenario } from '../host/sim/run.js';
 
 /** Priority 0 -> TC0, 1 -> TC1 (ETS 60/40), 3 -> TC3 lossless (ETS 0 %, alone on its port in the incasts). */

@@ -3,8 +3,8 @@
 // pass through the plot specs, the sweep metrics and the extent helpers.
 import { describe, expect, it } from 'vitest';
 import { appendAll, maxOf, minOf } from '../host/extent.js';
-import { flowsSpec, lineSpec, MAX_POINTS } from '../host/sim/plots.js';
-import { pointMetrics } from '../host/sim/sweep.js';
+import { flowsSpec, lineSpec, MAX_POINTS } from '../host/report/plots.js';
+import { pointMetrics } from '../host/sweep/sweep.js';
 import type { SimSeries } from '../host/sim/result.js';
 import { syntheticResult } from './fixtures/synthetic-result.js';
 

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closScenario } from '../host/sim/clos.js';
-import { checkScenario, type Scenario, type ScenarioInput } from '../host/sim/scenario.js';
+import { closScenario } from '../host/scenario/clos.js';
+import { checkScenario, type Scenario, type ScenarioInput } from '../host/scenario/scenario.js';
 import { runScenario } from '../host/sim/run.js';
 import type { SimSummary } from '../host/sim/result.js';
 import { buildNs3Peer, ns3Spec, removeNs3Peer, runNs3, runNs3Async, type Ns3Result } from './ns3/ns3-peer.js';
@@ -164,7 +164,7 @@ function lossyFabric(o: {
 }
 
 /**
- * The path of a flow in `dcbkit gen clos --k 4`'s fat tree (host/sim/clos.ts names): within an edge
+ * The path of a flow in `dcbkit gen clos --k 4`'s fat tree (host/scenario/clos.ts names): within an edge
  * switch, up to aggregation switch `agg` of the pod, or over core `agg x 2 + core` (core c links the
  * aggregation switches c / 2 of every pod).
  */
@@ -190,7 +190,7 @@ const FAT_TREE_FLOWS: PathFlow[] = [
   fatTreeFlow('h2_1_1', 'h2_1_0', 50), fatTreeFlow('h1_0_1', 'h1_1_0', 40, 0), fatTreeFlow('h1_1_0', 'h3_0_0', 35, 0, 1),
 ];
 
-/** `dcbkit gen clos --k 4`'s fabric (host/sim/clos.ts) carrying `flows`. */
+/** `dcbkit gen clos --k 4`'s fabric (host/scenario/clos.ts) carrying `flows`. */
 function fatTree(flows: PathFlow[], duration: string, interarrival: Interarrival): ScenarioInput {
   const clos = closScenario({ k: 4, flows: 1 });
   return lossyFabric({

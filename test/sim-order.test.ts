@@ -6,7 +6,7 @@
 // leaves every flow's result unchanged; so does any order of the packet pool's free list.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { checkScenario, type ScenarioInput } from '../host/sim/scenario.js';
+import { checkScenario, type ScenarioInput } from '../host/scenario/scenario.js';
 import { runScenario, type RunOptions } from '../host/sim/run.js';
 import type { SimSummary } from '../host/sim/result.js';
 import { dcbEts403020 } from './helpers.js';

@@ -5,8 +5,8 @@
 // its switch toward the flow's destination (or the pinned path's next link), each port's far end
 // is the switch of the next entry, and the last one reaches the destination host.
 import { describe, expect, it } from 'vitest';
-import { checkScenario, type ScenarioInput } from '../host/sim/scenario.js';
-import { closScenario } from '../host/sim/clos.js';
+import { checkScenario, type ScenarioInput } from '../host/scenario/scenario.js';
+import { closScenario } from '../host/scenario/clos.js';
 import { buildFabric } from '../host/sim/run.js';
 
 function pathRows(doc: ScenarioInput) {

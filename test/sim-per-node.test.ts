@@ -3,7 +3,7 @@
 // QCN reaction/congestion points. Every scenario here differs from node to node, so an engine that
 // took one node's values for the whole fabric fails it.
 import { describe, expect, it } from 'vitest';
-import { checkScenario, type ScenarioInput } from '../host/sim/scenario.js';
+import { checkScenario, type ScenarioInput } from '../host/scenario/scenario.js';
 import { buildFabric, runScenario } from '../host/sim/run.js';
 import { inputErrorOf } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkScenario, scenarioJsonSchema, type ScenarioInput } from '../host/sim/scenario.js';
+import { checkScenario, scenarioJsonSchema, type ScenarioInput } from '../host/scenario/scenario.js';
 import { buildFabric, runScenario } from '../host/sim/run.js';
 import { dcbEts403020, inputErrorOf, runCli } from './helpers.js';
 

@@ -1,9 +1,9 @@
-// `buffer.pg_buffer` (host/sim/scenario.ts splitPgBuffer): one buffer figure per lossless
+// `buffer.pg_buffer` (host/scenario/scenario.ts splitPgBuffer): one buffer figure per lossless
 // (port, priority group) that means the same for every mechanism, so one sweep can compare them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../host/errors.js';
-import { checkScenario, splitPgBuffer, type FlowControlMode } from '../host/sim/scenario.js';
+import { checkScenario, splitPgBuffer, type FlowControlMode } from '../host/scenario/scenario.js';
 
 const modes = (m: FlowControlMode): FlowControlMode[] => ['lossy', 'lossy', 'lossy', m, 'lossy', 'lossy', 'lossy', 'lossy'];
 

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenario } from '../host/sim/scenario.js';
+import { loadScenario } from '../host/scenario/scenario.js';
 import { runScenario } from '../host/sim/run.js';
-import { reportFiles, writeReport } from '../host/sim/report.js';
-import { sweepPlotSpec } from '../host/sim/sweep-report.js';
+import { reportFiles, writeReport } from '../host/report/report.js';
+import { sweepPlotSpec } from '../host/report/sweep-report.js';
 import type { SimResult } from '../host/sim/result.js';
 import { requireTool } from './helpers.js';
 

@@ -1,4 +1,4 @@
-// The run report (host/sim/report.ts, host/sim/plots.ts) on a synthetic SimResult: the file set,
+// The run report (host/report/report.ts, host/report/plots.ts) on a synthetic SimResult: the file set,
 // determinism of everything but run.json, the CSV layout, the self-contained HTML, all-or-nothing
 // writing, and the plot helpers' invariants.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { flowNames, pauseBars, thinIndices, timeUnitFor, displayScale } from '../host/sim/plots.js';
-import { canonicalJson, csvField, seriesCsv, writeReport, SERIES_CSV_HEADER } from '../host/sim/report.js';
+import { flowNames, pauseBars, thinIndices, timeUnitFor, displayScale } from '../host/report/plots.js';
+import { canonicalJson, csvField, seriesCsv, writeReport, SERIES_CSV_HEADER } from '../host/report/report.js';
 import type { SimSeries } from '../host/sim/result.js';
 import { syntheticResult } from './fixtures/synthetic-result.js';
 

@@ -1,4 +1,4 @@
-// Sweeps (host/sim/sweep.ts, host/sim/sweep-report.ts) without the engine: parameter parsing, the
+// Sweeps (host/sweep/sweep.ts, host/report/sweep-report.ts) without the engine: parameter parsing, the
 // grid order, worker threads that finish out of order, and the aggregate files. The worker here is
 // a stand-in written to a temporary .mjs file; it derives a summary from the point's scenario.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../host/errors.js';
-import { parseXUnit, sweepCsv, sweepPlotSpec, writeSweep } from '../host/sim/sweep-report.js';
-import { expandGrid, parseParams, parseValue, pointMetrics, runSweep, withValue, workerCount } from '../host/sim/sweep.js';
+import { parseXUnit, sweepCsv, sweepPlotSpec, writeSweep } from '../host/report/sweep-report.js';
+import { expandGrid, parseParams, parseValue, pointMetrics, runSweep, withValue, workerCount } from '../host/sweep/sweep.js';
 import { syntheticResult } from './fixtures/synthetic-result.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-sweep-'));

@@ -4,7 +4,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../host/sim/scenario.js';
+import { loadScenario } from '../host/scenario/scenario.js';
 import { runScenario } from '../host/sim/run.js';
 import type { SimFlowResult, SimSummary } from '../host/sim/result.js';
 

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { listFilesRecursive } from '../host/io.js';
 import { packageRoot } from '../host/loader.js';
-import { parseShard, SHARD_INDEX, shardPoints } from '../host/sim/shard.js';
-import { shellWord } from '../host/sim/slurm.js';
+import { parseShard, SHARD_INDEX, shardPoints } from '../host/sweep/shard.js';
+import { shellWord } from '../host/sweep/slurm.js';
 import { inputErrorOf, runCli, runCliAsync } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-sweep-shard-'));

@@ -3,7 +3,7 @@
 // per-flow rates over a stationary window, plus what the investigation of docs/qcn.md needs
 // (empty and above-Kmax shares, synchronised cuts, the slowest rate limiter). Used by
 // test/dcqcn-fluid.test.ts; the table of docs/qcn.md is printed by scripts/dcqcn-fluid-table.mjs.
-import { checkScenario, type ScenarioInput } from '../sim/scenario.js';
+import { checkScenario, type ScenarioInput } from '../scenario/scenario.js';
 import { buildFabric } from '../sim/run.js';
 import type { DcqcnFluidParams } from './dcqcn-fluid.js';
 

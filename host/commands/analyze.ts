@@ -1,10 +1,10 @@
 // `dcbkit analyze deadlock <scenario> [--json]`: checks a scenario's lossless priorities for cyclic
-// buffer dependencies before anything runs (host/sim/deadlock.ts, docs/deadlock.md). Exit 0 when
+// buffer dependencies before anything runs (host/analysis/deadlock.ts, docs/deadlock.md). Exit 0 when
 // every lossless priority is deadlock-free, 1 when a cycle exists, 2 on bad input.
 import type { CommandModule } from 'yargs';
-import { loadScenario, type Scenario } from '../sim/scenario.js';
+import { loadScenario, type Scenario } from '../scenario/scenario.js';
 import '../scenario-kind.js'; // names the scenario in its unknown-key messages
-import { analyzeDeadlock, type DeadlockReport } from '../sim/deadlock.js';
+import { analyzeDeadlock, type DeadlockReport } from '../analysis/deadlock.js';
 
 interface Args { scenario: string; json?: boolean }
 

@@ -1,12 +1,12 @@
 // `dcbkit gen clos --k K --flows F --duration D [--seed S] [--speed 100G] [--pattern random|permutation|incast]`:
-// prints a k-ary fat-tree scenario (host/sim/clos.ts) as YAML on stdout, ready for `validate`,
+// prints a k-ary fat-tree scenario (host/scenario/clos.ts) as YAML on stdout, ready for `validate`,
 // `run` and `sweep`. Every flag is checked first (bad values: `--flag: rule`, exit 2, nothing
 // printed); the duration and speed are checked by the scenario's own rules, reported at the flag.
 import type { CommandModule } from 'yargs';
 import { Document, isMap, isSeq } from 'yaml';
 import { InputError, type Problem } from '../errors.js';
-import { CLOS_PATTERNS, closHostCount, closMaxFlows, closScenario, type ClosPattern } from '../sim/clos.js';
-import { checkScenario } from '../sim/scenario.js';
+import { CLOS_PATTERNS, closHostCount, closMaxFlows, closScenario, type ClosPattern } from '../scenario/clos.js';
+import { checkScenario } from '../scenario/scenario.js';
 import '../scenario-kind.js'; // names the scenario in its unknown-key messages
 
 interface GenArgs { kind: string; k: number; flows: number; duration: string; seed: number; speed: string; pattern: string }

@@ -1,22 +1,22 @@
 // `dcbkit run <scenario> [--out DIR] [--json] [--max-memory SIZE]`: simulate a DCB fabric (docs/sim.md).
-// --json prints the SimSummary as one JSON document; --out writes the report (host/sim/report.ts:
+// --json prints the SimSummary as one JSON document; --out writes the report (host/report/report.ts:
 // summary, series CSV, plots, HTML) atomically. A progress bar shows on a terminal only.
 // A run that would not fit --max-memory is refused before it starts (host/sim/budget.ts); Ctrl-C
 // stops a run between sampling intervals with one line on stderr, exit 130 and nothing written.
 import type { CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
-import { loadScenario } from '../sim/scenario.js';
+import { loadScenario } from '../scenario/scenario.js';
 import '../scenario-kind.js'; // names the scenario in its unknown-key messages
 import { startRun } from '../sim/run.js';
 import type { SimResult } from '../sim/result.js';
 import { progress } from '../sim/progress.js';
 import { DEFAULT_MAX_MEMORY, formatBytes } from '../sim/budget.js';
-import { sizeBytes } from '../sim/units.js';
+import { sizeBytes } from '../scenario/units.js';
 import { checkOutDir, RUN_OUTPUT } from '../io.js';
 // The report and its plots (vega, vega-lite: most of the code dcbkit ships) are imported only when
 // a run writes them or is interrupted, so that `run --json` starts as fast as `validate`.
-const plots = () => import('../sim/plots.js');
-const report = () => import('../sim/report.js');
+const plots = () => import('../report/plots.js');
+const report = () => import('../report/report.js');
 
 export interface RunArgs { scenario: string; out?: string; json?: boolean; 'max-memory'?: string }
 

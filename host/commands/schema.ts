@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
 import { configJsonSchema } from '../config/json-schema.js';
 import { writeFileAtomic } from '../io.js';
-import { scenarioJsonSchema } from '../sim/scenario.js';
+import { scenarioJsonSchema } from '../scenario/scenario.js';
 import { deviceJsonSchema } from '../document-kinds.js';
 
 const schemas: Record<string, () => unknown> = { config: configJsonSchema, scenario: scenarioJsonSchema, device: deviceJsonSchema };

@@ -1,5 +1,5 @@
 // The multi-machine side of `dcbkit sweep` (docs/sim.md "Sweeps on many machines"):
-//   sweep ... --shard I/N --out DIR [--resume]    run one shard of the grid (host/sim/shard.ts)
+//   sweep ... --shard I/N --out DIR [--resume]    run one shard of the grid (host/sweep/shard.ts)
 //   sweep ... --resume --out DIR                  run only the points DIR lacks, write the full sweep
 //   sweep ... --slurm --shards N --out DIR [--submit] [--partition P] [--time T] [--cpus-per-task C]
 //   sweep ... --k8s --shards N --out DIR --volume-claim NAME [--image I]
@@ -11,16 +11,16 @@ import type { CommandModule, Options } from 'yargs';
 import { InputError, type Problem } from '../errors.js';
 import { checkOutDir, SWEEP_OUTPUT, writeTreeAtomic } from '../io.js';
 import { packageRoot } from '../loader.js';
-import { canonicalJson } from '../sim/report.js';
+import { canonicalJson } from '../report/report.js';
 import type { SimSummary } from '../sim/result.js';
-import { checkK8sOptions, K8S_MOUNT, k8sFiles } from '../sim/k8s.js';
+import { checkK8sOptions, K8S_MOUNT, k8sFiles } from '../sweep/k8s.js';
 import {
   KEPT_ENTRIES, mergeShards, outcomeOf, parseShard, readSweepDir, reusableSummaries, shardPoints, sweepPlan, withPlan, writeShard,
   type SweepPlan, type TaskPlan,
-} from '../sim/shard.js';
-import { checkSlurmOptions, slurmScripts, submitSlurm } from '../sim/slurm.js';
-import { sweepFiles, sweepJson, type XUnit } from '../sim/sweep-report.js';
-import { runSweep, type PointMetrics, type SweepOutcome, type SweepParam } from '../sim/sweep.js';
+} from '../sweep/shard.js';
+import { checkSlurmOptions, slurmScripts, submitSlurm } from '../sweep/slurm.js';
+import { sweepFiles, sweepJson, type XUnit } from '../report/sweep-report.js';
+import { runSweep, type PointMetrics, type SweepOutcome, type SweepParam } from '../sweep/sweep.js';
 import { toolVersions } from '../versions.js';
 import { prepareSweep, stopSweepOnSigint } from './sweep.js';
 

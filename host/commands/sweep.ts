@@ -5,12 +5,12 @@
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { InputError, type Problem } from '../errors.js';
-import { checkScenario, readScenarioFile } from '../sim/scenario.js';
+import { checkScenario, readScenarioFile } from '../scenario/scenario.js';
 import '../scenario-kind.js'; // names the scenario in its unknown-key messages
-import { canonicalJson } from '../sim/report.js';
+import { canonicalJson } from '../report/report.js';
 import { checkOutDir, SWEEP_OUTPUT } from '../io.js';
-import { parseXUnit, sweepJson, type XUnit } from '../sim/sweep-report.js';
-import { defaultJobs, expandGrid, METRIC_NAMES, parseParams, runSweep, type PointMetrics, type SweepOutcome, type SweepParam, type SweepPoint } from '../sim/sweep.js';
+import { parseXUnit, sweepJson, type XUnit } from '../report/sweep-report.js';
+import { defaultJobs, expandGrid, METRIC_NAMES, parseParams, runSweep, type PointMetrics, type SweepOutcome, type SweepParam, type SweepPoint } from '../sweep/sweep.js';
 import { CLUSTER_OPTIONS, clusterSweep, isClusterSweep, writeFullSweep, type ClusterArgs } from './sweep-merge.js';
 import { maxOf } from '../extent.js';
 

@@ -1,7 +1,7 @@
 /**
  * The DCB configuration module. Everything a consumer needs:
  *
- *     import { loadConfig, parseConfig, type DcbConfig } from '../config/index.js';
+ *     import { loadConfig, parseConfig, type DcbConfig } from './index.js';
  *     const { config, warnings } = loadConfig('examples/configs/converged.yaml');
  *     config.port.speed        // bit/s (number), config.port.cable in metres, config.port.mtu bytes
  *     config.ets               // always present (derived from pg, or 802.1Q strict defaults)

@@ -279,7 +279,7 @@ export const rpDcqcnSchema = rpDcqcnInput.transform((s, ctx): QcnRpDcqcn => {
 /**
  * The reaction-point parameters of `profile` at their defaults on a port of `lineBps`: what a node
  * runs when the fabric's QCN profile is not the one of its own qcn.rp (its values are for the other
- * algorithm; host/sim/scenario.ts).
+ * algorithm; host/scenario/scenario.ts).
  */
 export function rpDefaults(profile: QcnRpConfig['profile'], lineBps: number): QcnRpConfig {
   const { profile: p, ...rest } = profile === 'qau-pc' ? rpQauPcSchema.parse({ profile }) : rpDcqcnSchema.parse({ profile });

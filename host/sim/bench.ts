@@ -2,10 +2,10 @@
 // (PFC, auto headroom) with QCN (congestion point at the switch, a reaction point per flow),
 // 1500 B frames. Figure: simulated packet-hops (a frame serialised on one link) per second of wall
 // time on one core, timing only the engine's run (the tables are built before the clock starts).
-import { checkScenario, type ScenarioInput } from './scenario.js';
+import { checkScenario, type ScenarioInput } from '../scenario/scenario.js';
 import { runScenario } from './run.js';
 import { buildFabric } from './fabric.js';
-import { closScenario } from './clos.js';
+import { closScenario } from '../scenario/clos.js';
 
 export interface FabricBench {
   packet_hops_per_s: number;

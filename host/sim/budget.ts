@@ -3,7 +3,7 @@
 // (`sample: 1ps` over 6 ms, `duration: 1000000s` at 10 us) is refused at once with exit 2 and the
 // numbers, instead of growing to gigabytes and dying. docs/reports.md documents the figures.
 import { InputError } from '../errors.js';
-import type { Scenario } from './scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import type { SimSeries } from './result.js';
 
 /** Default --max-memory: 2 GiB. */

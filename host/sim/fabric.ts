@@ -9,7 +9,7 @@ import { dcqcnKernelFields, NO_DCQCN_FIELDS, writeNpParams, writeRpParams, type 
 import { PFC_UNIT_OFF, PORT_UNIT, writePfcParams, type PfcParams } from '../kernels/pfc.js';
 import { writeCreditParams } from '../kernels/credit.js';
 import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
-import { losslessPgs, type NormNode, type Scenario } from './scenario.js';
+import { losslessPgs, type NormNode, type Scenario } from '../scenario/scenario.js';
 import type { QcnRpConfig } from '../config/types.js';
 import { computeRoutes, hopScratch, longestFlowPath, nodeOrdinals, type Routes } from './routes.js';
 

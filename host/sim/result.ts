@@ -1,6 +1,6 @@
 // The result of one simulation run (`dcbkit run`): a summary of counters and figures plus sampled
 // time series. This is the interface between the engine (host/sim/run.ts) and the reports
-// (host/sim/report.ts: CSV, SVG plots, HTML). Times are integer picoseconds, sizes bytes, rates
+// (host/report/report.ts: CSV, SVG plots, HTML). Times are integer picoseconds, sizes bytes, rates
 // bit/s (docs/design.md §2). Extend only compatibly: add optional fields, rename nothing.
 
 /** One sampled quantity over time; `t_ps[i]` is the end of sampling interval i. */
@@ -80,7 +80,7 @@ export interface SimSummary {
     action: string;
   }[];
   /**
-   * The first lossless deadlock seen (host/sim/deadlock-monitor.ts): a cycle of the dependency graph
+   * The first lossless deadlock seen (host/analysis/deadlock-monitor.ts): a cycle of the dependency graph
    * whose ports were all paused, with frames waiting and none sent, for at least the scenario's
    * deadlock_threshold; null when none.
    */

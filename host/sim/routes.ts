@@ -12,7 +12,7 @@
 // Invariants: every entry reached by a frame has count >= 1; equal sets are stored once (hashed on
 // their ports), which keeps a fat tree's table small. The engine's row stride (SH_NHOSTS) is
 // `columns`, which equals nHosts when no flow is pinned, so such scenarios keep their exact layout.
-import type { Scenario } from './scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 
 export interface Routes {
   route: Int32Array;

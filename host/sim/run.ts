@@ -3,10 +3,10 @@
 // call (the JS/Wasm boundary is crossed per interval, never per packet), records the samples
 // (sample.ts), watches for lossless deadlocks (deadlock-monitor.ts), and assembles the summary
 // (summary.ts). One-way: scenario -> fabric tables -> engine -> series and summary.
-import type { Scenario } from './scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import type { SimResult } from './result.js';
-import { dependencyGraphs } from './deadlock.js';
-import { DeadlockMonitor, type PortProbe } from './deadlock-monitor.js';
+import { dependencyGraphs } from '../analysis/deadlock.js';
+import { DeadlockMonitor, type PortProbe } from '../analysis/deadlock-monitor.js';
 import { checkBudget, DEFAULT_MAX_MEMORY, runFootprint } from './budget.js';
 import { buildFabric } from './fabric.js';
 import { EtsShareMeter, Sampler } from './sample.js';

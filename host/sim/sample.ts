@@ -7,7 +7,7 @@
 // delivered throughput and, with QCN, its rate limiter's current and target rates.
 import { WIRE_OVERHEAD } from '../codes.js';
 import type { Fabric } from './fabric.js';
-import type { Scenario } from './scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import type { SimSeries, SimSummary } from './result.js';
 
 export function round3(x: number): number {

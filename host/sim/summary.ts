@@ -7,7 +7,7 @@
 // they share. Link utilisation: data-frame wire bytes sent over what the port's rate carries.
 import type { Fabric } from './fabric.js';
 import { WDLOG_CAP } from './fabric.js';
-import type { Scenario } from './scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import type { SimFlowResult, SimSummary } from './result.js';
 import { round3 } from './sample.js';
 import { WIRE_OVERHEAD } from '../codes.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../../host/sim/scenario.js';
+import type { Scenario } from '../../host/scenario/scenario.js';
 import { requireTool } from '../helpers.js';
 
 /** ns-3 3.37's libraries the program uses, in link order (pkg-config also names libgsl, not installed). */

@@ -14,8 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { InputError, type Problem } from '../errors.js';
 import { packageRoot } from '../loader.js';
-import { progress } from './progress.js';
-import type { SimSummary } from './result.js';
+import { progress } from '../sim/progress.js';
+import type { SimSummary } from '../sim/result.js';
 import { maxOf, minOf } from '../extent.js';
 
 export type ParamValue = number | boolean | string;
@@ -195,7 +195,7 @@ export interface SweepOutcome {
 export interface SweepTask { index: number; scenario: unknown }
 
 export function defaultWorkerFile(): string {
-  return join(packageRoot(), 'dist', 'host', 'sim', 'sweep-worker.js');
+  return join(packageRoot(), 'dist', 'host', 'sweep', 'sweep-worker.js');
 }
 
 export function defaultJobs(): number {

@@ -11,7 +11,7 @@
 // keeping the minimum and the maximum of each bucket, so spikes and dips stay visible.
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import type { SimResult, SimSeries } from './result.js';
+import type { SimResult, SimSeries } from '../sim/result.js';
 import { maxOf } from '../extent.js';
 
 export const MAX_POINTS = 2000;

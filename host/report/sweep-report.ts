@@ -1,7 +1,7 @@
 // The output of a sweep (`dcbkit sweep --out DIR`), written all-or-nothing:
 //
 //   sweep.csv     one row per grid point in grid order: index, one column per swept path, then the
-//                 metrics of host/sim/sweep.ts PointMetrics (empty cell = not applicable)
+//                 metrics of host/sweep/sweep.ts PointMetrics (empty cell = not applicable)
 //   sweep.json    {params: [{path, values}], metrics: [...names], points: [{index, params, metrics}]}
 //   sweep-<metric>.svg   the metric against the first swept parameter, one line per combination
 //                 of the others; a point where a lossless priority dropped frames is a cross
@@ -14,7 +14,7 @@ import { toolVersions } from '../versions.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { renderSvg } from './plots.js';
 import { canonicalJson, csvField, deterministicSummary } from './report.js';
-import { METRIC_NAMES, type PointMetrics, type SweepOutcome, type SweepParam, type SweepRow } from './sweep.js';
+import { METRIC_NAMES, type PointMetrics, type SweepOutcome, type SweepParam, type SweepRow } from '../sweep/sweep.js';
 
 export function sweepJson(params: readonly SweepParam[], rows: readonly SweepRow[]): object {
   return {

@@ -16,8 +16,8 @@
 // component), each with the flows that create its edges; when a priority's cycles exceed
 // MAX_CYCLES, its strongly connected components instead (each contains at least one cycle).
 // Cycles start at their lowest port id and are sorted, so the report is deterministic.
-import type { Scenario } from './scenario.js';
-import { computeRoutes, hopScratch, nodeOrdinals, walkFlowHops, type Routes } from './routes.js';
+import type { Scenario } from '../scenario/scenario.js';
+import { computeRoutes, hopScratch, nodeOrdinals, walkFlowHops, type Routes } from '../sim/routes.js';
 
 export const MAX_CYCLES = 1000;
 

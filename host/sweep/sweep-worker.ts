@@ -1,10 +1,10 @@
-// Worker-thread entry of `dcbkit sweep` (piscina loads the compiled dist/host/sim/sweep-worker.js):
+// Worker-thread entry of `dcbkit sweep` (piscina loads the compiled dist/host/sweep/sweep-worker.js):
 // one grid point per call, the raw scenario document in, the point's summary out. The document was
 // validated by the main thread already; checking it again here costs little and keeps the worker
 // safe to call on its own.
-import { runScenario } from './run.js';
-import { checkScenario } from './scenario.js';
-import type { SimSummary } from './result.js';
+import { runScenario } from '../sim/run.js';
+import { checkScenario } from '../scenario/scenario.js';
+import type { SimSummary } from '../sim/result.js';
 import type { SweepTask } from './sweep.js';
 
 export default async function runPoint(task: SweepTask): Promise<SimSummary> {

@@ -4,14 +4,14 @@
 //                     fields (sim.wall_s, sim.packet_hops_per_s): byte-identical for the same seed
 //   run.json          the wall-clock figures and tool versions (the only non-deterministic file)
 //   series/<kind>.csv one file per series kind, long layout: series,entity,unit,t_ps,value,priority
-//   <kind>.svg, ets.svg, flows.svg, fct.svg   the plots (host/sim/plots.ts)
+//   <kind>.svg, ets.svg, flows.svg, fct.svg   the plots (host/report/plots.ts)
 //   report.html       one self-contained page: summary tables and the SVGs inline, no external assets
 //
 // docs/reports.md describes each file for users.
 import { RUN_OUTPUT, writeTreeAtomic } from '../io.js';
 import { toolVersions } from '../versions.js';
 import { renderPlots, SERIES_KINDS, timeUnitFor } from './plots.js';
-import type { SimResult, SimSeries, SimSummary } from './result.js';
+import type { SimResult, SimSeries, SimSummary } from '../sim/result.js';
 
 /**
  * JSON with object keys sorted at every level, 2-space indent and a final newline; arrays of plain
