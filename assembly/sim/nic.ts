@@ -50,9 +50,9 @@ import { enqueue, sendControl, wireBytes } from './queues';
 import { roceHasData, roceNextBytes, roceReceiveData, roceSendReverse, roceTakeFrame } from './transport';
 
 /** Flow states (SF_STATE). */
-const OUT_OF_RING: i32 = 0;
-const IN_RING: i32 = 1;
-const DONE: i32 = 3;
+export const OUT_OF_RING: i32 = 0;
+export const IN_RING: i32 = 1;
+export const DONE: i32 = 3;
 
 /** Keeps exactly one timer event queued per engaged reaction point, at or before its deadline. */
 @inline
@@ -249,6 +249,16 @@ function ringJoin(pa: usize, tc: i32, f: i32, fa: usize): void {
   store<i32>(fa + SF_STATE, IN_RING);
 }
 
+/** Takes flow f, the head of the ring whose tail is `tail`, out of it: deficit reset, as DRR does for an empty queue. */
+@inline
+function ringLeaveHead(tailAt: usize, tail: i32, ta: usize, f: i32, fa: usize, state: i32): void {
+  if (f == tail) store<i32>(tailAt, -1);
+  else store<i32>(ta + SF_RING_NEXT, load<i32>(fa + SF_RING_NEXT));
+  store<i32>(fa + SF_STATE, state);
+  store<i32>(fa + SF_DEFICIT, 0);
+  store<i32>(fa + SF_TURN, 0);
+}
+
 /**
  * Puts flow f into its NIC ring if it is ready now, else queues its FLOW event for when it will be;
  * then lets the NIC fill the TC queue and the port transmit. Called when something may have made
@@ -305,12 +315,8 @@ export function nicServe(p: i32, pa: usize, tc: i32): void {
     const fa = flowAt(f);
     const t = readyAt(fa);
     if (t > now) {
-      // Not ready: out of the ring, deficit reset; back when its FLOW event finds it ready.
-      if (f == tail) store<i32>(tailAt, -1);
-      else store<i32>(ta + SF_RING_NEXT, load<i32>(fa + SF_RING_NEXT));
-      store<i32>(fa + SF_STATE, now >= load<i64>(fa + SF_STOP) ? DONE : OUT_OF_RING);
-      store<i32>(fa + SF_DEFICIT, 0);
-      store<i32>(fa + SF_TURN, 0);
+      // Not ready: out of the ring; back when its FLOW event finds it ready.
+      ringLeaveHead(tailAt, tail, ta, f, fa, now >= load<i64>(fa + SF_STOP) ? DONE : OUT_OF_RING);
       armFlow(f, fa, t);
       continue;
     }
@@ -330,11 +336,7 @@ export function nicServe(p: i32, pa: usize, tc: i32): void {
     const k = allocPacket();
     if (k < 0) {
       // Packet pool exhausted (counted): this flow tries again a microsecond later.
-      if (f == tail) store<i32>(tailAt, -1);
-      else store<i32>(ta + SF_RING_NEXT, load<i32>(fa + SF_RING_NEXT));
-      store<i32>(fa + SF_STATE, OUT_OF_RING);
-      store<i32>(fa + SF_DEFICIT, 0);
-      store<i32>(fa + SF_TURN, 0);
+      ringLeaveHead(tailAt, tail, ta, f, fa, OUT_OF_RING);
       armFlow(f, fa, now + 1_000_000);
       return;
     }

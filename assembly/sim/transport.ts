@@ -28,11 +28,9 @@ import { dcqcnRpOnCnp } from '../qcn_rp';
 import { EV_RTO, FOREVER, REV_BIT, ROCE_BIT, allocPacket, flowAt, now, pktAt } from './arena';
 import { MAIN, evPush } from './events';
 import { tryTransmit } from './link';
-import { armRp, flowWake, rateChanged } from './nic';
+import { DONE, IN_RING, armRp, flowWake, rateChanged } from './nic';
 import { enqueue } from './queues';
 
-const IN_RING: i32 = 1;
-const DONE: i32 = 3;
 /** Every ACK, NACK and CNP frame is a minimum-size frame. */
 const REVERSE_FRAME_BYTES: i32 = 64;
 
