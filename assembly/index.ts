@@ -11,7 +11,8 @@ export {
   pfcBlockedMaskOne, pfcBlockedTcsOne,
 } from './pfc';
 export { pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting } from './bench/pfc';
-export { simInit, simRunUntil, simReserve, simFreePackets, simPermutePool } from './sim/engine';
+export { simInit, simRunUntil, simReserve, simFreePackets, simPermutePool, simSetup, simAttach, simBatchEnd } from './sim/engine';
+export { simStartPartition, simRunWindow, simWindowMin, simDrain } from './sim/partition';
 export { evSelfTest } from './sim/events';
 export {
   creditConfigure, creditOnGrant, creditSyncValue, creditAvailable, creditGrantValue, creditOnSync, creditTrySendOne,

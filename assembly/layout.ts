@@ -382,7 +382,8 @@ export const SN_SIZE: i32 = ((SN_LOSSY_Q + I32) + 7) & ~7;
 export const SP_NODE: i32 = 0;
 export const SP_PEER: i32 = SP_NODE + I32;                    // port at the other end of the link
 export const SP_PPB: i32 = SP_PEER + I32;                    // ps per byte
-export const SP_FLAGS: i32 = SP_PPB + I32;                   // bit 0 host port, bit 1 a transmitter-done event is queued
+export const SP_FLAGS: i32 = SP_PPB + I32;                   // bit 0 host port, bit 1 a transmitter-done event is queued, bit 2 its peer is in another partition
+export const SP_FLAG_REMOTE_PEER: i32 = 4;                      // SP_FLAGS bit 2 (partitioned runs, assembly/sim/partition.ts)
 export const SP_DELAY: i32 = SP_FLAGS + I32;                 // i64 one-way propagation, ps
 export const SP_BUSY_UNTIL: i32 = SP_DELAY + I64;            // i64 the frame on the wire ends (transmitter idle from then)
 export const SP_BACKLOG: i32 = SP_BUSY_UNTIL + I64;          // TC bitmap of non-empty egress queues
@@ -541,6 +542,30 @@ export const SS_START: i32 = SS_PRIO + I32;
 export const SS_STOP: i32 = SS_START + I64;
 export const SS_INTERVAL: i32 = SS_STOP + I64;
 export const SS_SIZE: i32 = SS_INTERVAL + I64;
+// Partition record of a partitioned run (assembly/sim/partition.ts, docs/sim.md "One run on every
+// core"): one per partition, written by the host; the instance that runs the partition keeps its
+// mutable statics in the record's scratch (heap records, PFC times), since every instance shares
+// one memory.
+export const PT_PART: i32 = 0;                                 // this partition's number 0..PT_NPARTS-1
+export const PT_NPARTS: i32 = PT_PART + I32;                   // partitions of the run
+export const PT_OWNER: i32 = PT_NPARTS + I32;                  // address of u8[ports]: the partition of each port
+export const PT_COUNTERS: i32 = PT_OWNER + I32;                // address of this partition's counters (SC_SIZE)
+export const PT_WDLOG: i32 = PT_COUNTERS + I32;                // address of this partition's watchdog log (SH_WDLOG_CAP entries)
+export const PT_HEAP: i32 = PT_WDLOG + I32;                    // address of this partition's event heap entries
+export const PT_HEAP_CAP: i32 = PT_HEAP + I32;                 // its entries, of which PT_TX_CAP for heap TX and the pool's for ARR
+export const PT_TX_CAP: i32 = PT_HEAP_CAP + I32;
+export const PT_POOL_LO: i32 = PT_TX_CAP + I32;                // the packet records [LO, HI) are this partition's
+export const PT_POOL_HI: i32 = PT_POOL_LO + I32;
+export const PT_RINGS: i32 = PT_POOL_HI + I32;                 // address of the ring table: RG_SIZE x 2 per (sender, receiver)
+export const PT_SCRATCH: i32 = 64;                             // 48 bytes of heap records, 16 of PFC times, 8 the touch-ahead target
+export const PT_SIZE: i32 = PT_SCRATCH + 128;
+// Ring of frames from one partition to another for one window parity: count, capacity, entries.
+// An entry is the frame's i64 arrival time followed by its packet record (SK_SIZE bytes).
+export const RG_COUNT: i32 = 0;
+export const RG_CAP: i32 = RG_COUNT + I32;
+export const RG_ENTRIES: i32 = RG_CAP + I32;
+export const RG_SIZE: i32 = 16;
+export const RG_ENTRY: i32 = I64 + SK_SIZE;
 
 // ---------------------------------------------------------------------------------------------
 // Compile-time guards (a failed one stops the build with its message).
@@ -558,6 +583,7 @@ if (SK_B + I32 > SK_SIZE || SK_ARRIVE_AT + I64 > SK_SIZE) ERROR('layout: sim pac
 if (SF_ARR_PS + I64 > SF_SIZE || SF_SIZE % 8 != 0) ERROR('layout: sim flow record');
 if (SC_NOW + I64 > SC_SIZE) ERROR('layout: sim counters');
 if (SS_INTERVAL + I64 > SS_SIZE) ERROR('layout: sim storm record');
+if (PT_RINGS + I32 > PT_SCRATCH || PT_SCRATCH + 72 > PT_SIZE) ERROR('layout: sim partition record');
 if (SH_REV_PATHS + I32 > SH_SIZE) ERROR('layout: sim header');
 // i64 fields are 8-byte aligned (a misaligned i64 load is slow and breaks the host's BigInt64Array views).
 if (QCN_CP_SAMPLES % 8 != 0 || QCN_RP_ALPHA_DEADLINE % 8 != 0 || QCN_RP_FIRST_CNP_BPS % 8 != 0 || QCN_RP_CUTS % 8 != 0) ERROR('layout: QCN i64 alignment');

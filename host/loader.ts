@@ -5,7 +5,11 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type CoreFlavour = 'release' | 'debug';
+/**
+ * release and debug own their memory; shared is the release build over an imported shared memory
+ * (WebAssembly threads), for the partitioned fabric engine: one memory, an instance per thread.
+ */
+export type CoreFlavour = 'release' | 'debug' | 'shared';
 
 /** The exports every build of the core has; kernels add functions and layout globals. */
 export interface CoreExports {
@@ -29,7 +33,7 @@ export function packageRoot(): string {
 }
 
 export function wasmPath(flavour: CoreFlavour = 'release'): string {
-  return join(packageRoot(), 'build', flavour === 'release' ? 'core.wasm' : 'core.debug.wasm');
+  return join(packageRoot(), 'build', flavour === 'release' ? 'core.wasm' : flavour === 'shared' ? 'core.shared.wasm' : 'core.debug.wasm');
 }
 
 const moduleCache = new Map<CoreFlavour, WebAssembly.Module>();
@@ -52,9 +56,15 @@ export class Core {
   private i64view: BigInt64Array;
   readonly initialBytes: number;
 
-  constructor(flavour: CoreFlavour = 'release') {
+  /**
+   * A new instance. The shared flavour takes the memory of another instance (`memory`), or makes a
+   * new shared one (64 KiB pages: 256 to start, up to 4 GiB).
+   */
+  constructor(flavour: CoreFlavour = 'release', memory?: WebAssembly.Memory) {
+    const shared: Record<string, WebAssembly.Memory> = flavour === 'shared' ? { memory: memory ?? new WebAssembly.Memory({ initial: 256, maximum: 65536, shared: true }) } : {};
     const instance = new WebAssembly.Instance(coreModule(flavour), {
       env: {
+        ...shared,
         abort(msg: number, file: number, line: number, col: number): never {
           throw new Error(`core aborted at ${line}:${col} (message ptr ${msg}, file ptr ${file})`);
         },

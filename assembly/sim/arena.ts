@@ -2,13 +2,14 @@
 // §3), the packet pool's free list, the clock, the engine's event and packet codes, and one-line
 // accessors for the records of assembly/layout.ts (SH_, SN_, SP_, SK_, SF_, SC_).
 //
-// engine.ts (simInit, the event loop) writes these globals; every other module only reads them.
+// engine.ts (simInit, the event loop) and partition.ts write these globals; every other module only
+// reads them. Globals are per instance: in a partitioned run each worker's instance has its own.
 // Invariants: every packet record is either on the free list or referenced once (a queue, the wire,
 // a sink list, an ARRIVE event); nothing allocates after simInit and memory never grows.
 import {
   CREDIT_SIZE, QCN_CP_SIZE, QCN_RP_ACTIVE, QCN_RP_ALPHA_DEADLINE, QCN_RP_CR, QCN_RP_DEADLINE,
   SC_POOL_EXHAUSTED, SF_RP, SF_SIZE, SK_NEXT, SK_SIZE, SN_SIZE, SP_CP, SP_CREDIT, SP_CREDIT_MASK, SP_MODES,
-  SP_SIZE,
+  SP_SIZE, SP_FLAG_REMOTE_PEER,
   CONTROL_FRAME_BYTES, SIM_CREDIT_BITS,
 } from '../layout';
 
@@ -74,9 +75,18 @@ export let hostQueue: i32 = 0;
 export let anyCredit: i32 = 0;
 export let wdPolls: usize = 0;
 export let dcqcn: bool = false;
-/** Eight u16 PFC time fields handed to pfcReceivePfc (static, 16 bytes). */
-export const PFC_TIMES: usize = memory.data(16, 8);
+/** Eight u16 PFC time fields handed to pfcReceivePfc (16 bytes: static, or a partition's scratch). */
+export let pfcTimes: usize = memory.data(16, 8);
+/** Partitioned run (partition.ts): this instance's partition and their number (1: a serial run). */
+export let part: i32 = 0;
+export let nParts: i32 = 1;
+/** u8 per port: the partition that owns it (partitioned runs only). */
+export let owner: usize = 0;
+/** SP_FLAGS bit: the port's peer is in another partition (its frames cross through a ring). */
+export const F_REMOTE_PEER: i32 = SP_FLAG_REMOTE_PEER;
 
+/** Whether this instance runs port p's events (always in a serial run). */
+@inline export function owns(p: i32): bool { return nParts == 1 || <i32>load<u8>(owner + <usize>p) == part; }
 @inline export function portAt(p: i32): usize { return ports + <usize>p * SP_SIZE; }
 @inline export function nodeAt(n: i32): usize { return nodes + <usize>n * SN_SIZE; }
 @inline export function flowAt(f: i32): usize { return flows + <usize>f * SF_SIZE; }

@@ -55,7 +55,7 @@ import {
   CREDIT_HALF, EV_ARRIVE, EV_CREDIT_REFRESH, EV_FLOW, EV_REFRESH, EV_RP_TIMER, EV_RTO, EV_STORM,
   EV_TX_DONE, EV_WAKE, EV_WATCHDOG, FOREVER, INDEX_MASK, anyCredit, count, cpRec, creditAging, creditMaskAt,
   creditRec, ctr, dcqcn, flowAt, flows, freeList, hdr, hostQueue, mix, modeAt, nFlows, routeColumns,
-  nPorts, nStorms, nh, nodes, now, pathLen, paths, pktAt, pool, portAt, ports, qcnMask, revPaths, route, storms,
+  nPorts, nStorms, nh, nodes, now, owns, part, pathLen, paths, pktAt, pool, portAt, ports, qcnMask, revPaths, route, storms,
   wdCap, wdPolls, wdlog,
 } from './arena';
 import { ARR, MAIN, TX, evDone, evNext, evOverflow, evPayloadAt, evPush, evReset, evTake, evTopTime } from './events';
@@ -73,6 +73,19 @@ import { watchdogPoll } from './watchdog';
  * flow's path is longer than the path table's rows (both host sizing bugs).
  */
 export function simInit(base: i32): i32 {
+  const setup = simSetup(base);
+  if (setup != 0) return setup;
+  // Packet pool: a free list threaded through SK_NEXT.
+  const poolCap = load<i32>(hdr + SH_POOL_CAP);
+  linkPool(0, poolCap);
+  // Heap ARR: at most one arrival per packet record; TX: at most one transmitter-done per port.
+  evReset(<usize>load<i32>(hdr + SH_HEAP), load<i32>(hdr + SH_HEAP_CAP), nPorts + 1, poolCap);
+  seedEvents();
+  return evOverflow;
+}
+
+/** Reads the table addresses and fabric-wide parameters from the header at `base` into this instance's globals. */
+export function simAttach(base: i32): void {
   hdr = <usize>base;
   nPorts = load<i32>(hdr + SH_NPORTS);
   nFlows = load<i32>(hdr + SH_NFLOWS);
@@ -96,17 +109,29 @@ export function simInit(base: i32): i32 {
   creditAging = load<i64>(hdr + SH_CREDIT_AGING);
   hostQueue = load<i32>(hdr + SH_HOSTQ);
   wdPolls = <usize>load<i32>(hdr + SH_WD_POLLS);
-  const nPolls = load<i32>(hdr + SH_NWD_POLLS);
-  const seed = <u32>load<i32>(hdr + SH_SEED);
   dcqcn = load<i32>(hdr + SH_QCN_PROFILE) == 1;
-  anyCredit = 0;
   now = 0;
-  // Packet pool: a free list threaded through SK_NEXT.
-  const poolCap = load<i32>(hdr + SH_POOL_CAP);
-  for (let k = 0; k < poolCap; k++) store<i32>(pktAt(k) + SK_NEXT, k + 1 < poolCap ? k + 1 : -1);
-  freeList = poolCap > 0 ? 0 : -1;
-  // Heap ARR: at most one arrival per packet record; TX: at most one transmitter-done per port.
-  evReset(<usize>load<i32>(hdr + SH_HEAP), load<i32>(hdr + SH_HEAP_CAP), nPorts + 1, load<i32>(hdr + SH_POOL_CAP));
+  eventsRun = 0;
+  touchAhead = <i64>nPorts * <i64>SP_SIZE > TOUCH_AHEAD_PORT_BYTES;
+  // Credit priorities of any port: written by simSetup into each port record.
+  anyCredit = 0;
+  for (let p = 0; p < nPorts; p++) anyCredit |= creditMaskAt(portAt(p));
+}
+
+/** Threads the free list through the packet records [lo, hi). */
+export function linkPool(lo: i32, hi: i32): void {
+  for (let k = lo; k < hi; k++) store<i32>(pktAt(k) + SK_NEXT, k + 1 < hi ? k + 1 : -1);
+  freeList = lo < hi ? lo : -1;
+}
+
+/**
+ * Configures every record the host wrote (ports, kernels, flows, sink lists) and traces the flows'
+ * paths: everything but the packet pool and the events. Returns 0, or 2 if a flow's path is longer
+ * than the path table's rows.
+ */
+export function simSetup(base: i32): i32 {
+  simAttach(base);
+  const seed = <u32>load<i32>(hdr + SH_SEED);
   for (let p = 0; p < nPorts; p++) {
     const pa = portAt(p);
     for (let tc = 0; tc < 8; tc++) {
@@ -128,7 +153,6 @@ export function simInit(base: i32): i32 {
     }
     store<i32>(pa + SP_LOSSLESS, lossless);
     store<i32>(pa + SP_CREDIT_MASK, credit);
-    anyCredit |= credit;
     let packed = 0;
     for (let pr = 0; pr < 8; pr++) packed |= (<i32>load<u8>(pa + SP_ETS + ETS_PRIO_TC + pr) & 7) << (3 * pr);
     store<i32>(pa + SP_PRIO_TC, packed);
@@ -154,7 +178,6 @@ export function simInit(base: i32): i32 {
     }
   }
   if (tracePaths() != 0) return 2;
-  touchAhead = <i64>nPorts * <i64>SP_SIZE > TOUCH_AHEAD_PORT_BYTES;
   for (let f = 0; f < nFlows; f++) {
     const fa = flowAt(f);
     // The host wrote the reaction point's parameters into its record (host/kernels/qcn-rp.ts, from the
@@ -174,7 +197,6 @@ export function simInit(base: i32): i32 {
     }
     store<i64>(fa + SF_NEXT_AT, start);
     store<i64>(fa + SF_FLOW_EV_AT, start);
-    evPush(MAIN, start, (EV_FLOW << 28) | <u32>f);
   }
   // Priorities whose data frames to a host need no arrival event (see "Deliveries to hosts").
   for (let p = 0; p < nPorts; p++) {
@@ -184,14 +206,33 @@ export function simInit(base: i32): i32 {
     store<i32>(pa + SP_SINK_TAIL, -1);
     store<i32>(pa + SP_SINK_PRIOS, (load<i32>(peer + SP_FLAGS) & 1) != 0 ? ~creditMaskAt(peer) & 0xff : 0);
   }
-  for (let s = 0; s < nStorms; s++) evPush(MAIN, load<i64>(storms + <usize>s * SS_SIZE + SS_START), (EV_STORM << 28) | <u32>s);
-  // One poll event per distinct poll interval; each poll visits the ports with that interval.
-  for (let g = 0; g < nPolls; g++) evPush(MAIN, load<i64>(wdPolls + (<usize>g << 3)), (EV_WATCHDOG << 28) | <u32>g);
-  if (anyCredit != 0 && creditAging > 0) evPush(MAIN, creditAging >> 1, EV_CREDIT_REFRESH << 28);
-  return evOverflow;
+  simAttach(base); // anyCredit from the credit masks just written
+  return 0;
 }
 
-const TOUCHED: usize = memory.data(8, 8);
+/**
+ * Queues the first event of every entity this instance owns (owns(): all of them in a serial run):
+ * each flow's start, each storm's first XOFF, one poll per watchdog interval and the credit
+ * re-grants (each partition polls and re-grants its own ports).
+ */
+export function seedEvents(): void {
+  for (let f = 0; f < nFlows; f++) {
+    const fa = flowAt(f);
+    if (owns(load<i32>(fa + SF_PORT))) evPush(MAIN, load<i64>(fa + SF_FLOW_EV_AT), (EV_FLOW << 28) | <u32>f);
+  }
+  for (let s = 0; s < nStorms; s++) {
+    const sa = storms + <usize>s * SS_SIZE;
+    if (owns(load<i32>(sa + SS_PORT))) evPush(MAIN, load<i64>(sa + SS_START), (EV_STORM << 28) | <u32>s);
+  }
+  // One poll event per distinct poll interval; each poll visits the ports with that interval.
+  const nPolls = load<i32>(hdr + SH_NWD_POLLS);
+  for (let g = 0; g < nPolls; g++) evPush(MAIN, load<i64>(wdPolls + (<usize>g << 3)), (EV_WATCHDOG << 28) | <u32>g);
+  if (anyCredit != 0 && creditAging > 0) evPush(MAIN, creditAging >> 1, EV_CREDIT_REFRESH << 28);
+}
+
+/** Target of the touch-ahead loads' stores (static, or a partition's scratch: stores must not be shared). */
+let touched: usize = memory.data(8, 8);
+export function useTouchTarget(at: usize): void { touched = at; }
 /** One xorshift32 state for draws made once at init (start jitter). */
 const STREAM: usize = memory.data(8, 8);
 /**
@@ -207,9 +248,9 @@ let touchAhead = false;
 function touch(payload: u32): void {
   const type = payload >> 28;
   const idx = <i32>(payload & INDEX_MASK);
-  if (type == EV_ARRIVE) store<i32>(TOUCHED, load<i32>(pktAt(idx)));
-  else if (type == EV_TX_DONE) store<i32>(TOUCHED, load<i32>(portAt(idx) + SP_FLAGS));
-  else if (type == EV_FLOW) store<i32>(TOUCHED, load<i32>(flowAt(idx) + SF_PORT));
+  if (type == EV_ARRIVE) store<i32>(touched, load<i32>(pktAt(idx)));
+  else if (type == EV_TX_DONE) store<i32>(touched, load<i32>(portAt(idx) + SP_FLAGS));
+  else if (type == EV_FLOW) store<i32>(touched, load<i32>(flowAt(idx) + SF_PORT));
 }
 
 /**
@@ -229,12 +270,26 @@ function touchSoon(h: usize): void {
  * The host calls this once per sampling interval and reads the tables in between.
  */
 export function simRunUntil(until: i64): i32 {
+  runEvents(until);
+  simBatchEnd(until);
+  return evOverflow;
+}
+
+/** Events handled since the last batch end (added to SC_EVENTS there). */
+let eventsRun: i64 = 0;
+
+/**
+ * Handles every pending event due at or before `last`, in (time, key) order. Fabric-wide events
+ * (watchdog polls, credit re-grants) run in every partition, each over its own ports, and are
+ * counted once, by partition 0, so that SC_EVENTS is the serial run's.
+ */
+export function runEvents(last: i64): void {
   let events: i64 = 0;
   while (true) {
     const h = evNext();
     if (h == 0) break;
     const t = evTopTime(h);
-    if (t > until) break;
+    if (t > last) break;
     if (touchAhead) touchSoon(h);
     const payload = evTake(h);
     now = t;
@@ -282,22 +337,32 @@ export function simRunUntil(until: i64): i32 {
         evPush(MAIN, now + load<i64>(sa + SS_INTERVAL), (EV_STORM << 28) | <u32>idx);
       }
     } else if (type == EV_CREDIT_REFRESH) {
+      if (part != 0) events--;
       creditRefresh();
       evPush(MAIN, now + (creditAging >> 1), EV_CREDIT_REFRESH << 28);
     } else if (type == EV_WATCHDOG) {
+      if (part != 0) events--;
       watchdogPoll(idx);
       evPush(MAIN, now + load<i64>(wdPolls + (<usize>idx << 3)), (EV_WATCHDOG << 28) | <u32>idx);
     }
     evDone();
   }
+  eventsRun += events;
+}
+
+/**
+ * Ends a batch at `until` (every event due by then handled): the clock moves there, every own port
+ * delivers what reached its host by then, and the counters take the events handled and the time.
+ */
+export function simBatchEnd(until: i64): void {
   if (until > now) now = until;
   for (let p = 0; p < nPorts; p++) {
     const pa = portAt(p);
-    if (load<i32>(pa + SP_SINK_HEAD) >= 0) deliverArrived(pa, until);
+    if (load<i32>(pa + SP_SINK_HEAD) >= 0 && owns(p)) deliverArrived(pa, until);
   }
-  store<i64>(ctr + SC_EVENTS, load<i64>(ctr + SC_EVENTS) + events);
+  store<i64>(ctr + SC_EVENTS, load<i64>(ctr + SC_EVENTS) + eventsRun);
+  eventsRun = 0;
   store<i64>(ctr + SC_NOW, now);
-  return evOverflow;
 }
 
 /** Number of free packet records (the host checks the pool is back to full after a drained run). */

@@ -29,11 +29,22 @@
 
 import { rngNext } from '../rng';
 
-/** Heap records (static): base address, count, capacity (i32 each, 16-byte stride). */
+/**
+ * Heap records: base address, count, capacity (i32 each, 16-byte stride). A serial run keeps them in
+ * static data; each partition of a partitioned run keeps its own in its partition record
+ * (evUseRecords), because static data is shared by every instance over a shared memory.
+ */
 const HEAPS: usize = memory.data(48, 16);
-export const MAIN: usize = HEAPS;
-export const TX: usize = HEAPS + 16;
-export const ARR: usize = HEAPS + 32;
+export let MAIN: usize = HEAPS;
+export let TX: usize = HEAPS + 16;
+export let ARR: usize = HEAPS + 32;
+
+/** Keeps this instance's three heap records at `at` (48 bytes) instead of the static ones. */
+export function evUseRecords(at: usize): void {
+  MAIN = at;
+  TX = at + 16;
+  ARR = at + 32;
+}
 const H_BASE: usize = 0;
 const H_COUNT: usize = 4;
 const H_CAP: usize = 8;
@@ -139,6 +150,12 @@ export function evNext(): usize {
 function earlierRoot(a: usize, b: usize): bool {
   const rb = baseOf(b);
   return earlier(baseOf(a), load<i64>(rb), load<u32>(rb, 8));
+}
+
+/** Time of the earliest pending event of all three heaps (FOREVER_T when all are empty). */
+export function evMinTime(): i64 {
+  const h = evNext();
+  return h == 0 ? FOREVER_T : evTopTime(h);
 }
 
 /** Time of the root of heap h (non-empty). */

@@ -16,12 +16,13 @@ import {
 import { pfcBlockedMask, pfcBlockedTcs, pfcReceivePause, pfcReceivePfc } from '../pfc';
 import { dcqcnRpOnCnp, qcnRpOnCnm } from '../qcn_rp';
 import {
-  CE_BIT, EV_ARRIVE, EV_TX_DONE, EV_WAKE, FOREVER, PFC_TIMES, REV_BIT, ROCE_BIT, count, creditMaskAt, creditRec,
+  CE_BIT, EV_ARRIVE, EV_TX_DONE, EV_WAKE, F_REMOTE_PEER, FOREVER, pfcTimes, REV_BIT, ROCE_BIT, count, creditMaskAt, creditRec,
   flowAt, freePacket, now, pktAt, portAt,
 } from './arena';
 import { ARR, MAIN, TX, evPush, evPushKeyed } from './events';
 import { nextHop, release, switchReceive } from './mmu';
 import { armRp, deliverArrived, hostReceive, nicServe, rateChanged } from './nic';
+import { ringSend } from './partition';
 import { roceSenderReceive } from './transport';
 import { dequeue, sendControl, wireBytes } from './queues';
 
@@ -53,6 +54,9 @@ export function startFrame(p: i32, pa: usize, k: i32): void {
     if (tail < 0) store<i32>(pa + SP_SINK_HEAD, k);
     else store<i32>(pktAt(tail) + SK_NEXT, k);
     store<i32>(pa + SP_SINK_TAIL, k);
+  } else if ((load<i32>(pa + SP_FLAGS) & F_REMOTE_PEER) != 0) {
+    // The peer is another partition's: the frame crosses in the ring for this window (partition.ts).
+    ringSend(peer, arriveAt, k);
   } else {
     // Ordered by the receiving port, never by the packet record (docs/sim.md "Event order").
     evPushKeyed(ARR, arriveAt, (EV_ARRIVE << 28) | <u32>peer, (EV_ARRIVE << 28) | <u32>k);
@@ -158,8 +162,8 @@ export function receivePause(p: i32, pa: usize, kind: i32, a: i32, b: i32): void
   const rec = pa + SP_PFC;
   let enable = a & 0xff;
   if (kind == PKT_PFC) {
-    for (let n = 0; n < 8; n++) store<u16>(PFC_TIMES + (<usize>n << 1), <u16>(((a >> (8 + n)) & 1) != 0 ? b : 0));
-    pfcReceivePfc(rec, enable, PFC_TIMES, now);
+    for (let n = 0; n < 8; n++) store<u16>(pfcTimes + (<usize>n << 1), <u16>(((a >> (8 + n)) & 1) != 0 ? b : 0));
+    pfcReceivePfc(rec, enable, pfcTimes, now);
   } else {
     enable = 0xff;
     pfcReceivePause(rec, b, now);

@@ -17,7 +17,7 @@ import { pfcArrive, pfcDepart, pfcNextRefresh, pfcTakePending } from '../pfc';
 import { dcqcnCpDequeue, dcqcnCpEnqueue, qcnCpDequeue, qcnCpEnqueue } from '../qcn_cp';
 import {
   A_CREDIT, A_LOSSLESS, A_LOSSY, A_NONE, CE_BIT, CREDIT_MASK, EV_REFRESH, REV_BIT, count, cpRec, creditMaskAt,
-  creditRec, dcqcn, flowAt, freePacket, modeAt, routeColumns, nFlows, nPorts, nh, nodeAt, now, pathAt, pathLen, pktAt, portAt,
+  creditRec, dcqcn, flowAt, freePacket, modeAt, routeColumns, nFlows, nPorts, nh, nodeAt, now, owns, pathAt, pathLen, pktAt, portAt,
   qcnMask, revPaths, route,
 } from './arena';
 import { MAIN, evPush } from './events';
@@ -106,6 +106,7 @@ export function creditFreed(p: i32, pr: i32, bytes: i32): void {
  */
 export function creditRefresh(): void {
   for (let p = 0; p < nPorts; p++) {
+    if (!owns(p)) continue;
     const pa = portAt(p);
     for (let m = creditMaskAt(pa); m != 0; m &= m - 1) {
       const pr = ctz(m);

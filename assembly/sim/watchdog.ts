@@ -12,7 +12,7 @@ import {
   SP_WD_POLL, SP_WD_RESTORE, SP_WD_STORM, SW_SIZE, WD_ALERT, WD_DROP,
 } from '../layout';
 import { pfcBlockedMask } from '../pfc';
-import { A_LOSSY, count, ctr, modeAt, nPorts, now, pktAt, portAt, wdCap, wdPolls, wdlog } from './arena';
+import { A_LOSSY, count, ctr, modeAt, nPorts, now, owns, pktAt, portAt, wdCap, wdPolls, wdlog } from './arena';
 import { tryTransmit } from './link';
 import { dropPacket, release } from './mmu';
 import { dequeue } from './queues';
@@ -41,7 +41,7 @@ export function watchdogPoll(group: i32): void {
   const wdPoll = load<i64>(wdPolls + (<usize>group << 3));
   for (let p = 0; p < nPorts; p++) {
     const pa = portAt(p);
-    if (load<i32>(pa + SP_WD_POLL) != group) continue;
+    if (load<i32>(pa + SP_WD_POLL) != group || !owns(p)) continue;
     const wdDetect = load<i64>(pa + SP_WD_DETECT);
     const wdRestore = load<i64>(pa + SP_WD_RESTORE);
     const wdAction = load<i32>(pa + SP_WD_ACTION);

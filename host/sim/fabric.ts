@@ -12,6 +12,9 @@ import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
 import { losslessPgs, type NormNode, type Scenario } from '../scenario/scenario.js';
 import type { QcnRpConfig } from '../config/types.js';
 import { computeRoutes, hopScratch, longestFlowPath, nodeOrdinals, type Routes } from './routes.js';
+import { partitionFabric, smallestFrameTime } from './partition.js';
+import { PartitionedEngine } from './parallel.js';
+import { controlBytes } from './windows.js';
 
 /** Watchdog log entries the arena holds (summary.ts reads at most this many). */
 export const WDLOG_CAP = 4096;
@@ -43,6 +46,12 @@ export interface Fabric {
   routes: Routes;
   swOrd: Map<number, number>;
   runUntil(tPs: number): void;
+  /** Partitions (threads) the run uses, its window (ps; 0 on one thread), and why fewer than asked for. */
+  threads: number;
+  lookaheadPs: number;
+  threadsNote?: string;
+  /** Ends the run's worker threads (a no-op on one thread); the tables stay readable. */
+  close(): void;
   /** Zero-copy reads of the arena (views re-derived if memory moved). */
   r32(at: number): number;
   r64(at: number): number;
@@ -55,9 +64,16 @@ export interface Fabric {
   pausedPs(p: number, now: number, pr: number): number;
 }
 
-/** Builds the engine's tables for `scn` in a fresh core instance (memory grows here, once). */
-export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release'): Fabric {
-  const core = new Core(flavour);
+/**
+ * Builds the engine's tables for `scn` in a fresh core instance (memory grows here, once). With
+ * `threads` > 1 the fabric is partitioned (partition.ts) and, unless it cannot be split, run by
+ * that many threads over one shared memory (parallel.ts); the tables read the same either way.
+ */
+export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release', threads = 1): Fabric {
+  const plan = partitionFabric(scn, threads);
+  const parts = plan.parts;
+  const owner = plan.owner;
+  const core = parts > 1 ? new Core('shared') : new Core(flavour);
   const L = layout(core);
   // The core's seeding rule (assembly/rng.ts, docs/design.md §2) for the traffic sources the host writes.
   const rngSeed = core.fn<(seed: number, id: number) => number>('rng_seed_value');
@@ -76,14 +92,24 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
 
   // Packet pool: everything the switch buffers and NIC queues can hold, frames in flight on every
   // link, plus control frames; sized at init so a run never allocates.
+  // A partitioned run gives each partition the records its own part of that needs: its ports, its
+  // switches' buffers and host queues, and the frames in flight toward its ports.
   const minWire = scn.minFrame + WIRE_OVERHEAD;
-  let poolEst = 64 * nPorts + 1024;
-  for (const n of scn.nodes) if (n.buffer) poolEst += Math.ceil((n.buffer.size + n.buffer.headroom.reduce((a, b) => a + b, 0) * 8) / scn.minFrame);
-  for (const p of scn.ports) poolEst += Math.ceil(p.delay_ps / (minWire * p.psPerByte)) + 2;
-  poolEst += nHosts * 8 * Math.ceil(scn.hostQueue / scn.minFrame + 1);
+  const poolShare = new Array<number>(parts).fill(1024);
+  const partOfNode = (n: { ports: number[] }) => (n.ports.length ? owner[n.ports[0]] : 0);
+  for (const p of scn.ports) poolShare[owner[p.id]] += 64;
+  for (const n of scn.nodes) if (n.buffer) poolShare[partOfNode(n)] += Math.ceil((n.buffer.size + n.buffer.headroom.reduce((a, b) => a + b, 0) * 8) / scn.minFrame);
+  for (const p of scn.ports) poolShare[owner[p.peer]] += Math.ceil(p.delay_ps / (minWire * p.psPerByte)) + 2;
+  for (const n of scn.nodes) if (n.isHost) poolShare[partOfNode(n)] += 8 * Math.ceil(scn.hostQueue / scn.minFrame + 1);
+  const poolEst = poolShare.reduce((x, y) => x + y, 0);
   const poolCap = Math.min(POOL_MAX, poolEst);
+  if (poolCap < poolEst) {
+    for (let w = 0; w < parts; w++) poolShare[w] = Math.floor((poolShare[w] * poolCap) / poolEst);
+    poolShare[parts - 1] += poolCap - poolShare.reduce((x, y) => x + y, 0);
+  }
   // Per flow: its FLOW, RP timer and RTO events, plus FLOW events a rate change left stale.
-  const heapCap = poolCap + nPorts * 16 + nFlows * 8 + scn.storms.length + 64;
+  const heapCapOf = (pool: number, ports: number, flows: number, storms: number) => pool + ports * 16 + flows * 8 + storms + 64;
+  const heapCap = parts > 1 ? 0 : heapCapOf(poolCap, nPorts, nFlows, scn.storms.length);
   // roce flows' ACKs travel their path back: a second row per flow in the path table.
   const revPaths = scn.flows.some((f) => f.transport === 'roce');
   const pathRows = revPaths ? 2 * nFlows : nFlows;
@@ -98,6 +124,27 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * columns * 4), nh: take(nhWords.length * 4),
     paths: take(pathRows * pathLen * 4 + 4), mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
   };
+  // Partitioned: the owner table, each partition's record, counters, watchdog log and heaps, the
+  // rings between partitions (each holds what one window can send: a frame per smallest-frame time
+  // of every cut port, plus one) and the window loop's control block.
+  const pa0 = parts > 1 ? layoutPartitions() : null;
+  function layoutPartitions() {
+    const own = (w: number) => scn.ports.filter((p) => owner[p.id] === w).length;
+    const flowsOf = (w: number) => scn.flows.filter((f) => owner[scn.nodes[f.src].ports[0]] === w).length;
+    const stormsOf = (w: number) => scn.storms.filter((x) => owner[scn.nodes[x.host].ports[0]] === w).length;
+    const ringCap = new Array<number>(parts * parts).fill(0);
+    for (const p of scn.ports) {
+      const from = owner[p.id], to = owner[p.peer];
+      if (from !== to) ringCap[from * parts + to] += Math.floor(plan.lookaheadPs / smallestFrameTime(scn, p.id)) + 2;
+    }
+    const part = Array.from({ length: parts }, (_, w) => {
+      const heapCap = heapCapOf(poolShare[w], own(w), flowsOf(w), stormsOf(w)) + wdPolls.length;
+      return { record: take(L.PT_SIZE), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), heap: take(heapCap * 16), heapCap, txCap: own(w) + 1 };
+    });
+    const ringTable = take(parts * parts * 2 * L.RG_SIZE);
+    const rings = ringCap.map((cap) => (cap > 0 ? { cap, at: [take(cap * L.RG_ENTRY), take(cap * L.RG_ENTRY)] } : null));
+    return { owner: take(nPorts), part, ringTable, rings, ctl: take(controlBytes(parts)) };
+  }
   const arenaBytes = off;
   const base = core.fn<(b: number) => number>('simReserve')(arenaBytes);
   if (base === 0) throw new Error(`cannot reserve ${arenaBytes} bytes for the simulator arena`);
@@ -150,7 +197,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     const pa = a.ports + p.id * L.SP_SIZE;
     const node = scn.nodes[p.node];
     w32(pa + L.SP_NODE, p.node); w32(pa + L.SP_PEER, p.peer); w32(pa + L.SP_PPB, p.psPerByte);
-    w32(pa + L.SP_FLAGS, node.isHost ? 1 : 0); w64(pa + L.SP_DELAY, p.delay_ps);
+    w32(pa + L.SP_FLAGS, (node.isHost ? 1 : 0) | (owner[p.peer] !== owner[p.id] ? L.SP_FLAG_REMOTE_PEER : 0)); w64(pa + L.SP_DELAY, p.delay_ps);
     const k = node.ports.indexOf(p.id);
     const headroom = node.buffer ? node.buffer.headroom[k] : 0;
     // This node's own flow control and watchdog; the kernel records by their configure protocols
@@ -227,9 +274,35 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     w64(sa + L.SS_START, s.start_ps); w64(sa + L.SS_STOP, s.stop_ps); w64(sa + L.SS_INTERVAL, s.interval_ps);
   });
 
-  const init = core.fn<(b: number) => number>('simInit')(base);
+  const init = core.fn<(b: number) => number>(parts > 1 ? 'simSetup' : 'simInit')(base);
   if (init === 1) throw new Error('simulator event queue too small at init');
   if (init === 2) throw new Error('a flow\'s path is longer than the path table\'s rows (sizing bug)');
+  let engine: PartitionedEngine | null = null;
+  if (pa0) {
+    const P = pa0;
+    u8.set(owner, base + P.owner);
+    let poolLo = 0;
+    P.part.forEach((x, w) => {
+      const r = base + x.record;
+      w32(r + L.PT_PART, w); w32(r + L.PT_NPARTS, parts); w32(r + L.PT_OWNER, base + P.owner);
+      w32(r + L.PT_COUNTERS, base + x.counters); w32(r + L.PT_WDLOG, base + x.wdlog);
+      w32(r + L.PT_HEAP, base + x.heap); w32(r + L.PT_HEAP_CAP, x.heapCap); w32(r + L.PT_TX_CAP, x.txCap);
+      w32(r + L.PT_POOL_LO, poolLo); w32(r + L.PT_POOL_HI, poolLo + poolShare[w]); w32(r + L.PT_RINGS, base + P.ringTable);
+      poolLo += poolShare[w];
+    });
+    P.rings.forEach((ring, pair) => {
+      for (let par = 0; par < 2; par++) {
+        const rg = base + P.ringTable + (pair * 2 + par) * L.RG_SIZE;
+        w32(rg + L.RG_COUNT, 0); w32(rg + L.RG_CAP, ring ? ring.cap : 0); w32(rg + L.RG_ENTRIES, ring ? base + ring.at[par] : 0);
+      }
+    });
+    const pollGroup = new Int32Array(nPorts);
+    scn.ports.forEach((p) => { pollGroup[p.id] = i32[(a.ports + p.id * L.SP_SIZE + L.SP_WD_POLL) >>> 2]; });
+    engine = new PartitionedEngine(core, parts, plan.lookaheadPs, {
+      base, records: P.part.map((x) => base + x.record), counters: P.part.map((x) => base + x.counters), wdlogs: P.part.map((x) => base + x.wdlog),
+      ctl: base + P.ctl, runCounters: a.counters, runWdlog: a.wdlog, wdCap: WDLOG_CAP, pollGroup,
+    }, L);
+  }
   const memAfterInit = core.memoryBytes;
   const runUntil = core.fn<(t: bigint) => number>('simRunUntil');
   const pfcPausedPs = core.fn<(rec: number, unit: number, now: bigint) => bigint>('pfcPausedPs');
@@ -246,8 +319,11 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
       Number(pfcPausedPs(portAt(p) + L.SP_PFC, pauseMode[p] ? L.PFC_PORT_UNIT : pr, BigInt(now))),
     addr: { ports: a.ports, nodes: a.nodes, flows: a.flows, counters: a.counters, wdlog: a.wdlog, paths: a.paths },
     pathLen,
+    threads: parts, lookaheadPs: plan.lookaheadPs, threadsNote: plan.note,
+    close: () => engine?.close(),
     runUntil(tPs: number) {
-      if (runUntil(BigInt(tPs)) !== 0) throw new Error('simulator event queue overflow (sizing bug)');
+      if (engine) engine.runUntil(tPs);
+      else if (runUntil(BigInt(tPs)) !== 0) throw new Error('simulator event queue overflow (sizing bug)');
       if (core.memoryBytes !== memAfterInit) throw new Error('linear memory grew during the run');
     },
   };

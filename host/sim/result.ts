@@ -53,7 +53,8 @@ export interface SimFlowResult {
 
 export interface SimSummary {
   scenario: { name: string; seed: number; duration_ps: number; sample_ps: number };
-  sim: { packet_hops: number; events: number; wall_s: number; packet_hops_per_s: number };
+  /** How the run ran: wall time, speed and threads (the only fields that differ between runs of one scenario). */
+  sim: { packet_hops: number; events: number; wall_s: number; packet_hops_per_s: number; threads: number };
   drops: { lossless: number; lossy: number; by_priority: number[] };
   pfc: {
     xoff_sent: number; xon_sent: number; paused_ps_by_priority: number[]; pause_frames: number;

@@ -26,6 +26,11 @@ export interface RunOptions {
    * first event (assembly/sim/engine.ts simPermutePool); a run must not depend on it.
    */
   poolOrder?: { a: number; b: number };
+  /**
+   * Threads to run the fabric on (default 1): the fabric is partitioned when it can be split
+   * (host/sim/partition.ts), and every output is the same as on one thread.
+   */
+  threads?: number;
 }
 
 /** A run advanced one sampling interval per step(), so a caller can yield between steps. */
@@ -52,13 +57,18 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
  */
 export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const t0 = process.hrtime.bigint();
-  const fab = buildFabric(scn, opts.flavour);
+  const fab = buildFabric(scn, opts.flavour, opts.threads ?? 1);
   if (opts.poolOrder) fab.core.fn<(a: number, b: number) => void>('simPermutePool')(opts.poolOrder.a, opts.poolOrder.b);
   const { L, r32, r64, portAt, flowAt } = fab;
   const sampler = new Sampler(fab, scn);
   // Every series is known now: refuse before the first sample if they cannot be held.
   const withReport = opts.withReport ?? false;
-  checkBudget(runFootprint(scn, sampler.series, fab.arenaBytes, withReport), opts.maxMemoryBytes ?? DEFAULT_MAX_MEMORY, withReport);
+  try {
+    checkBudget(runFootprint(scn, sampler.series, fab.arenaBytes, withReport), opts.maxMemoryBytes ?? DEFAULT_MAX_MEMORY, withReport);
+  } catch (e) {
+    fab.close();
+    throw e;
+  }
   const ets = new EtsShareMeter(fab, scn);
 
   // Deadlock watch over the ports that sit on a cycle of a lossless dependency graph (none: no cost).
@@ -98,6 +108,7 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
     opts.onProgress?.(t / scn.duration_ps);
   };
   const finish = (): SimResult => {
+    fab.close();
     const wall_s = Number(process.hrtime.bigint() - t0) / 1e9;
     const summary = summarise(fab, scn, { wall_s, ets: ets.result(), windowEnd, deliveredAtEnd, deadlock: deadlock.found });
     return { summary, series: sampler.series };

@@ -132,7 +132,7 @@ export function summarise(fab: Fabric, scn: Scenario, m: RunMeasures): FullSumma
   const wall = m.wall_s;
   return {
     scenario: { name: scn.name, seed: scn.seed, duration_ps: scn.duration_ps, sample_ps: scn.sample_ps },
-    sim: { packet_hops: hops, events, wall_s: round3(wall), packet_hops_per_s: wall > 0 ? Math.round(hops / wall) : 0 },
+    sim: { packet_hops: hops, events, wall_s: round3(wall), packet_hops_per_s: wall > 0 ? Math.round(hops / wall) : 0, threads: fab.threads },
     drops: { lossless: c(L.SC_DROP_LOSSLESS), lossy: c(L.SC_DROP_LOSSY), by_priority: byPrio, pool_exhausted: c(L.SC_POOL_EXHAUSTED) },
     pfc: { xoff_sent: xoffSent + c(L.SC_STORM_XOFF), xon_sent: xonSent, paused_ps_by_priority: pausedByPrio, pause_frames: c(L.SC_PAUSE_FRAMES), paused_ps_by_port: pausedByPort },
     qcn: { cnms: c(L.SC_CNMS) },

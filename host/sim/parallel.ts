@@ -1,0 +1,126 @@
+// The main thread's side of a partitioned run (docs/sim.md, "One run on every core"): starts one
+// worker thread per partition but the first (partition-worker.ts), runs partition 0 itself, and
+// after each batch gathers what the partitions kept apart into the tables the driver reads: the
+// counters (sums; the time reached) and the watchdog log (merged in the serial engine's order).
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { Core, packageRoot } from '../loader.js';
+import type { PartitionWorkerData } from './partition-worker.js';
+import { ABORT_HEAP, ABORT_RING, ABORT_WORKER, WindowLoop } from './windows.js';
+
+/** The compiled worker (tsc's output: the CLI bundle and the tests both start this file). */
+export function partitionWorkerFile(): string {
+  return join(packageRoot(), 'dist', 'host', 'sim', 'partition-worker.js');
+}
+
+export interface PartitionAreas {
+  base: number;
+  /** Address of each partition's PT_ record. */
+  records: number[];
+  /** Each partition's counters (SC_SIZE) and watchdog log (wdCap entries of SW_SIZE). */
+  counters: number[];
+  wdlogs: number[];
+  ctl: number;
+  /** The tables the driver reads: the whole run's counters and watchdog log. */
+  runCounters: number;
+  runWdlog: number;
+  wdCap: number;
+  /** Each port's watchdog poll group (the serial log's order within one instant). */
+  pollGroup: Int32Array;
+}
+
+export class PartitionedEngine {
+  private readonly loop: WindowLoop;
+  private readonly workers: Worker[] = [];
+  private readonly errors: MessagePort[] = [];
+  private readonly core0: { runWindow(l: bigint): number; windowMin(): bigint; drain(): void; batchEnd(u: bigint): void };
+  private closed = false;
+
+  constructor(private readonly core: Core, readonly parts: number, readonly lookaheadPs: number, private readonly a: PartitionAreas,
+    private readonly L: Record<string, number>) {
+    const buffer = core.exports.memory.buffer as unknown as SharedArrayBuffer;
+    // Spin at barriers only when every thread can have a core of its own.
+    const spins = parts <= availableParallelism() ? 200_000 : 50;
+    this.loop = new WindowLoop(buffer, a.ctl, parts, 0, lookaheadPs, spins);
+    if (core.fn<(r: number) => number>('simStartPartition')(a.records[0]) !== 0) throw new Error('partition 0: event heap too small at start (sizing bug)');
+    for (let w = 1; w < parts; w++) {
+      const { port1, port2 } = new MessageChannel();
+      const data: PartitionWorkerData = {
+        memory: core.exports.memory, base: a.base, record: a.records[w], ctl: a.ctl, parts, part: w, lookaheadPs, spins, errors: port2,
+      };
+      const worker = new Worker(new URL(pathToFileURL(partitionWorkerFile()).href), { workerData: data, transferList: [port2] });
+      worker.unref();
+      this.workers.push(worker);
+      this.errors.push(port1);
+    }
+    this.core0 = {
+      runWindow: core.fn('simRunWindow'),
+      windowMin: core.fn('simWindowMin'),
+      drain: core.fn('simDrain'),
+      batchEnd: core.fn('simBatchEnd'),
+    };
+    if (!this.loop.waitReady(parts - 1, 60_000)) this.fail();
+  }
+
+  /** Runs every partition through `until` ps, then gathers counters and watchdog log. */
+  runUntil(until: number): void {
+    this.loop.startBatch(until);
+    if (!this.loop.runBatch(this.core0, until)) this.fail();
+    this.gather();
+  }
+
+  /** Stops the workers (they exit once they see it). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (process.env.DCBKIT_PROFILE_WINDOWS !== undefined) process.stderr.write(`partition 0: ${JSON.stringify(this.loop.prof)}\n`);
+    this.loop.stop();
+    for (const e of this.errors) e.close();
+  }
+
+  private fail(): never {
+    const code = this.loop.aborted();
+    const said = this.errors.map((p) => receiveMessageOnPort(p)?.message).filter((m) => m !== undefined);
+    this.close();
+    if (code & ABORT_HEAP) throw new Error('simulator event queue overflow (sizing bug)');
+    if (code & ABORT_RING) throw new Error('a partition ring overflowed (sizing bug)');
+    if (code & ABORT_WORKER || said.length) throw new Error(`a partition worker failed: ${said.join('; ') || 'no message'}`);
+    throw new Error('partition workers did not start');
+  }
+
+  /**
+   * Counters: each is the sum over partitions (the time reached is the same in all). Watchdog log:
+   * the serial engine logs in (time, poll group, port, priority) order, each partition in that
+   * order over its own ports, so a merge by that key gives the serial log (its first wdCap entries).
+   */
+  private gather(): void {
+    const { L, a } = this;
+    const i64 = this.core.i64;
+    for (let f = 0; f < L.SC_SIZE; f += 8) {
+      let sum = 0n;
+      for (const c of a.counters) sum += i64[(c + f) >>> 3];
+      i64[(a.runCounters + f) >>> 3] = f === L.SC_NOW ? i64[(a.counters[0] + f) >>> 3] : sum;
+    }
+    const total = Number(i64[(a.runCounters + L.SC_WD_EVENTS) >>> 3]);
+    if (total === 0) return;
+    const i32 = this.core.i32;
+    const entries: { t: bigint; group: number; port: number; word: number }[] = [];
+    a.wdlogs.forEach((log, w) => {
+      const n = Math.min(a.wdCap, Number(i64[(a.counters[w] + L.SC_WD_EVENTS) >>> 3]));
+      for (let i = 0; i < n; i++) {
+        const at = log + i * L.SW_SIZE;
+        const port = i32[(at + 8) >>> 2];
+        entries.push({ t: i64[at >>> 3], group: a.pollGroup[port], port, word: i32[(at + 12) >>> 2] });
+      }
+    });
+    entries.sort((x, y) => (x.t < y.t ? -1 : x.t > y.t ? 1 : x.group - y.group || x.port - y.port || (x.word & 0xff) - (y.word & 0xff)));
+    entries.slice(0, a.wdCap).forEach((e, i) => {
+      const at = a.runWdlog + i * L.SW_SIZE;
+      i64[at >>> 3] = e.t;
+      i32[(at + 8) >>> 2] = e.port;
+      i32[(at + 12) >>> 2] = e.word;
+    });
+  }
+}

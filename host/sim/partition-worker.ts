@@ -1,0 +1,47 @@
+// A worker thread of a partitioned run (host/sim/parallel.ts): its own instance of the shared core
+// over the run's one memory, running one partition's events window by window (windows.ts) for
+// every batch the main thread starts, until told to stop. An error goes back to the main thread
+// through `errors` (it reads it synchronously) and aborts the run.
+import { workerData, type MessagePort } from 'node:worker_threads';
+import { Core } from '../loader.js';
+import { ABORT_WORKER, WindowLoop } from './windows.js';
+
+export interface PartitionWorkerData {
+  memory: WebAssembly.Memory;
+  base: number;
+  /** Address of this partition's PT_ record. */
+  record: number;
+  ctl: number;
+  parts: number;
+  part: number;
+  lookaheadPs: number;
+  spins: number;
+  errors: MessagePort;
+}
+
+const d = workerData as PartitionWorkerData;
+const loop = new WindowLoop(d.memory.buffer as unknown as SharedArrayBuffer, d.ctl, d.parts, d.part, d.lookaheadPs, d.spins);
+try {
+  const core = new Core('shared', d.memory);
+  core.fn<(b: number) => void>('simAttach')(d.base);
+  if (core.fn<(r: number) => number>('simStartPartition')(d.record) !== 0) throw new Error(`partition ${d.part}: event heap too small at start (sizing bug)`);
+  const engine = {
+    runWindow: core.fn<(last: bigint) => number>('simRunWindow'),
+    windowMin: core.fn<() => bigint>('simWindowMin'),
+    drain: core.fn<() => void>('simDrain'),
+    batchEnd: core.fn<(until: bigint) => void>('simBatchEnd'),
+  };
+  let seen = loop.batchGeneration();
+  loop.ready();
+  while (true) {
+    const batch = loop.nextBatch(seen);
+    if (batch === null) break;
+    seen = batch.gen;
+    if (!loop.runBatch(engine, batch.until)) break;
+  }
+  if (process.env.DCBKIT_PROFILE_WINDOWS !== undefined) process.stderr.write(`partition ${d.part}: ${JSON.stringify(loop.prof)}\n`);
+} catch (e) {
+  d.errors.postMessage(e instanceof Error ? e.message : String(e));
+  loop.abort(ABORT_WORKER);
+}
+d.errors.close();

@@ -1,0 +1,148 @@
+// The conservative window loop every thread of a partitioned run executes (docs/sim.md, "One run
+// on every core"; Lubachevsky's YAWNS, CACM 1989): all partitions agree on T, the earliest time
+// any of them may act (next event, or arrival of a frame sent), each handles its events before
+// T + L (L the lookahead: no frame sent at or after T arrives before T + L), then all meet at a
+// barrier, take in the frames sent to them, and the next window starts. Thread 0 is the main
+// thread, which also samples between batches; the others are partition workers.
+//
+// Control block (Int32 / Float64 views over the shared memory at `ctl`):
+//   i32[0] batch generation (a new batch to run, or stop)   i32[1] stop
+//   i32[2] barrier arrivals   i32[3] barrier generation   i32[4] abort (an error code, 0 = none)
+//   i32[5] workers ready
+//   f64[4] the batch's end (until), ps   f64[8 ..] window minima, [2][parts]
+// Invariant: every thread reads the minima of parity `par` only between the barrier that follows
+// their writing and the next one, and writes parity par ^ 1 meanwhile, so no read meets a write.
+
+export const CTL_BYTES_FIXED = 64;
+const PROFILE = process.env.DCBKIT_PROFILE_WINDOWS !== undefined;
+const BATCH = 0, STOP = 1, ARRIVED = 2, GEN = 3, ABORT = 4, READY = 5;
+const UNTIL = 4, MINIMA = 8;
+
+/** Bytes of the control block for `parts` threads. */
+export function controlBytes(parts: number): number { return CTL_BYTES_FIXED + 16 * parts; }
+
+/** The functions of one core instance that the loop drives. */
+export interface PartitionCore {
+  runWindow(last: bigint): number;
+  windowMin(): bigint;
+  drain(): void;
+  batchEnd(until: bigint): void;
+}
+
+/** Error codes in the control block's abort word. */
+export const ABORT_HEAP = 1, ABORT_RING = 2, ABORT_WORKER = 4;
+
+export class WindowLoop {
+  private readonly i32: Int32Array;
+  private readonly f64: Float64Array;
+  private par = 0;
+  /** Time spent per activity when DCBKIT_PROFILE_WINDOWS is set (printed at stop). */
+  readonly prof = { run: 0, wait: 0, drain: 0, windows: 0 };
+
+  constructor(buffer: SharedArrayBuffer, ctl: number, private readonly parts: number, private readonly me: number,
+    private readonly lookaheadPs: number, private readonly spins: number) {
+    this.i32 = new Int32Array(buffer, ctl, CTL_BYTES_FIXED / 4);
+    this.f64 = new Float64Array(buffer, ctl, (CTL_BYTES_FIXED + 16 * parts) / 8);
+  }
+
+  /** The abort code (0: none). */
+  aborted(): number { return Atomics.load(this.i32, ABORT); }
+
+  abort(code: number): void {
+    Atomics.or(this.i32, ABORT, code);
+    Atomics.add(this.i32, GEN, 1);
+    Atomics.notify(this.i32, GEN);
+    Atomics.notify(this.i32, BATCH);
+    Atomics.notify(this.i32, READY);
+  }
+
+  /** Waits until every thread has arrived; false when the run was aborted meanwhile. */
+  private barrier(): boolean {
+    const i32 = this.i32;
+    const gen = Atomics.load(i32, GEN);
+    if (Atomics.add(i32, ARRIVED, 1) === this.parts - 1) {
+      Atomics.store(i32, ARRIVED, 0);
+      Atomics.add(i32, GEN, 1);
+      Atomics.notify(i32, GEN);
+      return Atomics.load(i32, ABORT) === 0;
+    }
+    // Spin while the others are likely running on their own cores, then sleep.
+    for (let n = 0; n < this.spins; n++) if (Atomics.load(i32, GEN) !== gen) return Atomics.load(i32, ABORT) === 0;
+    while (Atomics.load(i32, GEN) === gen) Atomics.wait(i32, GEN, gen, 1000);
+    return Atomics.load(i32, ABORT) === 0;
+  }
+
+  /**
+   * Runs this thread's partition through every event due at or before `until` ps, window by window
+   * with the others; returns false when a thread aborted (its code in aborted()).
+   */
+  runBatch(core: PartitionCore, until: number): boolean {
+    const { f64, parts, me } = this;
+    f64[MINIMA + this.par * parts + me] = Number(core.windowMin());
+    if (!this.barrier()) return false;
+    while (true) {
+      let t = Infinity;
+      const row = MINIMA + this.par * parts;
+      for (let w = 0; w < parts; w++) if (f64[row + w] < t) t = f64[row + w];
+      if (t > until) break;
+      const end = Math.min(t + this.lookaheadPs, until + 1);
+      const p0 = PROFILE ? performance.now() : 0;
+      const flags = core.runWindow(BigInt(end - 1));
+      if (PROFILE) { this.prof.run += performance.now() - p0; this.prof.windows++; }
+      if (flags !== 0) { this.abort(flags); return false; }
+      this.par ^= 1;
+      f64[MINIMA + this.par * parts + me] = Number(core.windowMin());
+      const p1 = PROFILE ? performance.now() : 0;
+      if (!this.barrier()) return false;
+      const p2 = PROFILE ? performance.now() : 0;
+      core.drain();
+      if (PROFILE) { this.prof.wait += p2 - p1; this.prof.drain += performance.now() - p2; }
+    }
+    core.batchEnd(BigInt(until));
+    return this.barrier();
+  }
+
+  // ---- main thread (0) ----
+
+  /** Tells the workers to run a batch up to `until` (thread 0 then runs its own with runBatch). */
+  startBatch(until: number): void {
+    this.f64[UNTIL] = until;
+    Atomics.add(this.i32, BATCH, 1);
+    Atomics.notify(this.i32, BATCH);
+  }
+
+  /** Tells the workers to exit. */
+  stop(): void {
+    Atomics.store(this.i32, STOP, 1);
+    Atomics.add(this.i32, BATCH, 1);
+    Atomics.notify(this.i32, BATCH);
+  }
+
+  /** Waits until `n` workers have started their partitions (or one failed, or `timeoutMs` passed). */
+  waitReady(n: number, timeoutMs: number): boolean {
+    const deadline = Date.now() + timeoutMs;
+    while (true) {
+      const ready = Atomics.load(this.i32, READY);
+      if (ready >= n) return true;
+      if (Atomics.load(this.i32, ABORT) !== 0 || Date.now() > deadline) return false;
+      Atomics.wait(this.i32, READY, ready, 50);
+    }
+  }
+
+  // ---- workers ----
+
+  /** A worker's partition is set up. */
+  ready(): void {
+    Atomics.add(this.i32, READY, 1);
+    Atomics.notify(this.i32, READY);
+  }
+
+  /** Waits for the next batch after generation `seen`: its end (ps), or null to exit. */
+  nextBatch(seen: number): { gen: number; until: number } | null {
+    while (Atomics.load(this.i32, BATCH) === seen) Atomics.wait(this.i32, BATCH, seen);
+    if (Atomics.load(this.i32, STOP) !== 0 || Atomics.load(this.i32, ABORT) !== 0) return null;
+    return { gen: Atomics.load(this.i32, BATCH), until: this.f64[UNTIL] };
+  }
+
+  batchGeneration(): number { return Atomics.load(this.i32, BATCH); }
+}
