@@ -38,6 +38,11 @@ export function wasmPath(flavour: CoreFlavour = 'release'): string {
 
 const moduleCache = new Map<CoreFlavour, WebAssembly.Module>();
 
+/** Uses a module compiled elsewhere (a worker thread is handed its parent's). */
+export function useCompiledModule(flavour: CoreFlavour, m: WebAssembly.Module): void {
+  moduleCache.set(flavour, m);
+}
+
 export function coreModule(flavour: CoreFlavour = 'release'): WebAssembly.Module {
   let m = moduleCache.get(flavour);
   if (!m) {

@@ -1,11 +1,14 @@
-// `dcbkit run <scenario> [--out DIR] [--json] [--max-memory SIZE]`: simulate a DCB fabric (docs/sim.md).
+// `dcbkit run <scenario> [--out DIR] [--json] [--max-memory SIZE] [--threads N]`: simulate a DCB fabric (docs/sim.md).
+// --threads runs one simulation on N threads (host/sim/partition.ts), every output the same as on one.
 // --json prints the SimSummary as one JSON document; --out writes the report (host/report/report.ts:
 // summary, series CSV, plots, HTML) atomically. A progress bar shows on a terminal only.
 // A run that would not fit --max-memory is refused before it starts (host/sim/budget.ts); Ctrl-C
 // stops a run between sampling intervals with one line on stderr, exit 130 and nothing written.
 import type { CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
-import { loadScenario } from '../scenario/scenario.js';
+import { availableParallelism } from 'node:os';
+import { loadScenario, type Scenario } from '../scenario/scenario.js';
+import { autoThreads } from '../sim/partition.js';
 import '../scenario-kind.js'; // names the scenario in its unknown-key messages
 import { startRun } from '../sim/run.js';
 import type { SimResult } from '../sim/result.js';
@@ -18,13 +21,23 @@ import { checkOutDir, RUN_OUTPUT } from '../io.js';
 const plots = () => import('../report/plots.js');
 const report = () => import('../report/report.js');
 
-export interface RunArgs { scenario: string; out?: string; json?: boolean; 'max-memory'?: string }
+export interface RunArgs { scenario: string; out?: string; json?: boolean; 'max-memory'?: string; threads?: number }
 
 /** Thrown when the run was told to stop (SIGINT) before it finished. */
 export class RunInterrupted extends Error {}
 
 /** How often a run yields to the event loop so that a signal can be seen, ms of wall time. */
 const YIELD_MS = 50;
+
+/**
+ * Threads of a run: --threads when given (a whole number, at least 1); otherwise the machine's cores
+ * when the run is big enough to pay for starting them (autoThreads), else 1.
+ */
+export function parseThreads(n: number | undefined, scn: Scenario): number {
+  if (n === undefined) return autoThreads(scn);
+  if (!(Number.isInteger(n) && n >= 1 && n <= 255)) throw new InputError({ path: '--threads', rule: `a whole number of threads from 1 to 255 (got ${n})` });
+  return n;
+}
 
 export function parseMaxMemory(text: string | undefined): number {
   if (text === undefined) return DEFAULT_MAX_MEMORY;
@@ -39,7 +52,10 @@ export function parseMaxMemory(text: string | undefined): number {
  */
 export async function runCommand(args: RunArgs, stop: () => boolean = () => false): Promise<SimResult> {
   const scn = loadScenario(args.scenario);
-  const run = startRun(scn, { maxMemoryBytes: parseMaxMemory(args['max-memory']), withReport: args.out !== undefined });
+  const threads = parseThreads(args.threads, scn);
+  const run = startRun(scn, { maxMemoryBytes: parseMaxMemory(args['max-memory']), withReport: args.out !== undefined, threads });
+  // Asked for more threads than the fabric can use: say why (an automatic choice needs no note).
+  if (args.threads !== undefined && run.threads < args.threads && !args.json) process.stderr.write(`note: running on ${run.threads} thread${run.threads > 1 ? 's' : ''}: ${run.threadsNote ?? 'the fabric has no more parts'}\n`);
   const steps = Math.ceil(scn.duration_ps / scn.sample_ps);
   const bar = progress(steps, { json: args.json, label: 'simulating', unit: 'samples' });
   try {
@@ -60,6 +76,7 @@ export async function runCommand(args: RunArgs, stop: () => boolean = () => fals
     return run.finish();
   } finally {
     bar.stop();
+    run.close();
   }
 }
 
@@ -80,7 +97,8 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (YAML or JSON)' })
       .option('out', { type: 'string', describe: 'directory for the report (summary, series, plots, HTML)' })
       .option('json', { type: 'boolean', describe: 'print the summary as one JSON document' })
-      .option('max-memory', { type: 'string', describe: `refuse runs whose series and arena need more (default ${formatBytes(DEFAULT_MAX_MEMORY)})` }) as never,
+      .option('max-memory', { type: 'string', describe: `refuse runs whose series and arena need more (default ${formatBytes(DEFAULT_MAX_MEMORY)})` })
+      .option('threads', { type: 'number', describe: `threads for the one run (default: the ${availableParallelism()} cores for a fabric that is big enough and can be split, else 1)` }) as never,
   handler: async (args) => {
     // A bad --out is reported before the simulation, not after it.
     if (args.out !== undefined) checkOutDir(args.out, RUN_OUTPUT);
@@ -104,7 +122,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
     else {
       const s = result.summary;
       process.stdout.write(
-        `${s.scenario.name}: ${s.sim.packet_hops} packet-hops in ${s.sim.wall_s} s (${(s.sim.packet_hops_per_s / 1e6).toFixed(2)} M/s with set-up and sampling; dcbkit bench measures the engine alone)\n` +
+        `${s.scenario.name}: ${s.sim.packet_hops} packet-hops in ${s.sim.wall_s} s on ${s.sim.threads} thread${s.sim.threads > 1 ? 's' : ''} (${(s.sim.packet_hops_per_s / 1e6).toFixed(2)} M/s with set-up and sampling; dcbkit bench measures the engine alone)\n` +
           `drops: lossless ${s.drops.lossless}, lossy ${s.drops.lossy}; PFC xoff ${s.pfc.xoff_sent} xon ${s.pfc.xon_sent}; CNMs ${s.qcn.cnms}\n` +
           `${etsLine(s)}; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
           (s.deadlock ? `DEADLOCK on priority ${s.deadlock.priority} from ${s.deadlock.detected_at_ps / 1e9} ms: ${s.deadlock.ports.join(' -> ')} (docs/deadlock.md)\n` : '') +

@@ -92,7 +92,7 @@ function humanTable(params: SweepParam[], outcome: SweepOutcome, metrics: readon
   return [head, ...rows].map((r) => r.map((c, i) => c.padStart(w[i])).join('  ')).join('\n') + '\n';
 }
 
-export const sweepCommand: CommandModule<object, { scenario: string; param: string[]; out?: string; jobs?: number; metric?: string[]; 'x-unit'?: string; json?: boolean } & ClusterArgs> = {
+export const sweepCommand: CommandModule<object, { scenario: string; param: string[]; out?: string; jobs?: number; threads?: number; metric?: string[]; 'x-unit'?: string; json?: boolean } & ClusterArgs> = {
   command: 'sweep <scenario>',
   describe: 'simulate a scenario over a grid of parameter values on all cores; aggregate table and plots',
   builder: (y) =>
@@ -101,6 +101,7 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
       .option('param', { type: 'string', array: true, demandOption: true, describe: 'PATH=v1,v2,... (dotted scenario path); repeat for a grid' })
       .option('out', { type: 'string', describe: 'directory for sweep.csv, sweep.json, plots and per-point summaries' })
       .option('jobs', { type: 'number', describe: `worker threads (default ${defaultJobs()})` })
+      .option('threads', { type: 'number', describe: 'threads of each point\'s run (default 1: points run side by side; jobs x threads should not exceed the cores)' })
       .option('metric', { type: 'string', array: true, describe: `metric(s) to plot (default throughput_bps, drops_lossless): ${METRIC_NAMES.join(', ')}` })
       .option('x-unit', { type: 'string', describe: 'LABEL=SIZE: plot the first parameter in units of SIZE (e.g. BDP=25000)' })
       .option('json', { type: 'boolean', describe: 'print the aggregate (sweep.json) on stdout' })
@@ -110,6 +111,7 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
     const badMetric = metrics.filter((m) => !METRIC_NAMES.includes(m));
     if (badMetric.length) throw new InputError(badMetric.map((m) => ({ path: '--metric', rule: `unknown metric "${m}"; one of ${METRIC_NAMES.join(', ')}` })));
     if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new InputError({ path: '--jobs', rule: 'a whole number of worker threads, at least 1' });
+    if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 255)) throw new InputError({ path: '--threads', rule: `a whole number of threads from 1 to 255 (got ${args.threads})` });
     const xUnit = args['x-unit'] === undefined ? undefined : parseXUnit(args['x-unit']);
     if (isClusterSweep(args)) return clusterSweep(args, metrics, xUnit);
     if (args.out !== undefined) checkOutDir(args.out, SWEEP_OUTPUT);
@@ -117,7 +119,7 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
     const released = stopSweepOnSigint(() => `a sweep of ${points.length} points (the finished ones are lost); nothing written${args.out ? `: ${args.out} is as it was` : ''}`);
     let outcome;
     try {
-      outcome = await runSweep(points, { jobs: args.jobs, json: args.json });
+      outcome = await runSweep(points, { jobs: args.jobs, json: args.json, threads: args.threads });
     } finally {
       released();
     }

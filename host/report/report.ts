@@ -1,8 +1,9 @@
 // The report of one simulation run (`dcbkit run --out DIR`), written all-or-nothing:
 //
-//   summary.json      the SimSummary with keys sorted at every level, minus the two wall-clock
-//                     fields (sim.wall_s, sim.packet_hops_per_s): byte-identical for the same seed
-//   run.json          the wall-clock figures and tool versions (the only non-deterministic file)
+//   summary.json      the SimSummary with keys sorted at every level, minus the fields of how it
+//                     ran (sim.wall_s, sim.packet_hops_per_s, sim.threads): byte-identical for the
+//                     same seed, on any number of threads
+//   run.json          the wall-clock figures, threads and tool versions (the only file that differs)
 //   series/<kind>.csv one file per series kind, long layout: series,entity,unit,t_ps,value,priority
 //   <kind>.svg, ets.svg, flows.svg, fct.svg   the plots (host/report/plots.ts)
 //   report.html       one self-contained page: summary tables and the SVGs inline, no external assets
@@ -38,9 +39,9 @@ function stringifyIndented(v: unknown, indent: string): string {
   return JSON.stringify(v ?? null);
 }
 
-/** The summary without its wall-clock fields: what tests may compare byte for byte. */
+/** The summary without the fields of how it ran (wall clock, threads): what tests may compare byte for byte. */
 export function deterministicSummary(s: SimSummary): object {
-  const { wall_s: _wall, packet_hops_per_s: _rate, ...simCounts } = s.sim;
+  const { wall_s: _wall, packet_hops_per_s: _rate, threads: _threads, ...simCounts } = s.sim;
   return { ...s, sim: simCounts };
 }
 
@@ -53,6 +54,7 @@ export function runInfo(s: SimSummary): object {
     packet_hops: s.sim.packet_hops,
     packet_hops_per_s: s.sim.packet_hops_per_s,
     events: s.sim.events,
+    threads: s.sim.threads,
     versions: toolVersions(),
   };
 }

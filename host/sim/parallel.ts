@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { Core, packageRoot } from '../loader.js';
+import { Core, coreModule, packageRoot } from '../loader.js';
 import type { PartitionWorkerData } from './partition-worker.js';
 import { ABORT_HEAP, ABORT_RING, ABORT_WORKER, WindowLoop } from './windows.js';
 
@@ -42,13 +42,13 @@ export class PartitionedEngine {
     private readonly L: Record<string, number>) {
     const buffer = core.exports.memory.buffer as unknown as SharedArrayBuffer;
     // Spin at barriers only when every thread can have a core of its own.
-    const spins = parts <= availableParallelism() ? 200_000 : 50;
+    const spins = parts <= availableParallelism() ? 1 : 0;
     this.loop = new WindowLoop(buffer, a.ctl, parts, 0, lookaheadPs, spins);
     if (core.fn<(r: number) => number>('simStartPartition')(a.records[0]) !== 0) throw new Error('partition 0: event heap too small at start (sizing bug)');
     for (let w = 1; w < parts; w++) {
       const { port1, port2 } = new MessageChannel();
       const data: PartitionWorkerData = {
-        memory: core.exports.memory, base: a.base, record: a.records[w], ctl: a.ctl, parts, part: w, lookaheadPs, spins, errors: port2,
+        memory: core.exports.memory, module: coreModule('shared'), base: a.base, record: a.records[w], ctl: a.ctl, parts, part: w, lookaheadPs, spins, errors: port2,
       };
       const worker = new Worker(new URL(pathToFileURL(partitionWorkerFile()).href), { workerData: data, transferList: [port2] });
       worker.unref();

@@ -3,11 +3,13 @@
 // every batch the main thread starts, until told to stop. An error goes back to the main thread
 // through `errors` (it reads it synchronously) and aborts the run.
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { Core } from '../loader.js';
+import { Core, useCompiledModule } from '../loader.js';
 import { ABORT_WORKER, WindowLoop } from './windows.js';
 
 export interface PartitionWorkerData {
   memory: WebAssembly.Memory;
+  /** The compiled shared core (a worker need not compile it again). */
+  module: WebAssembly.Module;
   base: number;
   /** Address of this partition's PT_ record. */
   record: number;
@@ -22,6 +24,7 @@ export interface PartitionWorkerData {
 const d = workerData as PartitionWorkerData;
 const loop = new WindowLoop(d.memory.buffer as unknown as SharedArrayBuffer, d.ctl, d.parts, d.part, d.lookaheadPs, d.spins);
 try {
+  useCompiledModule('shared', d.module);
   const core = new Core('shared', d.memory);
   core.fn<(b: number) => void>('simAttach')(d.base);
   if (core.fn<(r: number) => number>('simStartPartition')(d.record) !== 0) throw new Error(`partition ${d.part}: event heap too small at start (sizing bug)`);

@@ -42,6 +42,11 @@ export interface RunStepper {
   now(): number;
   /** Reads the counters and returns the result (call once, when done()). */
   finish(): SimResult;
+  /** Threads the run uses, and why fewer than asked for. */
+  threads: number;
+  threadsNote?: string;
+  /** Ends the run's worker threads, if any (finish() does too; safe to call again). */
+  close(): void;
 }
 
 /** Runs a scenario to its duration and returns metrics and sampled series. */
@@ -113,5 +118,5 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
     const summary = summarise(fab, scn, { wall_s, ets: ets.result(), windowEnd, deliveredAtEnd, deadlock: deadlock.found });
     return { summary, series: sampler.series };
   };
-  return { done: () => t >= scn.duration_ps, step, now: () => t, finish };
+  return { done: () => t >= scn.duration_ps, step, now: () => t, finish, threads: fab.threads, threadsNote: fab.threadsNote, close: () => fab.close() };
 }

@@ -17,6 +17,8 @@ export const CTL_BYTES_FIXED = 64;
 const PROFILE = process.env.DCBKIT_PROFILE_WINDOWS !== undefined;
 const BATCH = 0, STOP = 1, ARRIVED = 2, GEN = 3, ABORT = 4, READY = 5;
 const UNTIL = 4, MINIMA = 8;
+/** Bounds of a barrier's spin before it sleeps, µs: a sleep and its wake-up cost some 10-50 µs. */
+const MIN_SPIN_US = 2, MAX_SPIN_US = 200;
 
 /** Bytes of the control block for `parts` threads. */
 export function controlBytes(parts: number): number { return CTL_BYTES_FIXED + 16 * parts; }
@@ -36,11 +38,13 @@ export class WindowLoop {
   private readonly i32: Int32Array;
   private readonly f64: Float64Array;
   private par = 0;
+  /** The barrier's current spin budget, µs (see barrier()). */
+  private spinUs = MAX_SPIN_US;
   /** Time spent per activity when DCBKIT_PROFILE_WINDOWS is set (printed at stop). */
   readonly prof = { run: 0, wait: 0, drain: 0, windows: 0 };
 
   constructor(buffer: SharedArrayBuffer, ctl: number, private readonly parts: number, private readonly me: number,
-    private readonly lookaheadPs: number, private readonly spins: number) {
+    private readonly lookaheadPs: number, /** 0: never spin (more threads than cores), else spin first */ private readonly spins: number) {
     this.i32 = new Int32Array(buffer, ctl, CTL_BYTES_FIXED / 4);
     this.f64 = new Float64Array(buffer, ctl, (CTL_BYTES_FIXED + 16 * parts) / 8);
   }
@@ -66,8 +70,20 @@ export class WindowLoop {
       Atomics.notify(i32, GEN);
       return Atomics.load(i32, ABORT) === 0;
     }
-    // Spin while the others are likely running on their own cores, then sleep.
-    for (let n = 0; n < this.spins; n++) if (Atomics.load(i32, GEN) !== gen) return Atomics.load(i32, ABORT) === 0;
+    // Spin while the others are likely running on cores of their own, then sleep. The spin budget
+    // adapts: halved when it ran out (another thread was probably waiting for this core: spinning
+    // then only delays it), grown when it sufficed.
+    if (this.spins > 0) {
+      const start = performance.now();
+      for (let n = 1; ; n++) {
+        if (Atomics.load(i32, GEN) !== gen) {
+          this.spinUs = Math.min(MAX_SPIN_US, this.spinUs * 1.25);
+          return Atomics.load(i32, ABORT) === 0;
+        }
+        if ((n & 255) === 0 && performance.now() - start > this.spinUs / 1000) break;
+      }
+      this.spinUs = Math.max(MIN_SPIN_US, this.spinUs / 2);
+    }
     while (Atomics.load(i32, GEN) === gen) Atomics.wait(i32, GEN, gen, 1000);
     return Atomics.load(i32, ABORT) === 0;
   }

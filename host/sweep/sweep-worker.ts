@@ -8,6 +8,6 @@ import type { SimSummary } from '../sim/result.js';
 import type { SweepTask } from './sweep.js';
 
 export default async function runPoint(task: SweepTask): Promise<SimSummary> {
-  const result = runScenario(checkScenario(task.scenario));
+  const result = runScenario(checkScenario(task.scenario), { threads: task.threads ?? 1 });
   return result.summary;
 }

@@ -192,7 +192,7 @@ export interface SweepOutcome {
 }
 
 /** The task a sweep worker receives; the worker's default export maps it to a SimSummary. */
-export interface SweepTask { index: number; scenario: unknown }
+export interface SweepTask { index: number; scenario: unknown; /** Threads of the point's run (default 1: the points run side by side instead). */ threads?: number }
 
 export function defaultWorkerFile(): string {
   return join(packageRoot(), 'dist', 'host', 'sweep', 'sweep-worker.js');
@@ -224,7 +224,7 @@ export function workerCount(requested: number | undefined, points: number, cores
  */
 export async function runSweep(
   points: readonly SweepPoint[],
-  opts: { jobs?: number; workerFile?: string; json?: boolean } = {},
+  opts: { jobs?: number; workerFile?: string; json?: boolean; threads?: number } = {},
 ): Promise<SweepOutcome> {
   const { jobs, cap } = workerCount(opts.jobs, points.length);
   const pool = new Piscina({
@@ -239,7 +239,7 @@ export async function runSweep(
     await Promise.all(
       points.map(async (p) => {
         try {
-          summaries[p.index] = (await pool.run({ index: p.index, scenario: p.scenario } satisfies SweepTask)) as SimSummary;
+          summaries[p.index] = (await pool.run({ index: p.index, scenario: p.scenario, threads: opts.threads } satisfies SweepTask)) as SimSummary;
         } catch (e) {
           if (e instanceof Error) e.message = `sweep point ${p.index} (${JSON.stringify(p.params)}): ${e.message}`;
           throw e;
