@@ -202,7 +202,11 @@ export function formatBench(r: BenchReport): string {
     lines.push(k.ns_per_op === null ? `${name}: n/a (${k.reason})` : `${name}: ${k.ns_per_op} ns/op p50 (rme ${k.rme_pct} %, p99 ${k.p99_ns} ns) — ${k.op}`);
   }
   if (r.fabric) lines.push(`fabric (${r.fabric.scenario}): ${(r.fabric.packet_hops_per_s / 1e6).toFixed(2)} M packet-hops/s, ${(r.fabric.events_per_s / 1e6).toFixed(2)} M events/s`);
-  if (r.fabric_clos) lines.push(`fabric_clos (${r.fabric_clos.scenario}, whole run): ${(r.fabric_clos.packet_hops_per_s / 1e6).toFixed(2)} M packet-hops/s, ${r.fabric_clos.wall_s.toFixed(2)} s`);
+  if (r.fabric_clos) {
+    const c = r.fabric_clos;
+    lines.push(`fabric_clos (${c.scenario}, whole run): ${(c.packet_hops_per_s / 1e6).toFixed(2)} M packet-hops/s, ${c.wall_s.toFixed(2)} s on ${c.threads} threads; ` +
+      `1 thread ${(c.serial_packet_hops_per_s / 1e6).toFixed(2)} M, ${c.serial_wall_s.toFixed(2)} s; speed-up ${c.speedup}`);
+  }
   if (r.cli_startup_ms) {
     const s = r.cli_startup_ms;
     const c = (x: { ms: number; cpu_ms: number }) => `${x.ms} ms (cpu ${x.cpu_ms})`;

@@ -18,6 +18,7 @@ export interface AcrossRuns {
   kernels: Record<string, (number | null)[]>;
   fabric_packet_hops_per_s: (number | null)[];
   fabric_clos_packet_hops_per_s: (number | null)[];
+  fabric_clos_speedup: (number | null)[];
 }
 
 const r3 = (x: number) => Number(x.toFixed(3));
@@ -38,6 +39,7 @@ export function combineRuns(reports: BenchReport[]): BenchReport & { across_runs
     kernels: Object.fromEntries(Object.keys(first.kernels).map((k) => [k, reports.map((r) => r.kernels[k]?.ns_per_op ?? null)])),
     fabric_packet_hops_per_s: reports.map((r) => r.fabric?.packet_hops_per_s ?? null),
     fabric_clos_packet_hops_per_s: reports.map((r) => r.fabric_clos?.packet_hops_per_s ?? null),
+    fabric_clos_speedup: reports.map((r) => r.fabric_clos?.speedup ?? null),
   };
   const ns = mid(across.pipeline_ns);
   const kernels: BenchReport['kernels'] = {};
@@ -67,7 +69,11 @@ export function combineRuns(reports: BenchReport[]): BenchReport & { across_runs
   const closRuns = reports.map((r) => r.fabric_clos).filter((f) => f !== undefined);
   const fabric_clos = closRuns.length
     ? { ...closRuns[0], packet_hops_per_s: Math.round(median(closRuns.map((f) => f.packet_hops_per_s))), packet_hops_per_cpu_s: Math.round(median(closRuns.map((f) => f.packet_hops_per_cpu_s))),
-      wall_s: r3(median(closRuns.map((f) => f.wall_s))), cpu_s: r3(median(closRuns.map((f) => f.cpu_s))) }
+      wall_s: r3(median(closRuns.map((f) => f.wall_s))), cpu_s: r3(median(closRuns.map((f) => f.cpu_s))),
+      serial_packet_hops_per_s: Math.round(median(closRuns.map((f) => f.serial_packet_hops_per_s))),
+      serial_wall_s: r3(median(closRuns.map((f) => f.serial_wall_s))), serial_cpu_s: r3(median(closRuns.map((f) => f.serial_cpu_s))),
+      // The median of the per-process speed-ups (each a side-by-side ratio), not a ratio of medians.
+      speedup: r3(median(closRuns.map((f) => f.speedup))) }
     : undefined;
   return {
     ...first,

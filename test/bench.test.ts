@@ -85,10 +85,16 @@ describe('dcbkit bench --runs N', () => {
   });
 
   it('fabric_clos is the median over the runs that have it, every run kept', () => {
-    const clos = (rate: number) => ({ k: 16, flows: 1024, packet_hops: 16e6, events: 27e6, wall_s: 16e6 / rate, packet_hops_per_s: rate, cpu_s: 8, packet_hops_per_cpu_s: 2e6, scenario: 'k16' });
-    const c = combineRuns([{ ...report(22, 25, 1, 4, 1e7), fabric_clos: clos(1e6) }, { ...report(22, 25, 1, 4, 1e7), fabric_clos: clos(4e6) }, { ...report(22, 25, 1, 4, 1e7), fabric_clos: clos(2e6) }]);
-    expect(c.fabric_clos).toMatchObject({ k: 16, packet_hops_per_s: 2e6, wall_s: 8 });
+    const clos = (rate: number, serialRate: number) => ({
+      k: 16, flows: 1024, packet_hops: 16e6, events: 27e6, threads: 2, wall_s: 16e6 / rate, packet_hops_per_s: rate, cpu_s: 8, packet_hops_per_cpu_s: 2e6,
+      serial_wall_s: 16e6 / serialRate, serial_packet_hops_per_s: serialRate, serial_cpu_s: 7, speedup: rate / serialRate, scenario: 'k16',
+    });
+    const c = combineRuns([{ ...report(22, 25, 1, 4, 1e7), fabric_clos: clos(1e6, 1e6) }, { ...report(22, 25, 1, 4, 1e7), fabric_clos: clos(4e6, 2e6) }, { ...report(22, 25, 1, 4, 1e7), fabric_clos: clos(2e6, 0.5e6) }]);
+    expect(c.fabric_clos).toMatchObject({ k: 16, threads: 2, packet_hops_per_s: 2e6, wall_s: 8, serial_packet_hops_per_s: 1e6, serial_wall_s: 16 });
+    // The speed-up is the median of each process's own ratio (1, 2, 4), not 2e6 / 1e6 by chance.
+    expect(c.fabric_clos!.speedup).toBe(2);
     expect(c.across_runs.fabric_clos_packet_hops_per_s).toEqual([1e6, 4e6, 2e6]);
+    expect(c.across_runs.fabric_clos_speedup).toEqual([1, 2, 4]);
   });
 
   it('a figure null in some runs is the median of the others', () => {

@@ -6,6 +6,7 @@ import { checkScenario, type ScenarioInput } from '../scenario/scenario.js';
 import { runScenario } from './run.js';
 import { buildFabric } from './fabric.js';
 import { closScenario } from '../scenario/clos.js';
+import { availableParallelism } from 'node:os';
 
 export interface FabricBench {
   packet_hops_per_s: number;
@@ -76,39 +77,62 @@ export function benchFabric(opts: { quick?: boolean } = {}): FabricBench {
   };
 }
 
-/** The fat-tree figure: one whole run, as `dcbkit run` does it. */
+/** The fat-tree figure: one whole run, as `dcbkit run` does it, on one thread and on every core. */
 export interface ClosBench {
   k: number;
   flows: number;
   packet_hops: number;
   events: number;
-  /** Wall time of the whole run: scenario check, fabric set-up, simulation and sampling. */
+  /** Threads of the partitioned run (the machine's cores; 1 on one core). */
+  threads: number;
+  /** Wall time of the whole run on `threads` threads: scenario check, fabric set-up, simulation and sampling. */
   wall_s: number;
   packet_hops_per_s: number;
-  /** The same span's process CPU time, and the rate per CPU second (less sensitive to other load). */
+  /** The same span's process CPU time (every thread), and the rate per CPU second (less sensitive to other load). */
   cpu_s: number;
   packet_hops_per_cpu_s: number;
+  /** The same run on one thread, timed in the same process just before. */
+  serial_wall_s: number;
+  serial_packet_hops_per_s: number;
+  serial_cpu_s: number;
+  /** serial_wall_s / wall_s. */
+  speedup: number;
   scenario: string;
 }
 
 /**
- * `gen clos --k 16 --flows 1024 --duration 1ms` (quick: k = 4, 16 flows, 200 us) run once, timed
- * whole from the scenario document to the summary, default sampling (duration / 200, no series
- * asked): what a user's `run` of a fat tree costs, so set-up and sampling count, not only the engine.
- * No warm-up: a user's run has none either.
+ * `gen clos --k 16 --flows 1024 --duration 1ms` (quick: k = 4, 16 flows, 200 us), timed whole from
+ * the scenario document to the summary, default sampling (duration / 200, no series asked): what a
+ * user's `run` of a fat tree costs, so set-up and sampling count, not only the engine. Run on one
+ * thread, then on `threads` (default: the machine's cores) in the same process; the outputs are the
+ * same (test/sim-threads.test.ts), so the two wall times compare directly. Only a k = 4 run on both
+ * thread counts comes first, so that V8 has compiled the host code both timed runs use.
  */
-export function benchClos(opts: { quick?: boolean } = {}): ClosBench {
-  const [k, flows, duration] = opts.quick ? [4, 16, '200us'] : [16, 1024, '1ms'];
-  const doc = closScenario({ k, flows, duration });
-  const c0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  const { summary } = runScenario(checkScenario(doc));
-  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  const c = process.cpuUsage(c0);
-  const cpu = (c.user + c.system) / 1e6;
+export function benchClos(opts: { quick?: boolean; threads?: number; k?: number; flows?: number; duration?: string } = {}): ClosBench {
+  const [k, flows, duration] = opts.k !== undefined ? [opts.k, opts.flows ?? opts.k ** 2 * 4, opts.duration ?? '1ms'] : opts.quick ? [4, 16, '200us'] : [16, 1024, '1ms'];
+  const threads = opts.threads ?? availableParallelism();
+  const warm = checkScenario(closScenario({ k: 4, flows: 16, duration: '100us' }));
+  runScenario(warm, { threads: 1 });
+  runScenario(warm, { threads });
+  const timed = (n: number) => {
+    const doc = closScenario({ k, flows, duration });
+    const c0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    const { summary } = runScenario(checkScenario(doc), { threads: n });
+    const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+    const c = process.cpuUsage(c0);
+    return { summary, wall, cpu: (c.user + c.system) / 1e6 };
+  };
+  const one = timed(1);
+  const many = timed(threads);
+  const hops = many.summary.sim.packet_hops;
+  const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
   return {
-    k, flows, packet_hops: summary.sim.packet_hops, events: summary.sim.events,
-    wall_s: Math.round(wall * 1e6) / 1e6, packet_hops_per_s: Math.round(summary.sim.packet_hops / wall),
-    cpu_s: Math.round(cpu * 1e6) / 1e6, packet_hops_per_cpu_s: cpu > 0 ? Math.round(summary.sim.packet_hops / cpu) : 0, scenario: `clos-k${k}, ${flows} random flows, ${duration}`,
+    k, flows, packet_hops: hops, events: many.summary.sim.events, threads: many.summary.sim.threads,
+    wall_s: r6(many.wall), packet_hops_per_s: Math.round(hops / many.wall),
+    cpu_s: r6(many.cpu), packet_hops_per_cpu_s: many.cpu > 0 ? Math.round(hops / many.cpu) : 0,
+    serial_wall_s: r6(one.wall), serial_packet_hops_per_s: Math.round(one.summary.sim.packet_hops / one.wall), serial_cpu_s: r6(one.cpu),
+    speedup: Math.round((one.wall / many.wall) * 1000) / 1000,
+    scenario: `clos-k${k}, ${flows} random flows, ${duration}`,
   };
 }
