@@ -13,6 +13,7 @@ export {
 export { pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting } from './bench/pfc';
 export { simInit, simRunUntil, simReserve, simFreePackets, simPermutePool, simSetup, simAttach, simBatchEnd } from './sim/engine';
 export { simStartPartition, simRunWindow, simWindowMin, simDrain } from './sim/partition';
+export { etsMeterSample } from './sim/ets_meter';
 export { evSelfTest } from './sim/events';
 export {
   creditConfigure, creditOnGrant, creditSyncValue, creditAvailable, creditGrantValue, creditOnSync, creditTrySendOne,

@@ -358,7 +358,10 @@ export const SH_CREDIT_AGING: i32 = ((SH_PATH_LEN + I32) + 7) & ~7; // i64 ps (0
 export const SH_MAX_FRAME: i32 = SH_CREDIT_AGING + I64;          // largest frame of the fabric (MTU, bytes): every port's ETS quanta
 export const SH_REV_PATHS: i32 = SH_MAX_FRAME + I32;         // 1: SH_PATHS also holds, in rows nFlows + f, each roce flow's path
                                                              //   back from its destination (ACKs, NACKs, CNPs), traced by simInit
-export const SH_SIZE: i32 = ((SH_REV_PATHS + I32) + 7) & ~7;
+export const SH_ETS_METER: i32 = SH_REV_PATHS + I32;         // address of the ETS share meter's table (EM_SIZE per measured port)
+export const SH_NETS_METER: i32 = SH_ETS_METER + I32;        // ports it measures
+export const SH_ETS_MIN_BYTES: i32 = SH_NETS_METER + I32;    // wire bytes an interval must carry to count (8 largest frames)
+export const SH_SIZE: i32 = ((SH_ETS_MIN_BYTES + I32) + 7) & ~7;
 // Flow-control modes and watchdog parameters are per port (SP_MODES, SP_WD_*); the PFC, congestion
 // point and credit parameters sit in the port's kernel records (SP_PFC, SP_CP, SP_CREDIT) and the
 // reaction-point parameters in each flow's RP record (SF_RP), written by host/kernels/* before
@@ -542,6 +545,13 @@ export const SS_START: i32 = SS_PRIO + I32;
 export const SS_STOP: i32 = SS_START + I64;
 export const SS_INTERVAL: i32 = SS_STOP + I64;
 export const SS_SIZE: i32 = SS_INTERVAL + I64;
+// ETS share meter entry (assembly/sim/ets_meter.ts): a port with two or more weighted ETS TCs.
+export const EM_PORT: i32 = 0;                                 // the port
+export const EM_WEIGHTED: i32 = EM_PORT + I32;                 // bit t: TC t is an ETS TC with bandwidth
+export const EM_LAST: i32 = EM_WEIGHTED + I32;                 // i64[8] wire bytes sent per TC at the last sample
+export const EM_ACC: i32 = EM_LAST + 8 * I64;                  // i64[8] wire bytes per TC summed over the saturated intervals
+export const EM_SIZE: i32 = EM_ACC + 8 * I64;
+
 // Partition record of a partitioned run (assembly/sim/partition.ts, docs/sim.md "One run on every
 // core"): one per partition, written by the host; the instance that runs the partition keeps its
 // mutable statics in the record's scratch (heap records, PFC times), since every instance shares

@@ -44,7 +44,11 @@ export function dependencyGraphs(scn: Scenario, given?: { routes: Routes; swOrd:
     swOrd = ords.swOrd;
     routes = computeRoutes(scn, ords.hostOrd, swOrd);
   }
-  const lossless = (node: number, p: number) => scn.nodes[node].modes[p] !== 'lossy';
+  // Per node, the bit mask of its lossless priorities; per port, its peer node (typed arrays: the
+  // walk below visits some 600 pairs per flow of a k = 28 fat tree).
+  const losslessMask = Int32Array.from(scn.nodes, (n) => n.modes.reduce((m, mode, p) => (mode !== 'lossy' ? m | (1 << p) : m), 0));
+  const peerNode = Int32Array.from(scn.ports, (p) => p.peerNode);
+  const hostNode = Uint8Array.from(scn.nodes, (n) => (n.isHost ? 1 : 0));
   // Edges first in one flat map per priority (key e1 * ports + e2: no nested maps on the hot loop),
   // then as adjacency maps for the cycle search.
   const nPorts = scn.ports.length;
@@ -52,11 +56,12 @@ export function dependencyGraphs(scn: Scenario, given?: { routes: Routes; swOrd:
   const scratch = hopScratch(scn, swOrd);
   for (const f of scn.flows) {
     const p = f.priority;
+    const bit = 1 << p;
     let edges: Map<number, number[]> | undefined;
     walkFlowHops(scn, routes, swOrd!, f.id, scratch, (e1, e2) => {
-      const b = scn.ports[e1].peerNode;
-      const c = scn.ports[e2].peerNode;
-      if (scn.nodes[c].isHost || !lossless(b, p) || !lossless(c, p)) return; // a host always drains
+      const b = peerNode[e1];
+      const c = peerNode[e2];
+      if (hostNode[c] || (losslessMask[b] & bit) === 0 || (losslessMask[c] & bit) === 0) return; // a host always drains
       if (!edges && !(edges = flat.get(p))) flat.set(p, (edges = new Map()));
       const key = e1 * nPorts + e2;
       const flows = edges.get(key);

@@ -15,6 +15,7 @@ import { computeRoutes, hopScratch, longestFlowPath, nodeOrdinals, type Routes }
 import { partitionFabric, smallestFrameTime } from './partition.js';
 import { PartitionedEngine } from './parallel.js';
 import { controlBytes } from './windows.js';
+import { etsMeasuredPorts, etsWeightedMask } from './sample.js';
 
 /** Watchdog log entries the arena holds (summary.ts reads at most this many). */
 export const WDLOG_CAP = 4096;
@@ -38,14 +39,15 @@ export interface Fabric {
   scn: Scenario;
   base: number;
   arenaBytes: number;
-  addr: { ports: number; nodes: number; flows: number; counters: number; wdlog: number; paths: number };
+  addr: { ports: number; nodes: number; flows: number; counters: number; wdlog: number; paths: number; etsMeter: number };
   /** Row stride of the path table (addr.paths): each flow's egress port at its 1st, 2nd, ... switch. */
   pathLen: number;
   L: L;
   /** The forwarding tables the engine was given (host/sim/routes.ts), and the switch ordinals they use. */
   routes: Routes;
   swOrd: Map<number, number>;
-  runUntil(tPs: number): void;
+  /** Runs to tPs; `sampleEts` closes an ETS share sampling interval there (sample.ts EtsShareMeter). */
+  runUntil(tPs: number, sampleEts?: boolean): void;
   /** Partitions (threads) the run uses, its window (ps; 0 on one thread), and why fewer than asked for. */
   threads: number;
   lookaheadPs: number;
@@ -114,6 +116,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const revPaths = scn.flows.some((f) => f.transport === 'roce');
   const pathRows = revPaths ? 2 * nFlows : nFlows;
   const mixEntries = scn.flows.reduce((a, f) => a + f.frames.mix.length, 0);
+  const etsPorts = etsMeasuredPorts(scn);
   // The distinct watchdog poll intervals: one poll event each (usually one for the whole fabric).
   const wdPolls = [...new Set(scn.nodes.filter((n) => !n.isHost && n.watchdog).map((n) => n.watchdog!.poll_interval))].filter((x) => x > 0);
 
@@ -123,6 +126,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     hdr: take(L.SH_SIZE), nodes: take(nNodes * L.SN_SIZE), ports: take(nPorts * L.SP_SIZE), flows: take(nFlows * L.SF_SIZE),
     pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * columns * 4), nh: take(nhWords.length * 4),
     paths: take(pathRows * pathLen * 4 + 4), mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
+    etsMeter: take(etsPorts.length * L.EM_SIZE + 8),
   };
   // Partitioned: the owner table, each partition's record, counters, watchdog log and heaps, the
   // rings between partitions (each holds what one window can send: a frame per smallest-frame time
@@ -179,6 +183,10 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   w32(h + L.SH_QCN_PROFILE, dcqcn ? 1 : 0);
   w32(h + L.SH_WD_POLLS, a.wdPolls); w32(h + L.SH_NWD_POLLS, wdPolls.length);
   wdPolls.forEach((ps, g) => w64(a.wdPolls + 8 * g, ps));
+
+  // ETS share meter (assembly/sim/ets_meter.ts): the measured ports and their weighted TCs.
+  w32(h + L.SH_ETS_METER, a.etsMeter); w32(h + L.SH_NETS_METER, etsPorts.length); w32(h + L.SH_ETS_MIN_BYTES, 8 * (scn.maxFrame + WIRE_OVERHEAD));
+  etsPorts.forEach((p, i) => { w32(a.etsMeter + i * L.EM_SIZE + L.EM_PORT, p.id); w32(a.etsMeter + i * L.EM_SIZE + L.EM_WEIGHTED, etsWeightedMask(p)); });
 
   // Nodes.
   for (const n of scn.nodes) {
@@ -305,6 +313,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   }
   const memAfterInit = core.memoryBytes;
   const runUntil = core.fn<(t: bigint) => number>('simRunUntil');
+  const etsMeterSample = core.fn<() => void>('etsMeterSample');
   const pfcPausedPs = core.fn<(rec: number, unit: number, now: bigint) => bigint>('pfcPausedPs');
   const pauseMode = scn.ports.map((p) => scn.nodes[p.node].modes.includes('pause'));
   const portAt = (p: number) => a.ports + p * L.SP_SIZE;
@@ -317,13 +326,16 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     flowAt: (f: number) => a.flows + f * L.SF_SIZE,
     pausedPs: (p: number, now: number, pr: number) =>
       Number(pfcPausedPs(portAt(p) + L.SP_PFC, pauseMode[p] ? L.PFC_PORT_UNIT : pr, BigInt(now))),
-    addr: { ports: a.ports, nodes: a.nodes, flows: a.flows, counters: a.counters, wdlog: a.wdlog, paths: a.paths },
+    addr: { ports: a.ports, nodes: a.nodes, flows: a.flows, counters: a.counters, wdlog: a.wdlog, paths: a.paths, etsMeter: a.etsMeter },
     pathLen,
     threads: parts, lookaheadPs: plan.lookaheadPs, threadsNote: plan.note,
     close: () => engine?.close(),
-    runUntil(tPs: number) {
-      if (engine) engine.runUntil(tPs);
-      else if (runUntil(BigInt(tPs)) !== 0) throw new Error('simulator event queue overflow (sizing bug)');
+    runUntil(tPs: number, sampleEts = false) {
+      if (engine) engine.runUntil(tPs, sampleEts);
+      else {
+        if (runUntil(BigInt(tPs)) !== 0) throw new Error('simulator event queue overflow (sizing bug)');
+        if (sampleEts) etsMeterSample();
+      }
       if (core.memoryBytes !== memAfterInit) throw new Error('linear memory grew during the run');
     },
   };

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { Core, coreModule, packageRoot } from '../loader.js';
 import type { PartitionWorkerData } from './partition-worker.js';
-import { ABORT_HEAP, ABORT_RING, ABORT_WORKER, WindowLoop } from './windows.js';
+import { ABORT_HEAP, ABORT_RING, ABORT_WORKER, WindowLoop, type PartitionCore } from './windows.js';
 
 /** The compiled worker (tsc's output: the CLI bundle and the tests both start this file). */
 export function partitionWorkerFile(): string {
@@ -35,7 +35,7 @@ export class PartitionedEngine {
   private readonly loop: WindowLoop;
   private readonly workers: Worker[] = [];
   private readonly errors: MessagePort[] = [];
-  private readonly core0: { runWindow(l: bigint): number; windowMin(): bigint; drain(): void; batchEnd(u: bigint): void };
+  private readonly core0: PartitionCore;
   private closed = false;
 
   constructor(private readonly core: Core, readonly parts: number, readonly lookaheadPs: number, private readonly a: PartitionAreas,
@@ -60,14 +60,15 @@ export class PartitionedEngine {
       windowMin: core.fn('simWindowMin'),
       drain: core.fn('simDrain'),
       batchEnd: core.fn('simBatchEnd'),
+      etsSample: core.fn('etsMeterSample'),
     };
     if (!this.loop.waitReady(parts - 1, 60_000)) this.fail();
   }
 
-  /** Runs every partition through `until` ps, then gathers counters and watchdog log. */
-  runUntil(until: number): void {
-    this.loop.startBatch(until);
-    if (!this.loop.runBatch(this.core0, until)) this.fail();
+  /** Runs every partition through `until` ps (then each samples ETS shares if asked), then gathers counters and watchdog log. */
+  runUntil(until: number, sampleEts: boolean): void {
+    this.loop.startBatch(until, sampleEts);
+    if (!this.loop.runBatch(this.core0, until, sampleEts)) this.fail();
     this.gather();
   }
 

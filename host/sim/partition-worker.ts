@@ -33,6 +33,7 @@ try {
     windowMin: core.fn<() => bigint>('simWindowMin'),
     drain: core.fn<() => void>('simDrain'),
     batchEnd: core.fn<(until: bigint) => void>('simBatchEnd'),
+    etsSample: core.fn<() => void>('etsMeterSample'),
   };
   let seen = loop.batchGeneration();
   loop.ready();
@@ -40,7 +41,7 @@ try {
     const batch = loop.nextBatch(seen);
     if (batch === null) break;
     seen = batch.gen;
-    if (!loop.runBatch(engine, batch.until)) break;
+    if (!loop.runBatch(engine, batch.until, batch.sampleEts)) break;
   }
   if (process.env.DCBKIT_PROFILE_WINDOWS !== undefined) process.stderr.write(`partition ${d.part}: ${JSON.stringify(loop.prof)}\n`);
 } catch (e) {

@@ -104,11 +104,10 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const step = () => {
     const next = Math.min(scn.duration_ps, t + scn.sample_ps);
     snapshotEnds(next);
-    fab.runUntil(next);
+    fab.runUntil(next, true);
     const dt = next - t;
     t = next;
     sampler.sample(t, dt);
-    ets.sample();
     deadlock.observe(t, dt, probe);
     opts.onProgress?.(t / scn.duration_ps);
   };

@@ -5,7 +5,6 @@
 // Series: per sampled port its queue total and per-(port, TC) occupancy for the TCs the flows use,
 // the paused share of each interval per (port, priority) it obeys pause for; per sampled flow its
 // delivered throughput and, with QCN, its rate limiter's current and target rates.
-import { WIRE_OVERHEAD } from '../codes.js';
 import type { Fabric } from './fabric.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { SimSeries, SimSummary } from './result.js';
@@ -85,50 +84,32 @@ export class Sampler {
   }
 }
 
+/** The ports whose ETS shares are measured: those with two or more ETS TCs of non-zero bandwidth. */
+export function etsMeasuredPorts(scn: Scenario): Scenario['ports'] {
+  return scn.ports.filter((p) => p.dcb.tsa.filter((t, tc) => t === 2 && p.dcb.bw[tc] > 0).length >= 2);
+}
+
+/** Bit t set when TC t of port p is an ETS TC with bandwidth (its bytes count as weighted). */
+export function etsWeightedMask(p: Scenario['ports'][number]): number {
+  return p.dcb.tsa.reduce((m, t, tc) => (t === 2 && p.dcb.bw[tc] > 0 ? m | (1 << tc) : m), 0);
+}
+
 /**
  * ETS shares measured on wire bytes over the sampling intervals in which every weighted ETS TC of a
  * port was eligible at every selection and the port sent at least 8 maximum frames (docs/sim.md).
+ * The engine accumulates them (assembly/sim/ets_meter.ts, once per sampling interval: step() asks
+ * for it with runUntil's sampleEts); this reads the sums.
  */
 export class EtsShareMeter {
   private readonly ports: Scenario['ports'];
-  /** Per measured port, 8 TCs each: wire bytes sent at the last sample, and summed over saturated intervals. */
-  private readonly last: Float64Array;
-  private readonly acc: Float64Array;
-  /** Per measured port, bit t set when TC t is an ETS TC with bandwidth (its bytes count as weighted). */
-  private readonly weightedMask: Uint8Array;
-  private readonly delta = new Float64Array(8);
 
-  constructor(private readonly fab: Fabric, private readonly scn: Scenario) {
-    this.ports = scn.ports.filter((p) => p.dcb.tsa.filter((t, tc) => t === 2 && p.dcb.bw[tc] > 0).length >= 2);
-    this.last = new Float64Array(8 * this.ports.length);
-    this.acc = new Float64Array(8 * this.ports.length);
-    this.weightedMask = Uint8Array.from(this.ports.map((p) => p.dcb.tsa.reduce((m, t, tc) => (t === 2 && p.dcb.bw[tc] > 0 ? m | (1 << tc) : m), 0)));
+  constructor(private readonly fab: Fabric, scn: Scenario) {
+    this.ports = etsMeasuredPorts(scn);
   }
 
-  /** Once per interval: allocation-free, every port in one pass over the views (a fabric can have thousands). */
-  sample(): void {
-    const { L, portAt, core } = this.fab;
-    const i32 = core.i32;
-    const txAt = L.SP_TX_BYTES_TC >>> 2;
-    const unsatAt = L.SP_UNSAT >>> 2;
-    const minBytes = 8 * (this.scn.maxFrame + WIRE_OVERHEAD);
-    const { last, acc, delta } = this;
-    for (let i = 0; i < this.ports.length; i++) {
-      const w = portAt(this.ports[i].id) >>> 2;
-      const mask = this.weightedMask[i];
-      let weighted = 0;
-      for (let tc = 0; tc < 8; tc++) {
-        const at = w + txAt + 2 * tc;
-        const now = (i32[at] >>> 0) + i32[at + 1] * 4294967296;
-        delta[tc] = now - last[8 * i + tc];
-        last[8 * i + tc] = now;
-        if ((mask >> tc) & 1) weighted += delta[tc];
-      }
-      // Saturated: every weighted ETS TC was eligible at every selection and the port sent enough
-      // for the DRR round to matter (at least 8 maximum frames).
-      if (i32[w + unsatAt] === 0 && weighted >= minBytes) for (let tc = 0; tc < 8; tc++) acc[8 * i + tc] += delta[tc];
-      i32[w + unsatAt] = 0;
-    }
+  /** Wire bytes TC tc of the i-th measured port sent over the saturated intervals. */
+  private acc(i: number, tc: number): number {
+    return this.fab.r64(this.fab.addr.etsMeter + i * this.fab.L.EM_SIZE + this.fab.L.EM_ACC + 8 * tc);
   }
 
   /** Configured and measured share per weighted ETS TC, and the worst error in percentage points. */
@@ -138,12 +119,12 @@ export class EtsShareMeter {
     this.ports.forEach((p, i) => {
       const dcb = p.dcb;
       const tcs = [0, 1, 2, 3, 4, 5, 6, 7].filter((tc) => dcb.tsa[tc] === 2 && dcb.bw[tc] > 0);
-      const tot = tcs.reduce((s, tc) => s + this.acc[8 * i + tc], 0);
+      const tot = tcs.reduce((s, tc) => s + this.acc(i, tc), 0);
       if (tot === 0) return;
       const bwTot = tcs.reduce((s, tc) => s + dcb.bw[tc], 0);
       for (const tc of tcs) {
         const configured = (100 * dcb.bw[tc]) / bwTot;
-        const measured = (100 * this.acc[8 * i + tc]) / tot;
+        const measured = (100 * this.acc(i, tc)) / tot;
         perTc.push({ port: p.name, tc, configured_pct: round3(configured), measured_pct: round3(measured) });
         maxErr = Math.max(maxErr ?? 0, Math.abs(measured - configured));
       }

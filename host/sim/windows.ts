@@ -8,14 +8,14 @@
 // Control block (Int32 / Float64 views over the shared memory at `ctl`):
 //   i32[0] batch generation (a new batch to run, or stop)   i32[1] stop
 //   i32[2] barrier arrivals   i32[3] barrier generation   i32[4] abort (an error code, 0 = none)
-//   i32[5] workers ready
+//   i32[5] workers ready   i32[6] 1: the batch ends a sampling interval (ETS shares)
 //   f64[4] the batch's end (until), ps   f64[8 ..] window minima, [2][parts]
 // Invariant: every thread reads the minima of parity `par` only between the barrier that follows
 // their writing and the next one, and writes parity par ^ 1 meanwhile, so no read meets a write.
 
 export const CTL_BYTES_FIXED = 64;
 const PROFILE = process.env.DCBKIT_PROFILE_WINDOWS !== undefined;
-const BATCH = 0, STOP = 1, ARRIVED = 2, GEN = 3, ABORT = 4, READY = 5;
+const BATCH = 0, STOP = 1, ARRIVED = 2, GEN = 3, ABORT = 4, READY = 5, SAMPLE_ETS = 6;
 const UNTIL = 4, MINIMA = 8;
 /** Bounds of a barrier's spin before it sleeps, µs: a sleep and its wake-up cost some 10-50 µs. */
 const MIN_SPIN_US = 2, MAX_SPIN_US = 200;
@@ -29,6 +29,7 @@ export interface PartitionCore {
   windowMin(): bigint;
   drain(): void;
   batchEnd(until: bigint): void;
+  etsSample(): void;
 }
 
 /** Error codes in the control block's abort word. */
@@ -92,7 +93,7 @@ export class WindowLoop {
    * Runs this thread's partition through every event due at or before `until` ps, window by window
    * with the others; returns false when a thread aborted (its code in aborted()).
    */
-  runBatch(core: PartitionCore, until: number): boolean {
+  runBatch(core: PartitionCore, until: number, sampleEts: boolean): boolean {
     const { f64, parts, me } = this;
     f64[MINIMA + this.par * parts + me] = Number(core.windowMin());
     if (!this.barrier()) return false;
@@ -115,14 +116,16 @@ export class WindowLoop {
       if (PROFILE) { this.prof.wait += p2 - p1; this.prof.drain += performance.now() - p2; }
     }
     core.batchEnd(BigInt(until));
+    if (sampleEts) core.etsSample();
     return this.barrier();
   }
 
   // ---- main thread (0) ----
 
   /** Tells the workers to run a batch up to `until` (thread 0 then runs its own with runBatch). */
-  startBatch(until: number): void {
+  startBatch(until: number, sampleEts: boolean): void {
     this.f64[UNTIL] = until;
+    Atomics.store(this.i32, SAMPLE_ETS, sampleEts ? 1 : 0);
     Atomics.add(this.i32, BATCH, 1);
     Atomics.notify(this.i32, BATCH);
   }
@@ -154,10 +157,10 @@ export class WindowLoop {
   }
 
   /** Waits for the next batch after generation `seen`: its end (ps), or null to exit. */
-  nextBatch(seen: number): { gen: number; until: number } | null {
+  nextBatch(seen: number): { gen: number; until: number; sampleEts: boolean } | null {
     while (Atomics.load(this.i32, BATCH) === seen) Atomics.wait(this.i32, BATCH, seen);
     if (Atomics.load(this.i32, STOP) !== 0 || Atomics.load(this.i32, ABORT) !== 0) return null;
-    return { gen: Atomics.load(this.i32, BATCH), until: this.f64[UNTIL] };
+    return { gen: Atomics.load(this.i32, BATCH), until: this.f64[UNTIL], sampleEts: Atomics.load(this.i32, SAMPLE_ETS) === 1 };
   }
 
   batchGeneration(): number { return Atomics.load(this.i32, BATCH); }
