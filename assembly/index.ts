@@ -11,7 +11,7 @@ export {
   pfcBlockedMaskOne, pfcBlockedTcsOne,
 } from './pfc';
 export { pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting } from './bench/pfc';
-export { simInit, simRunUntil, simReserve, simFreePackets, simPermutePool, simSetup, simAttach, simBatchEnd } from './sim/engine';
+export { simInit, simRunUntil, simReserve, simFreePackets, simPermutePool, simSetup, simAttach, simBatchEnd, simEventsRun } from './sim/engine';
 export { simStartPartition, simRunWindow, simWindowMin, simDrain } from './sim/partition';
 export { etsMeterSample } from './sim/ets_meter';
 export { evSelfTest } from './sim/events';

@@ -278,6 +278,9 @@ export function simRunUntil(until: i64): i32 {
 /** Events handled since the last batch end (added to SC_EVENTS there). */
 let eventsRun: i64 = 0;
 
+/** Events handled since the last batch end (the window profile of a partitioned run reads it). */
+export function simEventsRun(): i64 { return eventsRun; }
+
 /**
  * Handles every pending event due at or before `last`, in (time, key) order. Fabric-wide events
  * (watchdog polls, credit re-grants) run in every partition, each over its own ports, and are

@@ -61,6 +61,7 @@ export class PartitionedEngine {
       drain: core.fn('simDrain'),
       batchEnd: core.fn('simBatchEnd'),
       etsSample: core.fn('etsMeterSample'),
+      eventsRun: core.fn('simEventsRun'),
     };
     if (!this.loop.waitReady(parts - 1, 60_000)) this.fail();
   }
@@ -76,7 +77,7 @@ export class PartitionedEngine {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (process.env.DCBKIT_PROFILE_WINDOWS !== undefined) process.stderr.write(`partition 0: ${JSON.stringify(this.loop.prof)}\n`);
+    this.loop.writeProfile();
     this.loop.stop();
     for (const e of this.errors) e.close();
   }

@@ -31,9 +31,10 @@ try {
   const engine = {
     runWindow: core.fn<(last: bigint) => number>('simRunWindow'),
     windowMin: core.fn<() => bigint>('simWindowMin'),
-    drain: core.fn<() => void>('simDrain'),
+    drain: core.fn<() => number>('simDrain'),
     batchEnd: core.fn<(until: bigint) => void>('simBatchEnd'),
     etsSample: core.fn<() => void>('etsMeterSample'),
+    eventsRun: core.fn<() => bigint>('simEventsRun'),
   };
   let seen = loop.batchGeneration();
   loop.ready();
@@ -43,7 +44,7 @@ try {
     seen = batch.gen;
     if (!loop.runBatch(engine, batch.until, batch.sampleEts)) break;
   }
-  if (process.env.DCBKIT_PROFILE_WINDOWS !== undefined) process.stderr.write(`partition ${d.part}: ${JSON.stringify(loop.prof)}\n`);
+  loop.writeProfile();
 } catch (e) {
   d.errors.postMessage(e instanceof Error ? e.message : String(e));
   loop.abort(ABORT_WORKER);

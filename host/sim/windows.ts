@@ -13,8 +13,17 @@
 // Invariant: every thread reads the minima of parity `par` only between the barrier that follows
 // their writing and the next one, and writes parity par ^ 1 meanwhile, so no read meets a write.
 
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 export const CTL_BYTES_FIXED = 64;
-const PROFILE = process.env.DCBKIT_PROFILE_WINDOWS !== undefined;
+/**
+ * DCBKIT_PROFILE_WINDOWS=DIR: each thread writes DIR/partition-<n>.json when the run ends: its time
+ * handling events, waiting at barriers and taking in frames, and per window its events and the
+ * frames it took in (bench/partition-model.ts turns them into the speed-up model of docs/sim.md).
+ */
+const PROFILE_DIR = process.env.DCBKIT_PROFILE_WINDOWS;
+const PROFILE = PROFILE_DIR !== undefined;
 const BATCH = 0, STOP = 1, ARRIVED = 2, GEN = 3, ABORT = 4, READY = 5, SAMPLE_ETS = 6;
 const UNTIL = 4, MINIMA = 8;
 /** Bounds of a barrier's spin before it sleeps, µs: a sleep and its wake-up cost some 10-50 µs. */
@@ -27,8 +36,9 @@ export function controlBytes(parts: number): number { return CTL_BYTES_FIXED + 1
 export interface PartitionCore {
   runWindow(last: bigint): number;
   windowMin(): bigint;
-  drain(): void;
+  drain(): number;
   batchEnd(until: bigint): void;
+  eventsRun(): bigint;
   etsSample(): void;
 }
 
@@ -41,8 +51,15 @@ export class WindowLoop {
   private par = 0;
   /** The barrier's current spin budget, µs (see barrier()). */
   private spinUs = MAX_SPIN_US;
-  /** Time spent per activity when DCBKIT_PROFILE_WINDOWS is set (printed at stop). */
-  readonly prof = { run: 0, wait: 0, drain: 0, windows: 0 };
+  /** Time spent per activity, and per window events and frames taken in, when DCBKIT_PROFILE_WINDOWS is set. */
+  readonly prof = { run_ms: 0, wait_ms: 0, drain_ms: 0, windows: 0, events: [] as number[], frames_in: [] as number[] };
+
+  /** Writes the profile (DCBKIT_PROFILE_WINDOWS only). */
+  writeProfile(): void {
+    if (PROFILE_DIR === undefined) return;
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    writeFileSync(join(PROFILE_DIR, `partition-${this.me}.json`), JSON.stringify({ part: this.me, parts: this.parts, lookahead_ps: this.lookaheadPs, ...this.prof }));
+  }
 
   constructor(buffer: SharedArrayBuffer, ctl: number, private readonly parts: number, private readonly me: number,
     private readonly lookaheadPs: number, /** 0: never spin (more threads than cores), else spin first */ private readonly spins: number) {
@@ -104,16 +121,17 @@ export class WindowLoop {
       if (t > until) break;
       const end = Math.min(t + this.lookaheadPs, until + 1);
       const p0 = PROFILE ? performance.now() : 0;
+      const e0 = PROFILE ? Number(core.eventsRun()) : 0;
       const flags = core.runWindow(BigInt(end - 1));
-      if (PROFILE) { this.prof.run += performance.now() - p0; this.prof.windows++; }
+      if (PROFILE) { this.prof.run_ms += performance.now() - p0; this.prof.windows++; this.prof.events.push(Number(core.eventsRun()) - e0); }
       if (flags !== 0) { this.abort(flags); return false; }
       this.par ^= 1;
       f64[MINIMA + this.par * parts + me] = Number(core.windowMin());
       const p1 = PROFILE ? performance.now() : 0;
       if (!this.barrier()) return false;
       const p2 = PROFILE ? performance.now() : 0;
-      core.drain();
-      if (PROFILE) { this.prof.wait += p2 - p1; this.prof.drain += performance.now() - p2; }
+      const frames = core.drain();
+      if (PROFILE) { this.prof.wait_ms += p2 - p1; this.prof.drain_ms += performance.now() - p2; this.prof.frames_in.push(frames); }
     }
     core.batchEnd(BigInt(until));
     if (sampleEts) core.etsSample();

@@ -1,0 +1,75 @@
+// The partitioned engine's speed-up model (docs/sim.md, "One run on every core"), fed by measured
+// figures. Runs `gen clos` K FLOWS DURATION on P threads with the window profile on (windows.ts:
+// per window and partition the events handled and the frames taken in; this machine may have
+// fewer cores than P: the counts do not depend on the threads' timing), and reads the costs from
+// COSTS (a JSON file of measurements on this machine: ns per event and per frame taken in,
+// µs per barrier, s of set-up and sampling; see docs/sim.md for how each was taken). Model:
+//   parallel engine time = sum over windows of max over partitions (events x event_ns + frames x frame_ns)
+//                          + windows x barrier(P),   barrier(P) = barrier_us + (P - 2) x arrival_ns
+//   serial engine time   = all events x event_ns
+// Usage: node dist/bench/partition-model.js K FLOWS DURATION P COSTS.json   (one JSON line on stdout)
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface ModelCosts {
+  /** Engine cost of one event on one thread, ns. */
+  event_ns: number;
+  /** Cost of taking in one frame from a ring (copy, record, heap push), ns. */
+  frame_ns: number;
+  /** One barrier of two threads arriving together, µs; each further thread adds arrival_ns. */
+  barrier_us: number;
+  arrival_ns: number;
+  /** The run's serial part (scenario check, set-up, sampling, summary), s. */
+  serial_s: number;
+}
+
+interface PartitionProfile { part: number; parts: number; windows: number; events: number[]; frames_in: number[] }
+
+export function model(profiles: PartitionProfile[], c: ModelCosts) {
+  const parts = profiles.length;
+  const windows = profiles[0].windows;
+  let maxSum = 0, total = 0, frames = 0;
+  for (let w = 0; w < windows; w++) {
+    let max = 0;
+    for (const p of profiles) {
+      const cost = p.events[w] * c.event_ns + (p.frames_in[w] ?? 0) * c.frame_ns;
+      if (cost > max) max = cost;
+      total += p.events[w];
+      frames += p.frames_in[w] ?? 0;
+    }
+    maxSum += max;
+  }
+  const barrierNs = (c.barrier_us * 1000 + Math.max(0, parts - 2) * c.arrival_ns) * windows;
+  const serialEngine = total * c.event_ns;
+  const parallelEngine = maxSum + barrierNs;
+  return {
+    parts, windows, events: total, frames_crossing: frames,
+    events_per_window: Math.round(total / windows),
+    imbalance: Number(((profiles.reduce((m, p) => Math.max(m, p.events.reduce((a, b) => a + b, 0)), 0) * parts) / total).toFixed(3)),
+    engine_speedup: Number((serialEngine / parallelEngine).toFixed(2)),
+    whole_run_speedup: Number(((serialEngine / 1e9 + c.serial_s) / (parallelEngine / 1e9 + c.serial_s)).toFixed(2)),
+    barrier_share: Number((barrierNs / parallelEngine).toFixed(3)),
+  };
+}
+
+if (process.argv[1]?.endsWith('partition-model.js')) {
+  const [k, flows, duration, p, costsFile] = process.argv.slice(2);
+  const costs = JSON.parse(readFileSync(costsFile, 'utf8')) as ModelCosts;
+  const dir = mkdtempSync(join(tmpdir(), 'dcbkit-windows-'));
+  try {
+    const cli = fileURLToPath(new URL('../host/cli.js', import.meta.url));
+    const gen = spawnSync(process.execPath, [cli, 'gen', 'clos', '-k', k, '--flows', flows, '--duration', duration], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    if (gen.status !== 0) throw new Error(gen.stderr);
+    const scn = join(dir, 'clos.yaml');
+    writeFileSync(scn, gen.stdout);
+    const run = spawnSync(process.execPath, [cli, 'run', scn, '--json', '--threads', p], { encoding: 'utf8', env: { ...process.env, DCBKIT_PROFILE_WINDOWS: join(dir, 'prof') }, maxBuffer: 1 << 30 });
+    if (run.status !== 0) throw new Error(run.stderr);
+    const profiles = readdirSync(join(dir, 'prof')).map((f) => JSON.parse(readFileSync(join(dir, 'prof', f), 'utf8')) as PartitionProfile).sort((a, b) => a.part - b.part);
+    process.stdout.write(JSON.stringify({ k: Number(k), flows: Number(flows), duration, ...model(profiles, costs) }) + '\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
