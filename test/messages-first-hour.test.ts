@@ -55,7 +55,7 @@ describe('misspelt options', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(runCli(['run', 'examples/sim-tiny/scenario.yaml', '--jsn']).stderr).toMatch(/^--jsn: unknown option for dcbkit run; did you mean --json\?/);
     // nothing close: no guess
-    expect(runCli(['run', 'examples/sim-tiny/scenario.yaml', '--xyzzy']).stderr).toBe('--xyzzy: unknown option for dcbkit run; its options are --out, --json, --max-memory\n');
+    expect(runCli(['run', 'examples/sim-tiny/scenario.yaml', '--xyzzy']).stderr).toBe('--xyzzy: unknown option for dcbkit run; its options are --out, --json, --max-memory, --threads\n');
   });
 });
 
