@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { checkScenario, loadScenario, type ScenarioInput } from '../host/scenario/scenario.js';
-import { analyzeDeadlock } from '../host/analysis/deadlock.js';
+import { analyzeDeadlock, cyclicDependencyGraphs, dependencyGraphs } from '../host/analysis/deadlock.js';
+import { computeRoutes, nodeOrdinals } from '../host/sim/routes.js';
 import { closScenario } from '../host/scenario/clos.js';
 import { buildFabric, runScenario } from '../host/sim/run.js';
 import { inputErrorOf, runCli } from './helpers.js';
@@ -259,5 +260,25 @@ describe('the simulator shows the deadlock', () => {
     const r = runCli(['run', 'examples/sim-tiny/scenario.yaml', '--json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).deadlock).toBeNull();
+  });
+});
+
+describe('the run\'s deadlock monitor gets the cyclic priorities\' graphs only', () => {
+  const graphsOf = (scn: ReturnType<typeof checkScenario>) => {
+    const { hostOrd, swOrd } = nodeOrdinals(scn);
+    const given = { routes: computeRoutes(scn, hostOrd, swOrd), swOrd };
+    return { all: dependencyGraphs(scn, given), cyclic: cyclicDependencyGraphs(scn, given) };
+  };
+
+  it('on the looped ring of examples/pfc-deadlock: the same graph as the full build', () => {
+    const { all, cyclic } = graphsOf(loadScenario('examples/pfc-deadlock/scenario.yaml'));
+    expect([...cyclic.keys()]).toEqual([3]);
+    expect(cyclic.get(3)).toEqual(all.get(3));
+  });
+
+  it('on a fat tree (up-down routes, no cycle): nothing, though the full graph has edges', () => {
+    const { all, cyclic } = graphsOf(checkScenario(closScenario({ k: 4, flows: 16, duration: '10us' })));
+    expect([...all.values()].some((g) => g.size > 0)).toBe(true);
+    expect(cyclic.size).toBe(0);
   });
 });

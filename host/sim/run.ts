@@ -5,7 +5,7 @@
 // (summary.ts). One-way: scenario -> fabric tables -> engine -> series and summary.
 import type { Scenario } from '../scenario/scenario.js';
 import type { SimResult } from './result.js';
-import { dependencyGraphs } from '../analysis/deadlock.js';
+import { cyclicDependencyGraphs } from '../analysis/deadlock.js';
 import { DeadlockMonitor, type PortProbe } from '../analysis/deadlock-monitor.js';
 import { checkBudget, DEFAULT_MAX_MEMORY, runFootprint } from './budget.js';
 import { buildFabric } from './fabric.js';
@@ -77,7 +77,7 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const ets = new EtsShareMeter(fab, scn);
 
   // Deadlock watch over the ports that sit on a cycle of a lossless dependency graph (none: no cost).
-  const deadlock = new DeadlockMonitor(dependencyGraphs(scn, { routes: fab.routes, swOrd: fab.swOrd }), (p) => scn.ports[p].name, (p, pr) => scn.ports[p].dcb.prioTc[pr], scn.deadlock_threshold_ps);
+  const deadlock = new DeadlockMonitor(cyclicDependencyGraphs(scn, { routes: fab.routes, swOrd: fab.swOrd }), (p) => scn.ports[p].name, (p, pr) => scn.ports[p].dcb.prioTc[pr], scn.deadlock_threshold_ps);
   const probe: PortProbe = {
     pausedPs: fab.pausedPs,
     txBytes: (p, tc) => r64(portAt(p) + L.SP_TX_BYTES_TC + 8 * tc),
