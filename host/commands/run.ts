@@ -98,7 +98,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       .option('out', { type: 'string', describe: 'directory for the report (summary, series, plots, HTML)' })
       .option('json', { type: 'boolean', describe: 'print the summary as one JSON document' })
       .option('max-memory', { type: 'string', describe: `refuse runs whose series and arena need more (default ${formatBytes(DEFAULT_MAX_MEMORY)})` })
-      .option('threads', { type: 'number', describe: `threads for the one run (default: the ${availableParallelism()} cores for a fabric that is big enough and can be split, else 1)` }) as never,
+      .option('threads', { type: 'number', describe: `threads for the one run (default: the idle ones of the ${availableParallelism()} cores for a fabric that is big enough and can be split, else 1)` }) as never,
   handler: async (args) => {
     // A bad --out is reported before the simulation, not after it.
     if (args.out !== undefined) checkOutDir(args.out, RUN_OUTPUT);

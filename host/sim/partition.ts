@@ -15,7 +15,7 @@
 // The window (lookahead) is the smallest time from the start of a frame on a cut link to its
 // arrival: the smallest frame's serialisation plus the link's delay. Nothing here depends on
 // anything but the scenario and the number of partitions asked for.
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { WIRE_OVERHEAD } from '../codes.js';
 import type { Scenario } from '../scenario/scenario.js';
 
@@ -37,9 +37,14 @@ export interface Partitioning {
  */
 export const AUTO_THREADS_WORK = 5e11;
 
-/** Threads a run uses when none are asked for: the machine's cores for a big enough run, else 1. */
-export function autoThreads(scn: Scenario, cores = availableParallelism()): number {
-  return scn.ports.length * scn.duration_ps >= AUTO_THREADS_WORK ? cores : 1;
+/**
+ * Threads a run uses when none are asked for: for a big enough run, the cores other processes are
+ * not already using (the 1-minute load average; threads that share a core with another process
+ * wait for it at every window's barrier), else 1.
+ */
+export function autoThreads(scn: Scenario, cores = availableParallelism(), load = loadavg()[0]): number {
+  if (scn.ports.length * scn.duration_ps < AUTO_THREADS_WORK) return 1;
+  return Math.max(1, Math.min(cores, Math.round(cores - load)));
 }
 
 /** Frames never shorter than this: the control frames (PFC, grants, CNMs, ACKs) and data alike. */

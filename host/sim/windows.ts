@@ -27,7 +27,7 @@ const PROFILE = PROFILE_DIR !== undefined;
 const BATCH = 0, STOP = 1, ARRIVED = 2, GEN = 3, ABORT = 4, READY = 5, SAMPLE_ETS = 6;
 const UNTIL = 4, MINIMA = 8;
 /** Bounds of a barrier's spin before it sleeps, µs: a sleep and its wake-up cost some 10-50 µs. */
-const MIN_SPIN_US = 2, MAX_SPIN_US = 200;
+const MIN_SPIN_US = 20, MAX_SPIN_US = 5000;
 
 /** Bytes of the control block for `parts` threads. */
 export function controlBytes(parts: number): number { return CTL_BYTES_FIXED + 16 * parts; }
@@ -49,10 +49,10 @@ export class WindowLoop {
   private readonly i32: Int32Array;
   private readonly f64: Float64Array;
   private par = 0;
-  /** The barrier's current spin budget, µs (see barrier()). */
+  /** The barrier's current cap on a spin, µs (see barrier()). */
   private spinUs = MAX_SPIN_US;
   /** Time spent per activity, and per window events and frames taken in, when DCBKIT_PROFILE_WINDOWS is set. */
-  readonly prof = { run_ms: 0, wait_ms: 0, drain_ms: 0, windows: 0, events: [] as number[], frames_in: [] as number[] };
+  readonly prof = { run_ms: 0, wait_ms: 0, drain_ms: 0, windows: 0, sleeps: 0, events: [] as number[], frames_in: [] as number[] };
 
   /** Writes the profile (DCBKIT_PROFILE_WINDOWS only). */
   writeProfile(): void {
@@ -88,20 +88,25 @@ export class WindowLoop {
       Atomics.notify(i32, GEN);
       return Atomics.load(i32, ABORT) === 0;
     }
-    // Spin while the others are likely running on cores of their own, then sleep. The spin budget
-    // adapts: halved when it ran out (another thread was probably waiting for this core: spinning
-    // then only delays it), grown when it sufficed.
+    // Spin while the others are likely running on cores of their own, then sleep. Sleeping is dear
+    // on a virtual machine (the wake-up of an idle vCPU took some 100-400 us here), spinning is
+    // wasted when another thread needs this core. So the spin's cap creeps up 1 % at each spin that
+    // ended in time and halves at each that ran out: it settles where about 1 spin in 70 runs out
+    // (the longest waits of a machine whose threads all run), and falls within a few windows when
+    // another process takes a core (waits of milliseconds), so that threads then sleep at once.
     if (this.spins > 0) {
+      const budgetMs = this.spinUs / 1000;
       const start = performance.now();
       for (let n = 1; ; n++) {
         if (Atomics.load(i32, GEN) !== gen) {
-          this.spinUs = Math.min(MAX_SPIN_US, this.spinUs * 1.25);
+          this.spinUs = Math.min(MAX_SPIN_US, this.spinUs * 1.01);
           return Atomics.load(i32, ABORT) === 0;
         }
-        if ((n & 255) === 0 && performance.now() - start > this.spinUs / 1000) break;
+        if ((n & 255) === 0 && performance.now() - start > budgetMs) break;
       }
       this.spinUs = Math.max(MIN_SPIN_US, this.spinUs / 2);
     }
+    if (PROFILE) this.prof.sleeps++;
     while (Atomics.load(i32, GEN) === gen) Atomics.wait(i32, GEN, gen, 1000);
     return Atomics.load(i32, ABORT) === 0;
   }
