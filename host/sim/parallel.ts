@@ -2,6 +2,7 @@
 // worker thread per partition but the first (partition-worker.ts), runs partition 0 itself, and
 // after each batch gathers what the partitions kept apart into the tables the driver reads: the
 // counters (sums; the time reached) and the watchdog log (merged in the serial engine's order).
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,12 +46,14 @@ export class PartitionedEngine {
     const spins = parts <= availableParallelism() ? 1 : 0;
     this.loop = new WindowLoop(buffer, a.ctl, parts, 0, lookaheadPs, spins);
     if (core.fn<(r: number) => number>('simStartPartition')(a.records[0]) !== 0) throw new Error('partition 0: event heap too small at start (sizing bug)');
+    const file = partitionWorkerFile();
+    if (!existsSync(file)) throw new Error(`${file} is missing: build dcbkit (npm run build) to run on several threads`);
     for (let w = 1; w < parts; w++) {
       const { port1, port2 } = new MessageChannel();
       const data: PartitionWorkerData = {
         memory: core.exports.memory, module: coreModule('shared'), base: a.base, record: a.records[w], ctl: a.ctl, parts, part: w, lookaheadPs, spins, errors: port2,
       };
-      const worker = new Worker(new URL(pathToFileURL(partitionWorkerFile()).href), { workerData: data, transferList: [port2] });
+      const worker = new Worker(new URL(pathToFileURL(file).href), { workerData: data, transferList: [port2] });
       worker.unref();
       this.workers.push(worker);
       this.errors.push(port1);
