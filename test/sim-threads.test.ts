@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { deterministicSummary } from '../host/report/report.js';
 import { closScenario } from '../host/scenario/clos.js';
 import { checkScenario, loadScenario, type Scenario, type ScenarioInput } from '../host/scenario/scenario.js';
-import { partitionFabric } from '../host/sim/partition.js';
+import { AUTO_THREADS_WORK, autoThreads, partitionFabric } from '../host/sim/partition.js';
 import type { SimResult } from '../host/sim/result.js';
 import { runScenario } from '../host/sim/run.js';
 import { packageRoot } from '../host/loader.js';
@@ -197,4 +197,31 @@ describe('property: 200 random fabrics of 2-6 switches', () => {
     // The cases reach what partitioning could break: frames, PFC, drops, CNMs, grants, watchdog.
     for (const [what, n] of Object.entries(seen)) expect(n, what).toBeGreaterThan(0);
   }, 600_000);
+});
+
+describe('--threads', () => {
+  it('a bad count is refused with exit 2 naming the flag (run and sweep); fewer threads than asked draw a note saying why', () => {
+    for (const bad of ['0', '1.5', '256', 'two']) {
+      const r = runCli(['run', 'examples/sim-tiny/scenario.yaml', '--threads', bad]);
+      expect(r.status, bad).toBe(2);
+      expect(r.stderr).toMatch(/^--threads: a whole number of threads from 1 to 255/);
+    }
+    const s = runCli(['sweep', 'examples/sim-tiny/scenario.yaml', '--param', 'seed=1,2', '--threads', '0']);
+    expect(s.status).toBe(2);
+    expect(s.stderr).toMatch(/^--threads: a whole number of threads from 1 to 255/);
+    const one = runCli(['run', 'examples/sim-tiny/scenario.yaml', '--threads', '4']);
+    expect(one.status).toBe(0);
+    expect(one.stderr).toBe('note: running on 1 thread: one switch: nothing to split\n');
+    expect(one.stdout).toMatch(/ on 1 thread \(/);
+  });
+
+  it('by default: the idle cores for a run of at least 5e11 port-ps, else 1', () => {
+    const small = loadScenario(join(root, 'examples', 'sim-tiny', 'scenario.yaml'));
+    expect(autoThreads(small, 8, 0)).toBe(1);
+    const big = checkScenario(closScenario({ k: 16, flows: 16, duration: '1ms' }));
+    expect(big.ports.length * big.duration_ps).toBeGreaterThanOrEqual(AUTO_THREADS_WORK);
+    expect(autoThreads(big, 8, 0)).toBe(8);
+    expect(autoThreads(big, 8, 2.4)).toBe(6);
+    expect(autoThreads(big, 2, 3.7)).toBe(1);
+  });
 });
