@@ -46,10 +46,10 @@ import {
 } from './layout';
 import { WIRE_OVERHEAD, etsClassify, etsConfigure, etsEmptied, etsSelect } from './ets';
 import {
-  PFC_MODE_PFC, pfcArrive, pfcBlockedMask, pfcBlockedTcs, pfcConfigure, pfcDepart, pfcNextRefresh, pfcReceivePfc,
-  pfcRefreshDue, pfcTakePending,
+  PFC_MODE_PFC, pfcAdd, pfcBlockedMask, pfcBlockedTcs, pfcConfigure, pfcDrop, pfcNextRefresh, pfcOccWith, pfcOverLimit,
+  pfcQueueXoff, pfcQueueXon, pfcReceivePfc, pfcRefreshDue, pfcRemove, pfcTakePending, pfcUnitOf, pfcXoffDue, pfcXonDue,
 } from './pfc';
-import { QUANT_LINEAR, qcnCpConfigure, qcnCpDequeue, qcnCpEnqueue } from './qcn_cp';
+import { QUANT_LINEAR, qcnCpConfigure, qcnCpCountdown, qcnCpDequeue, qcnCpSample } from './qcn_cp';
 import { rngNext, rngSeed } from './rng';
 
 /** The pipeline's port record (PORT_*), its FIFO storage, arrival ring and control-event ring. */
@@ -115,53 +115,63 @@ function refreshBlocked(t: i64): void {
   store<i64>(PORT + PORT_PAUSE_EXPIRY, load<i64>(pfc + PFC_BLOCKED_UNTIL));
 }
 
-/** Step 1: transmissions that start at or before `now`. */
+/**
+ * Step 1: transmissions that start at or before `now`, from the link's free time on; then the link
+ * is ready at `now` at the earliest (step 3: nothing in step 2 reads the free time).
+ */
 @inline
 function serveLink(now: i64): void {
   const ets = PORT + PORT_ETS;
-  const psPerByte = <i64>load<i32>(PORT + PORT_PS_PER_BYTE);
+  const pfc = PORT + PORT_PFC;
   let t = load<i64>(PORT + PORT_TX_FREE);
-  while (t <= now) {
-    if (t >= load<i64>(PORT + PORT_PAUSE_EXPIRY)) refreshBlocked(t);
-    const backlog = load<i32>(PORT + PORT_BACKLOG);
-    const blocked = load<i32>(PORT + PORT_BLOCKED);
-    const tc = etsSelect(ets, backlog, blocked, PORT + PORT_HEAD_WIRE);
-    if (tc < 0) {
-      const resume = load<i64>(PORT + PORT_PAUSE_EXPIRY);
-      if ((backlog & blocked) != 0 && resume <= now) {
-        t = resume; // the link idles until the earliest pause ends
-        continue;
+  if (t <= now) {
+    do {
+      if (t >= load<i64>(PORT + PORT_PAUSE_EXPIRY)) refreshBlocked(t);
+      const backlog = load<i32>(PORT + PORT_BACKLOG);
+      const blocked = load<i32>(PORT + PORT_BLOCKED);
+      const tc = etsSelect(ets, backlog, blocked, PORT + PORT_HEAD_WIRE);
+      if (tc < 0) {
+        const resume = load<i64>(PORT + PORT_PAUSE_EXPIRY);
+        if ((backlog & blocked) != 0 && resume <= now) {
+          t = resume; // the link idles until the earliest pause ends
+          continue;
+        }
+        break;
       }
-      break;
-    }
-    const headAt = i32x(PORT, PORT_Q_HEAD, tc);
-    const countAt = i32x(PORT, PORT_Q_COUNT, tc);
-    const head = load<i32>(headAt);
-    const count = load<i32>(countAt) - 1;
-    const fifo = QUEUES + (<usize>tc * <usize>QUEUE_CAP << 2);
-    const entry = load<i32>(fifo + (<usize>head << 2));
-    const bytes = entry & 0x3FFF;
-    const prio = (entry >> 16) & 7;
-    const nextHead = (head + 1) & (QUEUE_CAP - 1);
-    store<i32>(headAt, nextHead);
-    store<i32>(countAt, count);
-    if (count == 0) {
-      store<i32>(PORT + PORT_BACKLOG, backlog & ~(1 << tc));
-      store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), 0);
-      etsEmptied(ets, tc);
-    } else {
-      store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), (load<i32>(fifo + (<usize>nextHead << 2)) & 0x3FFF) + WIRE_OVERHEAD);
-    }
-    pfcDepart(PORT + PORT_PFC, prio, bytes);
-    if (((load<i32>(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
-      qcnCpDequeue(PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE), bytes);
-    }
-    flushPfc(t);
-    store<i64>(PORT + PORT_TX_FRAMES, load<i64>(PORT + PORT_TX_FRAMES) + 1);
-    store<i64>(PORT + PORT_TX_BYTES, load<i64>(PORT + PORT_TX_BYTES) + <i64>bytes);
-    const tcBytes = PORT + PORT_TC_TX_BYTES + (<usize>tc << 3);
-    store<i64>(tcBytes, load<i64>(tcBytes) + <i64>bytes);
-    t += <i64>(bytes + WIRE_OVERHEAD) * psPerByte;
+      const headAt = i32x(PORT, PORT_Q_HEAD, tc);
+      const countAt = i32x(PORT, PORT_Q_COUNT, tc);
+      const head = load<i32>(headAt);
+      const count = load<i32>(countAt) - 1;
+      const fifo = QUEUES + (<usize>tc * <usize>QUEUE_CAP << 2);
+      const entry = load<i32>(fifo + (<usize>head << 2));
+      const bytes = entry & 0x3FFF;
+      const prio = (entry >> 16) & 7;
+      const nextHead = (head + 1) & (QUEUE_CAP - 1);
+      store<i32>(headAt, nextHead);
+      store<i32>(countAt, count);
+      if (count == 0) {
+        store<i32>(PORT + PORT_BACKLOG, backlog & ~(1 << tc));
+        store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), 0);
+        etsEmptied(ets, tc);
+      } else {
+        store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), (load<i32>(fifo + (<usize>nextHead << 2)) & 0x3FFF) + WIRE_OVERHEAD);
+      }
+      // PFC departure; an XON it queues is sent at once (nothing else is pending here).
+      pfcRemove(pfc, prio, bytes);
+      const unit = pfcUnitOf(pfc, prio);
+      if (pfcXonDue(pfc, unit)) {
+        pfcQueueXon(pfc, unit);
+        flushPfc(t);
+      }
+      if (((load<i32>(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
+        qcnCpDequeue(PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE), bytes);
+      }
+      store<i64>(PORT + PORT_TX_FRAMES, load<i64>(PORT + PORT_TX_FRAMES) + 1);
+      const tcBytes = PORT + PORT_TC_TX_BYTES + (<usize>tc << 3);
+      store<i64>(tcBytes, load<i64>(tcBytes) + <i64>bytes);
+      t += <i64>((bytes + WIRE_OVERHEAD) * load<i32>(PORT + PORT_PS_PER_BYTE));
+    } while (t <= now);
+    if (t < now) t = now;
   }
   store<i64>(PORT + PORT_TX_FREE, t);
 }
@@ -176,12 +186,23 @@ function receivePfc(word: i32, now: i64): void {
   refreshBlocked(now);
 }
 
-/** Step 2 for a data frame. */
+/** Fires the XOFF refreshes due at `now` and moves the port's next-refresh time on. */
+@inline
+function refreshDue(now: i64): void {
+  const pfc = PORT + PORT_PFC;
+  pfcRefreshDue(pfc, now);
+  store<i64>(PORT + PORT_NEXT_REFRESH, pfcNextRefresh(pfc));
+}
+
+/**
+ * Step 2 for a data frame. The PFC kernel's arrival is called by its parts (pfcArrive's
+ * composition), so that a drop, an XOFF and a due refresh are each one branch on the hot path and
+ * a PFC frame is flushed only after one of them queued it.
+ */
 @inline
 function receiveFrame(word: i32, now: i64): void {
   const bytes = word & 0x3FFF;
   const prio = (word >> 16) & 7;
-  store<i64>(PORT + PORT_RX_FRAMES, load<i64>(PORT + PORT_RX_FRAMES) + 1);
   const tc = etsClassify(PORT + PORT_ETS, prio);
   const countAt = i32x(PORT, PORT_Q_COUNT, tc);
   const count = load<i32>(countAt);
@@ -190,7 +211,13 @@ function receiveFrame(word: i32, now: i64): void {
     return;
   }
   const pfc = PORT + PORT_PFC;
-  if (pfcArrive(pfc, prio, bytes, now) == 0) return;
+  const unit = pfcUnitOf(pfc, prio);
+  const occUnit = pfcOccWith(pfc, unit, bytes);
+  if (pfcOverLimit(pfc, unit, occUnit)) {
+    pfcDrop(pfc, prio, bytes);
+    return;
+  }
+  pfcAdd(pfc, prio, bytes);
   const slot = (load<i32>(i32x(PORT, PORT_Q_HEAD, tc)) + count) & (QUEUE_CAP - 1);
   store<i32>(QUEUES + (<usize>tc * <usize>QUEUE_CAP << 2) + (<usize>slot << 2), word);
   store<i32>(countAt, count + 1);
@@ -200,23 +227,40 @@ function receiveFrame(word: i32, now: i64): void {
   }
   if (((load<i32>(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
     const cp = PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE);
-    if (qcnCpEnqueue(cp, bytes)) emitEvent(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), load<i32>(cp + QCN_CP_QF), now);
+    if (qcnCpCountdown(cp, bytes) < 0) {
+      if (qcnCpSample(cp)) emitEvent(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), load<i32>(cp + QCN_CP_QF), now);
+    }
   }
-  // An XOFF raised by this arrival (the only way PFC_PENDING is set here: departures flush theirs)
-  // schedules its refresh one interval from now.
-  if (load<i32>(pfc + PFC_PENDING) != 0) {
+  // After the CNM, as pfcArrive's XOFF would be sent: the XOFF schedules its refresh one interval
+  // from now, refreshes of other units due now join the same PFC frame.
+  if (pfcXoffDue(pfc, unit, occUnit)) {
+    pfcQueueXoff(pfc, unit, now);
     const refreshAt = now + load<i64>(pfc + PFC_REFRESH_PS);
     if (refreshAt < load<i64>(PORT + PORT_NEXT_REFRESH)) store<i64>(PORT + PORT_NEXT_REFRESH, refreshAt);
+    if (now >= load<i64>(PORT + PORT_NEXT_REFRESH)) refreshDue(now);
+    flushPfc(now);
+  } else if (now >= load<i64>(PORT + PORT_NEXT_REFRESH)) {
+    refreshDue(now);
+    flushPfc(now);
   }
-  if (now >= load<i64>(PORT + PORT_NEXT_REFRESH)) {
-    pfcRefreshDue(pfc, now);
-    store<i64>(PORT + PORT_NEXT_REFRESH, pfcNextRefresh(pfc));
-  }
-  flushPfc(now);
 }
 
-/** Processes arrivals 0..n-1 of the input ring (n <= IN_CAP). Returns the port's backlog mask. */
+/** Frame bytes sent over all TCs (the sum of PORT_TC_TX_BYTES). */
+@inline
+function bytesSentByTcs(): i64 {
+  let sum: i64 = 0;
+  for (let tc = 0; tc < 8; tc++) sum += load<i64>(PORT + PORT_TC_TX_BYTES + (<usize>tc << 3));
+  return sum;
+}
+
+/**
+ * Processes arrivals 0..n-1 of the input ring (n <= IN_CAP). Returns the port's backlog mask.
+ * Two counters are brought up to date once per batch rather than per packet: the data frames
+ * received (arrivals minus PFC frames) and the bytes sent (the growth of the per-TC byte counters).
+ */
 export function portProcess(n: i32): i32 {
+  const pfcFramesBefore = load<i64>(PORT + PORT_PFC_RX);
+  const bytesBefore = bytesSentByTcs();
   let now = load<i64>(PORT + PORT_NOW);
   for (let i = 0; i < n; i++) {
     const a = IN_RING + (<usize>i << 3);
@@ -225,8 +269,10 @@ export function portProcess(n: i32): i32 {
     serveLink(now);
     if (word < 0) receivePfc(word, now);
     else receiveFrame(word, now);
-    if (load<i64>(PORT + PORT_TX_FREE) < now) store<i64>(PORT + PORT_TX_FREE, now);
   }
+  const pfcFrames = load<i64>(PORT + PORT_PFC_RX) - pfcFramesBefore;
+  store<i64>(PORT + PORT_RX_FRAMES, load<i64>(PORT + PORT_RX_FRAMES) + <i64>n - pfcFrames);
+  store<i64>(PORT + PORT_TX_BYTES, load<i64>(PORT + PORT_TX_BYTES) + bytesSentByTcs() - bytesBefore);
   store<i64>(PORT + PORT_NOW, now);
   return load<i32>(PORT + PORT_BACKLOG);
 }

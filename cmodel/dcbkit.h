@@ -55,6 +55,17 @@ void dcb_ets_emptied(uint8_t *ets, int32_t tc);
 void dcb_pfc_configure(uint8_t *rec);
 int32_t dcb_pfc_arrive(uint8_t *rec, int32_t prio, int32_t bytes, int64_t now);
 void dcb_pfc_depart(uint8_t *rec, int32_t prio, int32_t bytes);
+/* the parts of arrive and depart, for a pipeline with its own control flow (bench/native/port.c) */
+int32_t dcb_pfc_unit_of(const uint8_t *rec, int32_t prio);
+uint32_t dcb_pfc_occ_with(const uint8_t *rec, int32_t unit, int32_t bytes);
+int dcb_pfc_over_limit(const uint8_t *rec, int32_t unit, uint32_t occ_unit);
+void dcb_pfc_drop(uint8_t *rec, int32_t prio, int32_t bytes);
+void dcb_pfc_add(uint8_t *rec, int32_t prio, int32_t bytes);
+int dcb_pfc_xoff_due(const uint8_t *rec, int32_t unit, uint32_t occ_unit);
+void dcb_pfc_queue_xoff(uint8_t *rec, int32_t unit, int64_t now);
+void dcb_pfc_remove(uint8_t *rec, int32_t prio, int32_t bytes);
+int dcb_pfc_xon_due(const uint8_t *rec, int32_t unit);
+void dcb_pfc_queue_xon(uint8_t *rec, int32_t unit);
 int64_t dcb_pfc_next_refresh(const uint8_t *rec);
 int32_t dcb_pfc_refresh_due(uint8_t *rec, int64_t now);
 int32_t dcb_pfc_take_pending(uint8_t *rec);
@@ -81,6 +92,8 @@ void dcb_credit_on_sync(uint8_t *rec, int32_t tbs);
 void dcb_qcn_cp_configure(uint8_t *rec, uint32_t seed, uint32_t id);
 int32_t dcb_qcn_cp_quantise(uint8_t *rec, int32_t q);
 int32_t dcb_qcn_cp_enqueue(uint8_t *rec, int32_t len);      /* 1: sampled, send a CNM */
+int32_t dcb_qcn_cp_countdown(uint8_t *rec, int32_t len);    /* q += len, ttm -= len; returns ttm (< 0: sample) */
+int32_t dcb_qcn_cp_sample(uint8_t *rec);                    /* the sample; 1: send a CNM */
 int32_t dcb_qcn_cp_enqueue_one(uint8_t *rec, int32_t len);  /* also leaves fb/qf of every enqueue (vectors) */
 void dcb_qcn_cp_dequeue(uint8_t *rec, int32_t len);
 int32_t dcb_qcn_cp_sample_base(int32_t qf);

@@ -76,39 +76,44 @@ static inline void refresh_blocked(i64 t) {
   st64(PORT + PORT_PAUSE_EXPIRY, ld64(pfc + PFC_BLOCKED_UNTIL));
 }
 static inline void serve_link(i64 now) {
-  u8 *ets = PORT + PORT_ETS;
-  i64 ps_per_byte = ld32(PORT + PORT_PS_PER_BYTE);
+  u8 *ets = PORT + PORT_ETS, *pfc = PORT + PORT_PFC;
   i64 t = ld64(PORT + PORT_TX_FREE);
-  while (t <= now) {
-    if (t >= ld64(PORT + PORT_PAUSE_EXPIRY)) refresh_blocked(t);
-    i32 backlog = ld32(PORT + PORT_BACKLOG), blocked = ld32(PORT + PORT_BLOCKED);
-    i32 tc = dcb_ets_select(ets, backlog, blocked, (const int32_t *)(PORT + PORT_HEAD_WIRE));
-    if (tc < 0) {
-      i64 resume = ld64(PORT + PORT_PAUSE_EXPIRY);
-      if ((backlog & blocked) != 0 && resume <= now) { t = resume; continue; }
-      break;
-    }
-    i32 head = ld32(PX32(PORT_Q_HEAD, tc)), count = ld32(PX32(PORT_Q_COUNT, tc)) - 1;
-    u8 *fifo = QUEUES + 4 * QUEUE_CAP * tc;
-    i32 entry = ld32(fifo + 4 * head);
-    i32 bytes = entry & 0x3FFF, prio = (entry >> 16) & 7;
-    i32 next_head = (head + 1) & (QUEUE_CAP - 1);
-    st32(PX32(PORT_Q_HEAD, tc), next_head);
-    st32(PX32(PORT_Q_COUNT, tc), count);
-    if (count == 0) {
-      st32(PORT + PORT_BACKLOG, backlog & ~(1 << tc));
-      st32(PX32(PORT_HEAD_WIRE, tc), 0);
-      dcb_ets_emptied(ets, tc);
-    } else {
-      st32(PX32(PORT_HEAD_WIRE, tc), (ld32(fifo + 4 * next_head) & 0x3FFF) + WIRE_OVERHEAD);
-    }
-    dcb_pfc_depart(PORT + PORT_PFC, prio, bytes);
-    if (((ld32(PORT + PORT_CP_MASK) >> tc) & 1) != 0) dcb_qcn_cp_dequeue(PORT + PORT_CP + tc * QCN_CP_SIZE, bytes);
-    flush_pfc(t);
-    inc64(PORT + PORT_TX_FRAMES, 1);
-    inc64(PORT + PORT_TX_BYTES, bytes);
-    inc64(PORT + PORT_TC_TX_BYTES + 8 * tc, bytes);
-    t += (i64)(bytes + WIRE_OVERHEAD) * ps_per_byte;
+  if (t <= now) {
+    do {
+      if (t >= ld64(PORT + PORT_PAUSE_EXPIRY)) refresh_blocked(t);
+      i32 backlog = ld32(PORT + PORT_BACKLOG), blocked = ld32(PORT + PORT_BLOCKED);
+      i32 tc = dcb_ets_select(ets, backlog, blocked, (const int32_t *)(PORT + PORT_HEAD_WIRE));
+      if (tc < 0) {
+        i64 resume = ld64(PORT + PORT_PAUSE_EXPIRY);
+        if ((backlog & blocked) != 0 && resume <= now) { t = resume; continue; }
+        break;
+      }
+      i32 head = ld32(PX32(PORT_Q_HEAD, tc)), count = ld32(PX32(PORT_Q_COUNT, tc)) - 1;
+      u8 *fifo = QUEUES + 4 * QUEUE_CAP * tc;
+      i32 entry = ld32(fifo + 4 * head);
+      i32 bytes = entry & 0x3FFF, prio = (entry >> 16) & 7;
+      i32 next_head = (head + 1) & (QUEUE_CAP - 1);
+      st32(PX32(PORT_Q_HEAD, tc), next_head);
+      st32(PX32(PORT_Q_COUNT, tc), count);
+      if (count == 0) {
+        st32(PORT + PORT_BACKLOG, backlog & ~(1 << tc));
+        st32(PX32(PORT_HEAD_WIRE, tc), 0);
+        dcb_ets_emptied(ets, tc);
+      } else {
+        st32(PX32(PORT_HEAD_WIRE, tc), (ld32(fifo + 4 * next_head) & 0x3FFF) + WIRE_OVERHEAD);
+      }
+      dcb_pfc_remove(pfc, prio, bytes);
+      i32 unit = dcb_pfc_unit_of(pfc, prio);
+      if (dcb_pfc_xon_due(pfc, unit)) {
+        dcb_pfc_queue_xon(pfc, unit);
+        flush_pfc(t);
+      }
+      if (((ld32(PORT + PORT_CP_MASK) >> tc) & 1) != 0) dcb_qcn_cp_dequeue(PORT + PORT_CP + tc * QCN_CP_SIZE, bytes);
+      inc64(PORT + PORT_TX_FRAMES, 1);
+      inc64(PORT + PORT_TC_TX_BYTES + 8 * tc, bytes);
+      t += (i64)((bytes + WIRE_OVERHEAD) * ld32(PORT + PORT_PS_PER_BYTE));
+    } while (t <= now);
+    if (t < now) t = now;
   }
   st64(PORT + PORT_TX_FREE, t);
 }
@@ -119,14 +124,21 @@ static inline void receive_pfc(i32 word, i64 now) {
   inc64(PORT + PORT_PFC_RX, 1);
   refresh_blocked(now);
 }
+static inline void refresh_due(i64 now) {
+  u8 *pfc = PORT + PORT_PFC;
+  dcb_pfc_refresh_due(pfc, now);
+  st64(PORT + PORT_NEXT_REFRESH, dcb_pfc_next_refresh(pfc));
+}
 static inline void receive_frame(i32 word, i64 now) {
   i32 bytes = word & 0x3FFF, prio = (word >> 16) & 7;
-  inc64(PORT + PORT_RX_FRAMES, 1);
   i32 tc = PORT[PORT_ETS + ETS_PRIO_TC + prio];
   i32 count = ld32(PX32(PORT_Q_COUNT, tc));
   if (count == QUEUE_CAP) { inc64(PORT + PORT_QUEUE_DROPS, 1); return; }
   u8 *pfc = PORT + PORT_PFC;
-  if (dcb_pfc_arrive(pfc, prio, bytes, now) == 0) return;
+  i32 unit = dcb_pfc_unit_of(pfc, prio);
+  u32 occ_unit = dcb_pfc_occ_with(pfc, unit, bytes);
+  if (dcb_pfc_over_limit(pfc, unit, occ_unit)) { dcb_pfc_drop(pfc, prio, bytes); return; }
+  dcb_pfc_add(pfc, prio, bytes);
   i32 slot = (ld32(PX32(PORT_Q_HEAD, tc)) + count) & (QUEUE_CAP - 1);
   st32(QUEUES + 4 * QUEUE_CAP * tc + 4 * slot, word);
   st32(PX32(PORT_Q_COUNT, tc), count + 1);
@@ -136,19 +148,28 @@ static inline void receive_frame(i32 word, i64 now) {
   }
   if (((ld32(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
     u8 *cp = PORT + PORT_CP + tc * QCN_CP_SIZE;
-    if (dcb_qcn_cp_enqueue(cp, bytes)) emit_event(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), ld32(cp + QCN_CP_QF), now);
+    if (dcb_qcn_cp_countdown(cp, bytes) < 0) {
+      if (dcb_qcn_cp_sample(cp)) emit_event(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), ld32(cp + QCN_CP_QF), now);
+    }
   }
-  if (ld32(pfc + PFC_PENDING) != 0) {
+  if (dcb_pfc_xoff_due(pfc, unit, occ_unit)) {
+    dcb_pfc_queue_xoff(pfc, unit, now);
     i64 refresh_at = now + ld64(pfc + PFC_REFRESH_PS);
     if (refresh_at < ld64(PORT + PORT_NEXT_REFRESH)) st64(PORT + PORT_NEXT_REFRESH, refresh_at);
+    if (now >= ld64(PORT + PORT_NEXT_REFRESH)) refresh_due(now);
+    flush_pfc(now);
+  } else if (now >= ld64(PORT + PORT_NEXT_REFRESH)) {
+    refresh_due(now);
+    flush_pfc(now);
   }
-  if (now >= ld64(PORT + PORT_NEXT_REFRESH)) {
-    dcb_pfc_refresh_due(pfc, now);
-    st64(PORT + PORT_NEXT_REFRESH, dcb_pfc_next_refresh(pfc));
-  }
-  flush_pfc(now);
+}
+static i64 bytes_sent_by_tcs(void) {
+  i64 sum = 0;
+  for (i32 tc = 0; tc < 8; tc++) sum += ld64(PORT + PORT_TC_TX_BYTES + 8 * tc);
+  return sum;
 }
 static i32 port_process(i32 n) {
+  i64 pfc_frames_before = ld64(PORT + PORT_PFC_RX), bytes_before = bytes_sent_by_tcs();
   i64 now = ld64(PORT + PORT_NOW);
   for (i32 i = 0; i < n; i++) {
     const u8 *a = IN_RING + 8 * i;
@@ -157,8 +178,10 @@ static i32 port_process(i32 n) {
     serve_link(now);
     if (word < 0) receive_pfc(word, now);
     else receive_frame(word, now);
-    if (ld64(PORT + PORT_TX_FREE) < now) st64(PORT + PORT_TX_FREE, now);
   }
+  i64 pfc_frames = ld64(PORT + PORT_PFC_RX) - pfc_frames_before;
+  inc64(PORT + PORT_RX_FRAMES, (i64)n - pfc_frames);
+  inc64(PORT + PORT_TX_BYTES, bytes_sent_by_tcs() - bytes_before);
   st64(PORT + PORT_NOW, now);
   return ld32(PORT + PORT_BACKLOG);
 }
