@@ -41,7 +41,7 @@ import {
   PORT_CP, PORT_CP_MASK, PORT_ETS, PORT_EVENTS_OUT, PORT_GEN_RNG, PORT_HEAD_WIRE, PORT_NEXT_REFRESH, PORT_NOW,
   PORT_OUT_HEAD, PORT_PAUSE_EXPIRY, PORT_PFC, PORT_PFC_RX, PORT_PRIO_TC, PORT_PS_PER_BYTE, PORT_QUEUE_DROPS,
   PORT_Q_COUNT, PORT_Q_HEAD, PORT_RX_FRAMES, PORT_TC_TX_BYTES, PORT_TX_BYTES, PORT_TX_FRAMES, PORT_TX_FREE,
-  QCN_CP_QF, QCN_CP_QUANT, QCN_CP_Q_EQ, QCN_CP_SIZE, QCN_CP_W, QUEUE_CAP, TSA_ETS, TSA_STRICT, PFC_PENDING, PFC_REFRESH_PS,
+  QCN_CP_QF, QCN_CP_QUANT, QCN_CP_Q_EQ, QCN_CP_SIZE, QCN_CP_TTM, QCN_CP_W, QUEUE_CAP, TSA_ETS, TSA_STRICT, PFC_PENDING, PFC_REFRESH_PS,
   PFC_ENABLE, PFC_HEADROOM, PFC_MODE, PFC_PAUSE_TIME, PFC_PORT_UNIT, PFC_SPEED_BPS, PFC_UNITS, PFC_XOFF_TH, PFC_XON_TH,
 } from './layout';
 import { WIRE_OVERHEAD, etsClassify, etsConfigure, etsEmptied, etsSelect } from './ets';
@@ -59,6 +59,17 @@ export const IN_RING: usize = memory.data(IN_CAP * 8, 16);
 export const OUT_RING: usize = memory.data(OUT_CAP * 16, 16);
 /** Eight u16 pause times handed to pfcReceivePfc for one received PFC frame. */
 const PAUSE_TIMES: usize = memory.data(16, 16);
+/**
+ * Per TC the address of the CP record its frames are counted in: its QCN CP (PORT_CP_MASK), or for
+ * a TC without one the sink below, so the per-packet path has no test. Rebuilt at every batch.
+ */
+const CP_OF_TC: usize = memory.data(8 * 4, 16);
+/**
+ * A CP record that never samples: its countdown restarts at i32.MAX every batch, more than the
+ * bytes of IN_CAP frames (4096 x 16383), so qcnCpCountdown never goes below 0 on it. Outside the
+ * port record: nothing reads it.
+ */
+const CP_SINK: usize = memory.data(QCN_CP_SIZE, 16);
 
 const NEVER: i64 = i64.MAX_VALUE;
 /** Entity id of the traffic generator's random stream (CPs use their TC number 0..7). */
@@ -136,6 +147,7 @@ function serveLink(now: i64): void {
           t = resume; // the link idles until the earliest pause ends
           continue;
         }
+        t = now; // idle: ready at now (the loop only ends otherwise once t > now)
         break;
       }
       const headAt = i32x(PORT, PORT_Q_HEAD, tc);
@@ -163,15 +175,12 @@ function serveLink(now: i64): void {
         pfcQueueXon(pfc, unit);
         flushPfc(t);
       }
-      if (((load<i32>(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
-        qcnCpDequeue(PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE), bytes);
-      }
+      qcnCpDequeue(load<u32>(CP_OF_TC + (<usize>tc << 2)), bytes);
       store<i64>(PORT + PORT_TX_FRAMES, load<i64>(PORT + PORT_TX_FRAMES) + 1);
       const tcBytes = PORT + PORT_TC_TX_BYTES + (<usize>tc << 3);
       store<i64>(tcBytes, load<i64>(tcBytes) + <i64>bytes);
       t += <i64>((bytes + WIRE_OVERHEAD) * load<i32>(PORT + PORT_PS_PER_BYTE));
     } while (t <= now);
-    if (t < now) t = now;
   }
   store<i64>(PORT + PORT_TX_FREE, t);
 }
@@ -221,15 +230,14 @@ function receiveFrame(word: i32, now: i64): void {
   const slot = (load<i32>(i32x(PORT, PORT_Q_HEAD, tc)) + count) & (QUEUE_CAP - 1);
   store<i32>(QUEUES + (<usize>tc * <usize>QUEUE_CAP << 2) + (<usize>slot << 2), word);
   store<i32>(countAt, count + 1);
-  if (count == 0) {
-    store<i32>(PORT + PORT_BACKLOG, load<i32>(PORT + PORT_BACKLOG) | (1 << tc));
-    store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), bytes + WIRE_OVERHEAD);
-  }
-  if (((load<i32>(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
-    const cp = PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE);
-    if (qcnCpCountdown(cp, bytes) < 0) {
-      if (qcnCpSample(cp)) emitEvent(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), load<i32>(cp + QCN_CP_QF), now);
-    }
+  // Without a branch on whether the FIFO was empty (which follows the traffic, not a pattern): the
+  // backlog bit is set either way, and the head frame's size written only if this frame is the head.
+  store<i32>(PORT + PORT_BACKLOG, load<i32>(PORT + PORT_BACKLOG) | (1 << tc));
+  const headWire = i32x(PORT, PORT_HEAD_WIRE, tc);
+  store<i32>(headWire, select<i32>(bytes + WIRE_OVERHEAD, load<i32>(headWire), count == 0));
+  const cp = load<u32>(CP_OF_TC + (<usize>tc << 2));
+  if (qcnCpCountdown(cp, bytes) < 0) {
+    if (qcnCpSample(cp)) emitEvent(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), load<i32>(cp + QCN_CP_QF), now);
   }
   // After the CNM, as pfcArrive's XOFF would be sent: the XOFF schedules its refresh one interval
   // from now, refreshes of other units due now join the same PFC frame.
@@ -261,6 +269,11 @@ function bytesSentByTcs(): i64 {
 export function portProcess(n: i32): i32 {
   const pfcFramesBefore = load<i64>(PORT + PORT_PFC_RX);
   const bytesBefore = bytesSentByTcs();
+  const cpMask = load<i32>(PORT + PORT_CP_MASK);
+  for (let tc = 0; tc < 8; tc++) {
+    store<u32>(CP_OF_TC + (<usize>tc << 2), <u32>(((cpMask >> tc) & 1) != 0 ? PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE) : CP_SINK));
+  }
+  store<i32>(CP_SINK + QCN_CP_TTM, i32.MAX_VALUE);
   let now = load<i64>(PORT + PORT_NOW);
   for (let i = 0; i < n; i++) {
     const a = IN_RING + (<usize>i << 3);

@@ -40,6 +40,10 @@ static _Alignas(16) u8 QUEUES[8 * QUEUE_CAP * 4];
 static _Alignas(16) u8 IN_RING[IN_CAP * 8];
 static _Alignas(16) u8 OUT_RING[OUT_CAP * 16];
 static uint16_t PAUSE_TIMES[8];
+/* per TC the CP record its frames are counted in: its QCN CP, or the sink that never samples
+   (countdown restarted at INT32_MAX every batch); rebuilt at every batch (assembly/port.ts CP_OF_TC) */
+static u8 *CP_OF_TC[8];
+static _Alignas(16) u8 CP_SINK[QCN_CP_SIZE];
 #define PORT PORTMEM
 
 #define ld32 dcb_ld32
@@ -86,6 +90,7 @@ static inline void serve_link(i64 now) {
       if (tc < 0) {
         i64 resume = ld64(PORT + PORT_PAUSE_EXPIRY);
         if ((backlog & blocked) != 0 && resume <= now) { t = resume; continue; }
+        t = now;
         break;
       }
       i32 head = ld32(PX32(PORT_Q_HEAD, tc)), count = ld32(PX32(PORT_Q_COUNT, tc)) - 1;
@@ -108,12 +113,11 @@ static inline void serve_link(i64 now) {
         dcb_pfc_queue_xon(pfc, unit);
         flush_pfc(t);
       }
-      if (((ld32(PORT + PORT_CP_MASK) >> tc) & 1) != 0) dcb_qcn_cp_dequeue(PORT + PORT_CP + tc * QCN_CP_SIZE, bytes);
+      dcb_qcn_cp_dequeue(CP_OF_TC[tc], bytes);
       inc64(PORT + PORT_TX_FRAMES, 1);
       inc64(PORT + PORT_TC_TX_BYTES + 8 * tc, bytes);
       t += (i64)((bytes + WIRE_OVERHEAD) * ld32(PORT + PORT_PS_PER_BYTE));
     } while (t <= now);
-    if (t < now) t = now;
   }
   st64(PORT + PORT_TX_FREE, t);
 }
@@ -142,15 +146,12 @@ static inline void receive_frame(i32 word, i64 now) {
   i32 slot = (ld32(PX32(PORT_Q_HEAD, tc)) + count) & (QUEUE_CAP - 1);
   st32(QUEUES + 4 * QUEUE_CAP * tc + 4 * slot, word);
   st32(PX32(PORT_Q_COUNT, tc), count + 1);
-  if (count == 0) {
-    st32(PORT + PORT_BACKLOG, ld32(PORT + PORT_BACKLOG) | (1 << tc));
-    st32(PX32(PORT_HEAD_WIRE, tc), bytes + WIRE_OVERHEAD);
-  }
-  if (((ld32(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
-    u8 *cp = PORT + PORT_CP + tc * QCN_CP_SIZE;
-    if (dcb_qcn_cp_countdown(cp, bytes) < 0) {
-      if (dcb_qcn_cp_sample(cp)) emit_event(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), ld32(cp + QCN_CP_QF), now);
-    }
+  st32(PORT + PORT_BACKLOG, ld32(PORT + PORT_BACKLOG) | (1 << tc));
+  i32 head_wire = ld32(PX32(PORT_HEAD_WIRE, tc));
+  st32(PX32(PORT_HEAD_WIRE, tc), count == 0 ? bytes + WIRE_OVERHEAD : head_wire);
+  u8 *cp = CP_OF_TC[tc];
+  if (dcb_qcn_cp_countdown(cp, bytes) < 0) {
+    if (dcb_qcn_cp_sample(cp)) emit_event(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), ld32(cp + QCN_CP_QF), now);
   }
   if (dcb_pfc_xoff_due(pfc, unit, occ_unit)) {
     dcb_pfc_queue_xoff(pfc, unit, now);
@@ -170,6 +171,9 @@ static i64 bytes_sent_by_tcs(void) {
 }
 static i32 port_process(i32 n) {
   i64 pfc_frames_before = ld64(PORT + PORT_PFC_RX), bytes_before = bytes_sent_by_tcs();
+  i32 cp_mask = ld32(PORT + PORT_CP_MASK);
+  for (i32 tc = 0; tc < 8; tc++) CP_OF_TC[tc] = ((cp_mask >> tc) & 1) != 0 ? PORT + PORT_CP + tc * QCN_CP_SIZE : CP_SINK;
+  st32(CP_SINK + QCN_CP_TTM, I32_MAX);
   i64 now = ld64(PORT + PORT_NOW);
   for (i32 i = 0; i < n; i++) {
     const u8 *a = IN_RING + 8 * i;
