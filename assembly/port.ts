@@ -41,15 +41,15 @@ import {
   PORT_CP, PORT_CP_MASK, PORT_ETS, PORT_EVENTS_OUT, PORT_GEN_RNG, PORT_HEAD_WIRE, PORT_NEXT_REFRESH, PORT_NOW,
   PORT_OUT_HEAD, PORT_PAUSE_EXPIRY, PORT_PFC, PORT_PFC_RX, PORT_PRIO_TC, PORT_PS_PER_BYTE, PORT_QUEUE_DROPS,
   PORT_Q_COUNT, PORT_Q_HEAD, PORT_RX_FRAMES, PORT_TC_TX_BYTES, PORT_TX_BYTES, PORT_TX_FRAMES, PORT_TX_FREE,
-  QCN_CP_QF, QCN_CP_QUANT, QCN_CP_Q_EQ, QCN_CP_SIZE, QCN_CP_TTM, QCN_CP_W, QUEUE_CAP, TSA_ETS, TSA_STRICT, PFC_PENDING, PFC_REFRESH_PS,
-  PFC_ENABLE, PFC_HEADROOM, PFC_MODE, PFC_PAUSE_TIME, PFC_PORT_UNIT, PFC_SPEED_BPS, PFC_UNITS, PFC_XOFF_TH, PFC_XON_TH,
+  QCN_CP_QF, QCN_CP_QUANT, QCN_CP_Q_EQ, QCN_CP_SIZE, QCN_CP_TTM, QCN_CP_Q, QCN_CP_W, QUEUE_CAP, TSA_ETS, TSA_STRICT, PFC_PENDING, PFC_REFRESH_PS,
+  PFC_ENABLE, PFC_HEADROOM, PFC_MODE, PFC_PAUSE_TIME, PFC_PORT_UNIT, PFC_SPEED_BPS, PFC_UNITS, PFC_XOFF_TH, PFC_XON_TH, PFC_OCC,
 } from './layout';
 import { WIRE_OVERHEAD, etsClassify, etsConfigure, etsEmptied, etsSelect } from './ets';
 import {
   PFC_MODE_PFC, pfcAdd, pfcBlockedMask, pfcBlockedTcs, pfcConfigure, pfcDrop, pfcNextRefresh, pfcOccWith, pfcOverLimit,
   pfcQueueXoff, pfcQueueXon, pfcReceivePfc, pfcRefreshDue, pfcRemove, pfcTakePending, pfcUnitOf, pfcXoffDue, pfcXonDue,
 } from './pfc';
-import { QUANT_LINEAR, qcnCpConfigure, qcnCpCountdown, qcnCpDequeue, qcnCpSample } from './qcn_cp';
+import { QUANT_LINEAR, qcnCpConfigure, qcnCpSample, qcnCpTick } from './qcn_cp';
 import { rngNext, rngSeed } from './rng';
 
 /** The pipeline's port record (PORT_*), its FIFO storage, arrival ring and control-event ring. */
@@ -175,7 +175,6 @@ function serveLink(now: i64): void {
         pfcQueueXon(pfc, unit);
         flushPfc(t);
       }
-      qcnCpDequeue(load<u32>(CP_OF_TC + (<usize>tc << 2)), bytes);
       store<i64>(PORT + PORT_TX_FRAMES, load<i64>(PORT + PORT_TX_FRAMES) + 1);
       const tcBytes = PORT + PORT_TC_TX_BYTES + (<usize>tc << 3);
       store<i64>(tcBytes, load<i64>(tcBytes) + <i64>bytes);
@@ -236,7 +235,8 @@ function receiveFrame(word: i32, now: i64): void {
   const headWire = i32x(PORT, PORT_HEAD_WIRE, tc);
   store<i32>(headWire, select<i32>(bytes + WIRE_OVERHEAD, load<i32>(headWire), count == 0));
   const cp = load<u32>(CP_OF_TC + (<usize>tc << 2));
-  if (qcnCpCountdown(cp, bytes) < 0) {
+  if (qcnCpTick(cp, bytes) < 0) {
+    store<i32>(cp + QCN_CP_Q, queuedBytes(tc));
     if (qcnCpSample(cp)) emitEvent(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), load<i32>(cp + QCN_CP_QF), now);
   }
   // After the CNM, as pfcArrive's XOFF would be sent: the XOFF schedules its refresh one interval
@@ -251,6 +251,19 @@ function receiveFrame(word: i32, now: i64): void {
     refreshDue(now);
     flushPfc(now);
   }
+}
+
+/**
+ * Bytes queued in the FIFO of `tc`: the PFC occupancies of the priorities mapped to it (both count
+ * every accepted frame from its arrival to its departure). A TC's CP queue length is exactly this,
+ * so the CP records get it when they sample and at the end of each batch instead of per packet.
+ */
+function queuedBytes(tc: i32): i32 {
+  let sum = 0;
+  for (let p = 0; p < 8; p++) {
+    if (etsClassify(PORT + PORT_ETS, p) == tc) sum += load<i32>(i32x(PORT + PORT_PFC, PFC_OCC, p));
+  }
+  return sum;
 }
 
 /** Frame bytes sent over all TCs (the sum of PORT_TC_TX_BYTES). */
@@ -286,6 +299,9 @@ export function portProcess(n: i32): i32 {
   const pfcFrames = load<i64>(PORT + PORT_PFC_RX) - pfcFramesBefore;
   store<i64>(PORT + PORT_RX_FRAMES, load<i64>(PORT + PORT_RX_FRAMES) + <i64>n - pfcFrames);
   store<i64>(PORT + PORT_TX_BYTES, load<i64>(PORT + PORT_TX_BYTES) + bytesSentByTcs() - bytesBefore);
+  for (let tc = 0; tc < 8; tc++) {
+    if (((cpMask >> tc) & 1) != 0) store<i32>(PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE) + QCN_CP_Q, queuedBytes(tc));
+  }
   store<i64>(PORT + PORT_NOW, now);
   return load<i32>(PORT + PORT_BACKLOG);
 }

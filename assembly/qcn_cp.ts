@@ -104,6 +104,15 @@ export function qcnCpEnqueue(rec: usize, len: i32): bool {
 @inline
 export function qcnCpCountdown(rec: usize, len: i32): i32 {
   store<i32>(rec + QCN_CP_Q, load<i32>(rec + QCN_CP_Q) + len);
+  return qcnCpTick(rec, len);
+}
+
+/**
+ * The byte countdown alone (ttm -= len; returns ttm). For a caller that knows the queue length
+ * from its own accounting: it writes QCN_CP_Q before qcnCpSample and whenever it hands the record on.
+ */
+@inline
+export function qcnCpTick(rec: usize, len: i32): i32 {
   const ttm = load<i32>(rec + QCN_CP_TTM) - len;
   store<i32>(rec + QCN_CP_TTM, ttm);
   return ttm;

@@ -39,6 +39,9 @@ static inline void dcb_st32(uint8_t *p, int32_t v) { memcpy(p, &v, 4); }
 static inline void dcb_stu32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static inline void dcb_st64(uint8_t *p, int64_t v) { memcpy(p, &v, 8); }
 static inline void dcb_inc64(uint8_t *p, int64_t d) { dcb_st64(p, dcb_ld64(p) + d); }
+/* An index or offset into a record or table, as Wasm addresses are: an unsigned 32-bit value,
+   zero-extended (the models' indices are never negative; a signed int would be sign-extended per use). */
+#define DCB_IX(i) ((size_t)(uint32_t)(i))
 
 /* ---- rng.c ---- */
 uint32_t dcb_rng_seed(uint32_t seed, uint32_t id);
@@ -93,6 +96,7 @@ void dcb_qcn_cp_configure(uint8_t *rec, uint32_t seed, uint32_t id);
 int32_t dcb_qcn_cp_quantise(uint8_t *rec, int32_t q);
 int32_t dcb_qcn_cp_enqueue(uint8_t *rec, int32_t len);      /* 1: sampled, send a CNM */
 int32_t dcb_qcn_cp_countdown(uint8_t *rec, int32_t len);    /* q += len, ttm -= len; returns ttm (< 0: sample) */
+int32_t dcb_qcn_cp_tick(uint8_t *rec, int32_t len);         /* the countdown alone (the caller keeps q) */
 int32_t dcb_qcn_cp_sample(uint8_t *rec);                    /* the sample; 1: send a CNM */
 int32_t dcb_qcn_cp_enqueue_one(uint8_t *rec, int32_t len);  /* also leaves fb/qf of every enqueue (vectors) */
 void dcb_qcn_cp_dequeue(uint8_t *rec, int32_t len);

@@ -12,8 +12,8 @@
 #include "dcbkit.h"
 
 #define NEVER INT64_MAX
-#define I32AT(rec, f, u) ((rec) + (f) + 4 * (u))
-#define I64AT(rec, f, u) ((rec) + (f) + 8 * (u))
+#define I32AT(rec, f, u) ((rec) + (f) + 4 * DCB_IX(u))
+#define I64AT(rec, f, u) ((rec) + (f) + 8 * DCB_IX(u))
 
 static void rearm(uint8_t *rec, int32_t u) {
   int in_xoff = (dcb_ld32(rec + PFC_XOFF_STATE) >> u) & 1, mode = dcb_ld32(rec + PFC_MODE);
@@ -45,7 +45,7 @@ void dcb_pfc_configure(uint8_t *rec) {
 
 /* The parts of an arrival and a departure (assembly/pfc.ts: pfcUnitOf .. pfcQueueXon), which the port
    pipeline calls one by one; dcb_pfc_arrive and dcb_pfc_depart are their compositions. */
-int32_t dcb_pfc_unit_of(const uint8_t *rec, int32_t prio) { return rec[PFC_UNIT_OF + prio]; }
+int32_t dcb_pfc_unit_of(const uint8_t *rec, int32_t prio) { return rec[PFC_UNIT_OF + DCB_IX(prio)]; }
 /* unsigned: occ <= limit <= INT32_MAX and bytes < 2^16, so the sum cannot wrap */
 uint32_t dcb_pfc_occ_with(const uint8_t *rec, int32_t unit, int32_t bytes) {
   return (uint32_t)dcb_ld32(I32AT(rec, PFC_OCC, unit)) + (uint32_t)bytes;

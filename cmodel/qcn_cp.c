@@ -52,6 +52,10 @@ int32_t dcb_qcn_cp_enqueue(uint8_t *rec, int32_t len) {
 
 int32_t dcb_qcn_cp_countdown(uint8_t *rec, int32_t len) {
   dcb_st32(rec + QCN_CP_Q, dcb_ld32(rec + QCN_CP_Q) + len);
+  return dcb_qcn_cp_tick(rec, len);
+}
+
+int32_t dcb_qcn_cp_tick(uint8_t *rec, int32_t len) {
   int32_t ttm = dcb_ld32(rec + QCN_CP_TTM) - len;
   dcb_st32(rec + QCN_CP_TTM, ttm);
   return ttm;

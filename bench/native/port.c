@@ -53,10 +53,10 @@ static _Alignas(16) u8 CP_SINK[QCN_CP_SIZE];
 #define stu32 dcb_stu32
 #define st64 dcb_st64
 #define inc64 dcb_inc64
-#define PI32(rec, f, u) ((rec) + (f) + 4 * (u))
+#define PI32(rec, f, u) ((rec) + (f) + 4 * DCB_IX(u))
 
 /* ---- port (assembly/port.ts) ---- */
-#define PX32(f, i) (PORT + (f) + 4 * (i))
+#define PX32(f, i) (PORT + (f) + 4 * DCB_IX(i))
 static inline void emit_event(i32 kind, i32 arg, i64 t) {
   i32 head = ld32(PORT + PORT_OUT_HEAD);
   u8 *e = OUT_RING + 16 * (head & (OUT_CAP - 1));
@@ -94,8 +94,8 @@ static inline void serve_link(i64 now) {
         break;
       }
       i32 head = ld32(PX32(PORT_Q_HEAD, tc)), count = ld32(PX32(PORT_Q_COUNT, tc)) - 1;
-      u8 *fifo = QUEUES + 4 * QUEUE_CAP * tc;
-      i32 entry = ld32(fifo + 4 * head);
+      u8 *fifo = QUEUES + 4 * QUEUE_CAP * DCB_IX(tc);
+      i32 entry = ld32(fifo + 4 * DCB_IX(head));
       i32 bytes = entry & 0x3FFF, prio = (entry >> 16) & 7;
       i32 next_head = (head + 1) & (QUEUE_CAP - 1);
       st32(PX32(PORT_Q_HEAD, tc), next_head);
@@ -105,7 +105,7 @@ static inline void serve_link(i64 now) {
         st32(PX32(PORT_HEAD_WIRE, tc), 0);
         dcb_ets_emptied(ets, tc);
       } else {
-        st32(PX32(PORT_HEAD_WIRE, tc), (ld32(fifo + 4 * next_head) & 0x3FFF) + WIRE_OVERHEAD);
+        st32(PX32(PORT_HEAD_WIRE, tc), (ld32(fifo + 4 * DCB_IX(next_head)) & 0x3FFF) + WIRE_OVERHEAD);
       }
       dcb_pfc_remove(pfc, prio, bytes);
       i32 unit = dcb_pfc_unit_of(pfc, prio);
@@ -113,9 +113,8 @@ static inline void serve_link(i64 now) {
         dcb_pfc_queue_xon(pfc, unit);
         flush_pfc(t);
       }
-      dcb_qcn_cp_dequeue(CP_OF_TC[tc], bytes);
       inc64(PORT + PORT_TX_FRAMES, 1);
-      inc64(PORT + PORT_TC_TX_BYTES + 8 * tc, bytes);
+      inc64(PORT + PORT_TC_TX_BYTES + 8 * DCB_IX(tc), bytes);
       t += (i64)((bytes + WIRE_OVERHEAD) * ld32(PORT + PORT_PS_PER_BYTE));
     } while (t <= now);
   }
@@ -133,9 +132,16 @@ static inline void refresh_due(i64 now) {
   dcb_pfc_refresh_due(pfc, now);
   st64(PORT + PORT_NEXT_REFRESH, dcb_pfc_next_refresh(pfc));
 }
+/* bytes queued in the FIFO of tc: the PFC occupancies of its priorities (the CP queue length) */
+static i32 queued_bytes(i32 tc) {
+  i32 sum = 0;
+  for (i32 p = 0; p < 8; p++)
+    if (dcb_ets_classify(PORT + PORT_ETS, p) == tc) sum += ld32(PI32(PORT + PORT_PFC, PFC_OCC, p));
+  return sum;
+}
 static inline void receive_frame(i32 word, i64 now) {
   i32 bytes = word & 0x3FFF, prio = (word >> 16) & 7;
-  i32 tc = PORT[PORT_ETS + ETS_PRIO_TC + prio];
+  i32 tc = dcb_ets_classify(PORT + PORT_ETS, prio);
   i32 count = ld32(PX32(PORT_Q_COUNT, tc));
   if (count == QUEUE_CAP) { inc64(PORT + PORT_QUEUE_DROPS, 1); return; }
   u8 *pfc = PORT + PORT_PFC;
@@ -144,13 +150,14 @@ static inline void receive_frame(i32 word, i64 now) {
   if (dcb_pfc_over_limit(pfc, unit, occ_unit)) { dcb_pfc_drop(pfc, prio, bytes); return; }
   dcb_pfc_add(pfc, prio, bytes);
   i32 slot = (ld32(PX32(PORT_Q_HEAD, tc)) + count) & (QUEUE_CAP - 1);
-  st32(QUEUES + 4 * QUEUE_CAP * tc + 4 * slot, word);
+  st32(QUEUES + 4 * QUEUE_CAP * DCB_IX(tc) + 4 * DCB_IX(slot), word);
   st32(PX32(PORT_Q_COUNT, tc), count + 1);
   st32(PORT + PORT_BACKLOG, ld32(PORT + PORT_BACKLOG) | (1 << tc));
   i32 head_wire = ld32(PX32(PORT_HEAD_WIRE, tc));
   st32(PX32(PORT_HEAD_WIRE, tc), count == 0 ? bytes + WIRE_OVERHEAD : head_wire);
-  u8 *cp = CP_OF_TC[tc];
-  if (dcb_qcn_cp_countdown(cp, bytes) < 0) {
+  u8 *cp = CP_OF_TC[DCB_IX(tc)];
+  if (dcb_qcn_cp_tick(cp, bytes) < 0) {
+    st32(cp + QCN_CP_Q, queued_bytes(tc));
     if (dcb_qcn_cp_sample(cp)) emit_event(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), ld32(cp + QCN_CP_QF), now);
   }
   if (dcb_pfc_xoff_due(pfc, unit, occ_unit)) {
@@ -176,7 +183,7 @@ static i32 port_process(i32 n) {
   st32(CP_SINK + QCN_CP_TTM, I32_MAX);
   i64 now = ld64(PORT + PORT_NOW);
   for (i32 i = 0; i < n; i++) {
-    const u8 *a = IN_RING + 8 * i;
+    const u8 *a = IN_RING + 8 * DCB_IX(i);
     i32 word = ld32(a);
     now += (i64)ldu32(a + 4);
     serve_link(now);
@@ -186,6 +193,8 @@ static i32 port_process(i32 n) {
   i64 pfc_frames = ld64(PORT + PORT_PFC_RX) - pfc_frames_before;
   inc64(PORT + PORT_RX_FRAMES, (i64)n - pfc_frames);
   inc64(PORT + PORT_TX_BYTES, bytes_sent_by_tcs() - bytes_before);
+  for (i32 tc = 0; tc < 8; tc++)
+    if (((cp_mask >> tc) & 1) != 0) st32(PORT + PORT_CP + tc * QCN_CP_SIZE + QCN_CP_Q, queued_bytes(tc));
   st64(PORT + PORT_NOW, now);
   return ld32(PORT + PORT_BACKLOG);
 }
