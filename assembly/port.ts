@@ -126,6 +126,39 @@ function refreshBlocked(t: i64): void {
   store<i64>(PORT + PORT_PAUSE_EXPIRY, load<i64>(pfc + PFC_BLOCKED_UNTIL));
 }
 
+/** Fires the XOFF refreshes due at `now` and moves the port's next-refresh time on. */
+@inline
+function refreshDue(now: i64): void {
+  const pfc = PORT + PORT_PFC;
+  pfcRefreshDue(pfc, now);
+  store<i64>(PORT + PORT_NEXT_REFRESH, pfcNextRefresh(pfc));
+}
+
+/** The CP of `tc` samples the frame that ended its countdown (q from the PFC occupancies); a CNM goes to its source. */
+@inline
+function sampleCp(cp: usize, tc: i32, word: i32, now: i64): void {
+  store<i32>(cp + QCN_CP_Q, queuedBytes(tc));
+  if (qcnCpSample(cp)) emitEvent(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), load<i32>(cp + QCN_CP_QF), now);
+}
+
+/** XON for `unit`, sent at `t` (a departure brought it to <= xon; nothing else is pending then). */
+@inline
+function sendXon(unit: i32, t: i64): void {
+  pfcQueueXon(PORT + PORT_PFC, unit);
+  flushPfc(t);
+}
+
+/** XOFF for `unit` at `now`: its refresh is due one interval later; refreshes of other units due now join the same PFC frame. */
+@inline
+function sendXoff(unit: i32, now: i64): void {
+  const pfc = PORT + PORT_PFC;
+  pfcQueueXoff(pfc, unit, now);
+  const refreshAt = now + load<i64>(pfc + PFC_REFRESH_PS);
+  if (refreshAt < load<i64>(PORT + PORT_NEXT_REFRESH)) store<i64>(PORT + PORT_NEXT_REFRESH, refreshAt);
+  if (now >= load<i64>(PORT + PORT_NEXT_REFRESH)) refreshDue(now);
+  flushPfc(now);
+}
+
 /**
  * Step 1: transmissions that start at or before `now`, from the link's free time on; then the link
  * is ready at `now` at the earliest (step 3: nothing in step 2 reads the free time).
@@ -168,13 +201,9 @@ function serveLink(now: i64): void {
       } else {
         store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), (load<i32>(fifo + (<usize>nextHead << 2)) & 0x3FFF) + WIRE_OVERHEAD);
       }
-      // PFC departure; an XON it queues is sent at once (nothing else is pending here).
       pfcRemove(pfc, prio, bytes);
       const unit = pfcUnitOf(pfc, prio);
-      if (pfcXonDue(pfc, unit)) {
-        pfcQueueXon(pfc, unit);
-        flushPfc(t);
-      }
+      if (pfcXonDue(pfc, unit)) sendXon(unit, t);
       store<i64>(PORT + PORT_TX_FRAMES, load<i64>(PORT + PORT_TX_FRAMES) + 1);
       const tcBytes = PORT + PORT_TC_TX_BYTES + (<usize>tc << 3);
       store<i64>(tcBytes, load<i64>(tcBytes) + <i64>bytes);
@@ -192,14 +221,6 @@ function receivePfc(word: i32, now: i64): void {
   pfcReceivePfc(PORT + PORT_PFC, (word >> 16) & 0xFF, PAUSE_TIMES, now);
   store<i64>(PORT + PORT_PFC_RX, load<i64>(PORT + PORT_PFC_RX) + 1);
   refreshBlocked(now);
-}
-
-/** Fires the XOFF refreshes due at `now` and moves the port's next-refresh time on. */
-@inline
-function refreshDue(now: i64): void {
-  const pfc = PORT + PORT_PFC;
-  pfcRefreshDue(pfc, now);
-  store<i64>(PORT + PORT_NEXT_REFRESH, pfcNextRefresh(pfc));
 }
 
 /**
@@ -234,19 +255,11 @@ function receiveFrame(word: i32, now: i64): void {
   store<i32>(PORT + PORT_BACKLOG, load<i32>(PORT + PORT_BACKLOG) | (1 << tc));
   const headWire = i32x(PORT, PORT_HEAD_WIRE, tc);
   store<i32>(headWire, select<i32>(bytes + WIRE_OVERHEAD, load<i32>(headWire), count == 0));
-  const cp = load<u32>(CP_OF_TC + (<usize>tc << 2));
-  if (qcnCpTick(cp, bytes) < 0) {
-    store<i32>(cp + QCN_CP_Q, queuedBytes(tc));
-    if (qcnCpSample(cp)) emitEvent(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), load<i32>(cp + QCN_CP_QF), now);
-  }
-  // After the CNM, as pfcArrive's XOFF would be sent: the XOFF schedules its refresh one interval
-  // from now, refreshes of other units due now join the same PFC frame.
+  const cp = load<u32>(CP_OF_TC + <usize>(tc << 2));
+  if (qcnCpTick(cp, bytes) < 0) sampleCp(cp, tc, word, now);
+  // After the CNM, as pfcArrive's XOFF would be sent.
   if (pfcXoffDue(pfc, unit, occUnit)) {
-    pfcQueueXoff(pfc, unit, now);
-    const refreshAt = now + load<i64>(pfc + PFC_REFRESH_PS);
-    if (refreshAt < load<i64>(PORT + PORT_NEXT_REFRESH)) store<i64>(PORT + PORT_NEXT_REFRESH, refreshAt);
-    if (now >= load<i64>(PORT + PORT_NEXT_REFRESH)) refreshDue(now);
-    flushPfc(now);
+    sendXoff(unit, now);
   } else if (now >= load<i64>(PORT + PORT_NEXT_REFRESH)) {
     refreshDue(now);
     flushPfc(now);

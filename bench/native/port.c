@@ -56,6 +56,13 @@ static _Alignas(16) u8 CP_SINK[QCN_CP_SIZE];
 #define PI32(rec, f, u) ((rec) + (f) + 4 * DCB_IX(u))
 
 /* ---- port (assembly/port.ts) ---- */
+/* Per-event paths (PFC frames sent or received, refreshes, pause ends) kept out of line, as Binaryen
+   keeps the exported PFC entry points out of portProcess: the per-packet code keeps its registers. */
+#if defined(__GNUC__)
+#define COLD __attribute__((cold, noinline))
+#else
+#define COLD
+#endif
 #define PX32(f, i) (PORT + (f) + 4 * DCB_IX(i))
 static inline void emit_event(i32 kind, i32 arg, i64 t) {
   i32 head = ld32(PORT + PORT_OUT_HEAD);
@@ -66,7 +73,7 @@ static inline void emit_event(i32 kind, i32 arg, i64 t) {
   st32(PORT + PORT_OUT_HEAD, head + 1);
   inc64(PORT + PORT_EVENTS_OUT, 1);
 }
-static inline void flush_pfc(i64 t) {
+COLD static void flush_pfc(i64 t) {
   i32 pending = dcb_pfc_take_pending(PORT + PORT_PFC);
   if (pending != 0) {
     i32 xoff = 0;
@@ -74,10 +81,38 @@ static inline void flush_pfc(i64 t) {
     emit_event(1 | (pending << 8), xoff & pending, t);
   }
 }
-static inline void refresh_blocked(i64 t) {
+COLD static void refresh_blocked(i64 t) {
   u8 *pfc = PORT + PORT_PFC;
   st32(PORT + PORT_BLOCKED, dcb_pfc_blocked_tcs(dcb_pfc_blocked_mask(pfc, t), ld32(PORT + PORT_PRIO_TC)));
   st64(PORT + PORT_PAUSE_EXPIRY, ld64(pfc + PFC_BLOCKED_UNTIL));
+}
+/* bytes queued in the FIFO of tc: the PFC occupancies of its priorities (the CP queue length) */
+static i32 queued_bytes(i32 tc) {
+  i32 sum = 0;
+  for (i32 p = 0; p < 8; p++)
+    if (dcb_ets_classify(PORT + PORT_ETS, p) == tc) sum += ld32(PI32(PORT + PORT_PFC, PFC_OCC, p));
+  return sum;
+}
+COLD static void refresh_due(i64 now) {
+  u8 *pfc = PORT + PORT_PFC;
+  dcb_pfc_refresh_due(pfc, now);
+  st64(PORT + PORT_NEXT_REFRESH, dcb_pfc_next_refresh(pfc));
+}
+COLD static void sample_cp(u8 *cp, i32 tc, i32 word, i64 now) {
+  st32(cp + QCN_CP_Q, queued_bytes(tc));
+  if (dcb_qcn_cp_sample(cp)) emit_event(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), ld32(cp + QCN_CP_QF), now);
+}
+COLD static void send_xon(i32 unit, i64 t) {
+  dcb_pfc_queue_xon(PORT + PORT_PFC, unit);
+  flush_pfc(t);
+}
+COLD static void send_xoff(i32 unit, i64 now) {
+  u8 *pfc = PORT + PORT_PFC;
+  dcb_pfc_queue_xoff(pfc, unit, now);
+  i64 refresh_at = now + ld64(pfc + PFC_REFRESH_PS);
+  if (refresh_at < ld64(PORT + PORT_NEXT_REFRESH)) st64(PORT + PORT_NEXT_REFRESH, refresh_at);
+  if (now >= ld64(PORT + PORT_NEXT_REFRESH)) refresh_due(now);
+  flush_pfc(now);
 }
 static inline void serve_link(i64 now) {
   u8 *ets = PORT + PORT_ETS, *pfc = PORT + PORT_PFC;
@@ -109,10 +144,7 @@ static inline void serve_link(i64 now) {
       }
       dcb_pfc_remove(pfc, prio, bytes);
       i32 unit = dcb_pfc_unit_of(pfc, prio);
-      if (dcb_pfc_xon_due(pfc, unit)) {
-        dcb_pfc_queue_xon(pfc, unit);
-        flush_pfc(t);
-      }
+      if (dcb_pfc_xon_due(pfc, unit)) send_xon(unit, t);
       inc64(PORT + PORT_TX_FRAMES, 1);
       inc64(PORT + PORT_TC_TX_BYTES + 8 * DCB_IX(tc), bytes);
       t += (i64)((bytes + WIRE_OVERHEAD) * ld32(PORT + PORT_PS_PER_BYTE));
@@ -120,24 +152,12 @@ static inline void serve_link(i64 now) {
   }
   st64(PORT + PORT_TX_FREE, t);
 }
-static inline void receive_pfc(i32 word, i64 now) {
+COLD static void receive_pfc(i32 word, i64 now) {
   i32 time = word & 0xFFFF;
   for (i32 n = 0; n < 8; n++) PAUSE_TIMES[n] = (uint16_t)time;
   dcb_pfc_receive_pfc(PORT + PORT_PFC, (word >> 16) & 0xFF, PAUSE_TIMES, now);
   inc64(PORT + PORT_PFC_RX, 1);
   refresh_blocked(now);
-}
-static inline void refresh_due(i64 now) {
-  u8 *pfc = PORT + PORT_PFC;
-  dcb_pfc_refresh_due(pfc, now);
-  st64(PORT + PORT_NEXT_REFRESH, dcb_pfc_next_refresh(pfc));
-}
-/* bytes queued in the FIFO of tc: the PFC occupancies of its priorities (the CP queue length) */
-static i32 queued_bytes(i32 tc) {
-  i32 sum = 0;
-  for (i32 p = 0; p < 8; p++)
-    if (dcb_ets_classify(PORT + PORT_ETS, p) == tc) sum += ld32(PI32(PORT + PORT_PFC, PFC_OCC, p));
-  return sum;
 }
 static inline void receive_frame(i32 word, i64 now) {
   i32 bytes = word & 0x3FFF, prio = (word >> 16) & 7;
@@ -156,16 +176,9 @@ static inline void receive_frame(i32 word, i64 now) {
   i32 head_wire = ld32(PX32(PORT_HEAD_WIRE, tc));
   st32(PX32(PORT_HEAD_WIRE, tc), count == 0 ? bytes + WIRE_OVERHEAD : head_wire);
   u8 *cp = CP_OF_TC[DCB_IX(tc)];
-  if (dcb_qcn_cp_tick(cp, bytes) < 0) {
-    st32(cp + QCN_CP_Q, queued_bytes(tc));
-    if (dcb_qcn_cp_sample(cp)) emit_event(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), ld32(cp + QCN_CP_QF), now);
-  }
+  if (dcb_qcn_cp_tick(cp, bytes) < 0) sample_cp(cp, tc, word, now);
   if (dcb_pfc_xoff_due(pfc, unit, occ_unit)) {
-    dcb_pfc_queue_xoff(pfc, unit, now);
-    i64 refresh_at = now + ld64(pfc + PFC_REFRESH_PS);
-    if (refresh_at < ld64(PORT + PORT_NEXT_REFRESH)) st64(PORT + PORT_NEXT_REFRESH, refresh_at);
-    if (now >= ld64(PORT + PORT_NEXT_REFRESH)) refresh_due(now);
-    flush_pfc(now);
+    send_xoff(unit, now);
   } else if (now >= ld64(PORT + PORT_NEXT_REFRESH)) {
     refresh_due(now);
     flush_pfc(now);
