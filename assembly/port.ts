@@ -105,7 +105,6 @@ function emitEvent(kind: i32, arg: i32, t: i64): void {
 }
 
 /** Sends any PFC frame the PFC kernel has queued (XOFF, refresh, XON). */
-@inline
 function flushPfc(t: i64): void {
   const pending = pfcTakePending(PORT + PORT_PFC);
   if (pending != 0) {
@@ -117,9 +116,12 @@ function flushPfc(t: i64): void {
   }
 }
 
-/** Recomputes the blocked-TC mask at time t and the time until which it holds (the PFC kernel's cache interval). */
-@inline
-function refreshBlocked(t: i64): void {
+/**
+ * Recomputes the blocked-TC mask at time t and the time until which it holds (the PFC kernel's
+ * cache interval). A per-event path (a PFC frame received, a pause ended): exported so that it
+ * stays out of line and its constants and loops do not occupy registers in the per-packet loop.
+ */
+export function portRefreshBlocked(t: i64): void {
   const pfc = PORT + PORT_PFC;
   const prios = pfcBlockedMask(pfc, t);
   store<i32>(PORT + PORT_BLOCKED, pfcBlockedTcs(prios, load<i32>(PORT + PORT_PRIO_TC)));
@@ -170,7 +172,7 @@ function serveLink(now: i64): void {
   let t = load<i64>(PORT + PORT_TX_FREE);
   if (t <= now) {
     do {
-      if (t >= load<i64>(PORT + PORT_PAUSE_EXPIRY)) refreshBlocked(t);
+      if (t >= load<i64>(PORT + PORT_PAUSE_EXPIRY)) portRefreshBlocked(t);
       const backlog = load<i32>(PORT + PORT_BACKLOG);
       const blocked = load<i32>(PORT + PORT_BLOCKED);
       const tc = etsSelect(ets, backlog, blocked, PORT + PORT_HEAD_WIRE);
@@ -220,7 +222,7 @@ function receivePfc(word: i32, now: i64): void {
   for (let n = 0; n < 8; n++) store<u16>(PAUSE_TIMES + (<usize>n << 1), <u16>time);
   pfcReceivePfc(PORT + PORT_PFC, (word >> 16) & 0xFF, PAUSE_TIMES, now);
   store<i64>(PORT + PORT_PFC_RX, load<i64>(PORT + PORT_PFC_RX) + 1);
-  refreshBlocked(now);
+  portRefreshBlocked(now);
 }
 
 /**

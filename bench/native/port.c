@@ -14,8 +14,9 @@
  *        port.out bench BATCH SAMPLES WARMUP prints SAMPLES timings, ns per packet, of BATCH packets
  *        port.out count SEED N               set-up + 30 warm-up batches + N packets (for perf stat)
  * Build: npm run build (writes build/dcb_layout.h), then
- *        gcc -O2 -flto -std=c11 -I build -I cmodel -o port.out port.c cmodel/{ets,pfc,qcn_cp,rng}.c
- * (-flto inlines the kernels into the pipeline, as asc inlines them into assembly/port.ts).
+ *        gcc -O2 -flto -fno-pie -no-pie -std=c11 -I build -I cmodel -o port.out port.c cmodel/{ets,pfc,qcn_cp,rng}.c
+ * (-flto inlines the kernels into the pipeline, as asc inlines them into assembly/port.ts; without
+ * PIE the static records are addressed by constant offsets, as Wasm addresses linear memory).
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
