@@ -173,12 +173,10 @@ function serveLink(now: i64): void {
   if (t <= now) {
     do {
       if (t >= load<i64>(PORT + PORT_PAUSE_EXPIRY)) portRefreshBlocked(t);
-      const backlog = load<i32>(PORT + PORT_BACKLOG);
-      const blocked = load<i32>(PORT + PORT_BLOCKED);
-      const tc = etsSelect(ets, backlog, blocked, PORT + PORT_HEAD_WIRE);
+      const tc = etsSelect(ets, load<i32>(PORT + PORT_BACKLOG), load<i32>(PORT + PORT_BLOCKED), PORT + PORT_HEAD_WIRE);
       if (tc < 0) {
         const resume = load<i64>(PORT + PORT_PAUSE_EXPIRY);
-        if ((backlog & blocked) != 0 && resume <= now) {
+        if ((load<i32>(PORT + PORT_BACKLOG) & load<i32>(PORT + PORT_BLOCKED)) != 0 && resume <= now) {
           t = resume; // the link idles until the earliest pause ends
           continue;
         }
@@ -197,7 +195,7 @@ function serveLink(now: i64): void {
       store<i32>(headAt, nextHead);
       store<i32>(countAt, count);
       if (count == 0) {
-        store<i32>(PORT + PORT_BACKLOG, backlog & ~(1 << tc));
+        store<i32>(PORT + PORT_BACKLOG, load<i32>(PORT + PORT_BACKLOG) & ~(1 << tc));
         store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), 0);
         etsEmptied(ets, tc);
       } else {

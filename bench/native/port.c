@@ -121,11 +121,10 @@ static inline void serve_link(i64 now) {
   if (t <= now) {
     do {
       if (t >= ld64(PORT + PORT_PAUSE_EXPIRY)) refresh_blocked(t);
-      i32 backlog = ld32(PORT + PORT_BACKLOG), blocked = ld32(PORT + PORT_BLOCKED);
-      i32 tc = dcb_ets_select(ets, backlog, blocked, (const int32_t *)(PORT + PORT_HEAD_WIRE));
+      i32 tc = dcb_ets_select(ets, ld32(PORT + PORT_BACKLOG), ld32(PORT + PORT_BLOCKED), (const int32_t *)(PORT + PORT_HEAD_WIRE));
       if (tc < 0) {
         i64 resume = ld64(PORT + PORT_PAUSE_EXPIRY);
-        if ((backlog & blocked) != 0 && resume <= now) { t = resume; continue; }
+        if ((ld32(PORT + PORT_BACKLOG) & ld32(PORT + PORT_BLOCKED)) != 0 && resume <= now) { t = resume; continue; }
         t = now;
         break;
       }
@@ -137,7 +136,7 @@ static inline void serve_link(i64 now) {
       st32(PX32(PORT_Q_HEAD, tc), next_head);
       st32(PX32(PORT_Q_COUNT, tc), count);
       if (count == 0) {
-        st32(PORT + PORT_BACKLOG, backlog & ~(1 << tc));
+        st32(PORT + PORT_BACKLOG, ld32(PORT + PORT_BACKLOG) & ~(1 << tc));
         st32(PX32(PORT_HEAD_WIRE, tc), 0);
         dcb_ets_emptied(ets, tc);
       } else {
