@@ -301,8 +301,8 @@ export function portProcess(n: i32): i32 {
   }
   store<i32>(CP_SINK + QCN_CP_TTM, i32.MAX_VALUE);
   let now = load<i64>(PORT + PORT_NOW);
-  for (let i = 0; i < n; i++) {
-    const a = IN_RING + (<usize>i << 3);
+  const end = IN_RING + (<usize>n << 3);
+  for (let a = IN_RING; a < end; a += 8) {
     const word = load<i32>(a);
     now += <i64>load<u32>(a, 4);
     serveLink(now);

@@ -195,8 +195,8 @@ static i32 port_process(i32 n) {
   for (i32 tc = 0; tc < 8; tc++) CP_OF_TC[tc] = ((cp_mask >> tc) & 1) != 0 ? PORT + PORT_CP + tc * QCN_CP_SIZE : CP_SINK;
   st32(CP_SINK + QCN_CP_TTM, I32_MAX);
   i64 now = ld64(PORT + PORT_NOW);
-  for (i32 i = 0; i < n; i++) {
-    const u8 *a = IN_RING + 8 * DCB_IX(i);
+  const u8 *end = IN_RING + 8 * DCB_IX(n);
+  for (const u8 *a = IN_RING; a < end; a += 8) {
     i32 word = ld32(a);
     now += (i64)ldu32(a + 4);
     serve_link(now);
