@@ -17,7 +17,7 @@
 // Per arrival at time now (= previous + gap):
 //   1. the link serves frames whose transmission starts at or before now: at each start time t
 //      (= end of the previous frame, or the time the link went idle) ETS selects a TC among the
-//      backlogged TCs not blocked at t, the head frame leaves its FIFO (PFC departure, CP dequeue)
+//      backlogged TCs not blocked at t, the head frame leaves its FIFO (PFC departure)
 //      and occupies the wire for (bytes + 20) * ps_per_byte. If every backlogged TC is blocked and
 //      a pause ends before now, the link resumes at that instant.
 //   2. the arrival: a PFC frame restarts the pause timers (replace semantics, pfcReceivePfc); a
@@ -29,7 +29,9 @@
 // State (layout.ts, PORT_*): one static port record embedding its ETS, PFC and 8 CP records; FIFO
 // storage (8 x QUEUE_CAP u32); the arrival and event rings. Invariants: PORT_BACKLOG bit t ==
 // (count[t] > 0); head_wire[t] == head frame bytes + 20 or 0; tx_free >= now after each arrival;
-// PORT_BLOCKED is the blocked-TC mask for any time in [last check, PORT_PAUSE_EXPIRY).
+// PORT_BLOCKED is the blocked-TC mask for any time in [last check, PORT_PAUSE_EXPIRY); between
+// batches, a CP's q is the PFC occupancy of its TC's priorities (the CP records take it at samples
+// and batch ends), PORT_RX_FRAMES and PORT_TX_BYTES are up to date (they are counted per batch).
 //
 // The generator (portGenerate) draws arrivals from an xorshift32 (entity id 8 under the seed):
 // priority uniform 0..7, frame 64..1500 B uniform, source 0..255, gap = wire time x U{44..75}/64
@@ -66,7 +68,7 @@ const PAUSE_TIMES: usize = memory.data(16, 16);
 const CP_OF_TC: usize = memory.data(8 * 4, 16);
 /**
  * A CP record that never samples: its countdown restarts at i32.MAX every batch, more than the
- * bytes of IN_CAP frames (4096 x 16383), so qcnCpCountdown never goes below 0 on it. Outside the
+ * bytes of IN_CAP frames (4096 x 16383), so qcnCpTick never goes below 0 on it. Outside the
  * port record: nothing reads it.
  */
 const CP_SINK: usize = memory.data(QCN_CP_SIZE, 16);
