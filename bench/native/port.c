@@ -57,8 +57,8 @@ static _Alignas(16) u8 CP_SINK[QCN_CP_SIZE];
 #define PI32(rec, f, u) ((rec) + (f) + 4 * DCB_IX(u))
 
 /* ---- port (assembly/port.ts) ---- */
-/* Per-event paths (PFC frames sent or received, refreshes, pause ends) kept out of line, as Binaryen
-   keeps the exported PFC entry points out of portProcess: the per-packet code keeps its registers. */
+/* Per-event paths (PFC frames sent or received, refreshes, pause ends, CP samples) kept out of
+   line, as the Wasm build keeps portRefreshBlocked: the per-packet code keeps its registers. */
 #if defined(__GNUC__)
 #define COLD __attribute__((cold, noinline))
 #else
