@@ -87,8 +87,10 @@ export function etsSelect(ets: usize, backlog: i32, blocked: i32, headWire: usiz
   const strict = eligible & load<i32>(ets + ETS_STRICT_MASK);
   if (strict != 0) return 31 - clz(strict);
   let cand = eligible & load<i32>(ets + ETS_WEIGHTED_MASK);
-  if (cand == 0) cand = eligible & load<i32>(ets + ETS_ZERO_MASK);
-  if (cand == 0) return -1;
+  if (cand == 0) {
+    cand = eligible & load<i32>(ets + ETS_ZERO_MASK);
+    if (cand == 0) return -1;
+  }
   const cur = load<i32>(ets + ETS_CUR);
   const curDeficit = ets + ETS_DEFICIT + (<usize>cur << 2);
   const d = load<i32>(curDeficit);

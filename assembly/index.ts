@@ -22,4 +22,6 @@ export {
 export { creditBenchSetup, creditBenchRun } from './bench/credit';
 export * from './qcn_exports';
 export { qcnCpBenchRunItems, qcnCpBenchSetup, qcnCpBenchRun } from './bench/qcn';
-export { PORT, QUEUES, IN_RING, OUT_RING, portInit, portGenerate, portProcess, portRun, portChecksum, portBenchSetup } from './port';
+export {
+  PORT, QUEUES, IN_RING, OUT_RING, portInit, portGenerate, portProcess, portRun, portChecksum, portBenchSetup, portRefreshBlocked,
+} from './port';

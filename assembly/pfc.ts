@@ -107,60 +107,118 @@ function rearm(rec: usize, u: i32): void {
  * A frame of `prio` and `bytes` starts arriving at `now`. Returns 1 if accepted, 0 if dropped
  * (the occupancy of its flow-control unit would exceed xoff + headroom). Queues XOFF when the
  * accepted frame brings a flow-controlled unit to >= xoff while not already in XOFF state.
+ * It is the composition of the parts below, which a pipeline with its own control flow (the port,
+ * assembly/port.ts) calls one by one, so that each rare outcome is a branch of its own.
  */
 @inline
 export function pfcArrive(rec: usize, prio: i32, bytes: i32, now: i64): i32 {
-  const unit = <i32>load<u8>(rec + PFC_UNIT_OF + prio);
-  // Unsigned: occ <= limit <= i32.MAX and bytes < 2^16, so the sum cannot wrap in 32 bits.
-  const occUnit = <u32>load<i32>(i32At(rec, PFC_OCC, unit)) + <u32>bytes;
-  if (occUnit > <u32>load<i32>(i32At(rec, PFC_LIMIT, unit))) {
-    const d = i64At(rec, PFC_DROPS, prio);
-    store<i64>(d, load<i64>(d) + 1);
-    const db = i64At(rec, PFC_DROP_BYTES, prio);
-    store<i64>(db, load<i64>(db) + <i64>bytes);
+  const unit = pfcUnitOf(rec, prio);
+  const occUnit = pfcOccWith(rec, unit, bytes);
+  if (pfcOverLimit(rec, unit, occUnit)) {
+    pfcDrop(rec, prio, bytes);
     return 0;
   }
+  pfcAdd(rec, prio, bytes);
+  if (pfcXoffDue(rec, unit, occUnit)) pfcQueueXoff(rec, unit, now);
+  return 1;
+}
+
+/** Flow-control unit of priority `prio`: the priority itself (PFC, off), or 8 (PAUSE). */
+@inline
+export function pfcUnitOf(rec: usize, prio: i32): i32 {
+  return <i32>load<u8>(rec + PFC_UNIT_OF + prio);
+}
+
+/** Occupancy of `unit` with `bytes` more. Unsigned: occ <= limit <= i32.MAX and bytes < 2^16, so it cannot wrap. */
+@inline
+export function pfcOccWith(rec: usize, unit: i32, bytes: i32): u32 {
+  return <u32>load<i32>(i32At(rec, PFC_OCC, unit)) + <u32>bytes;
+}
+
+/** Whether `occUnit` (pfcOccWith) is above the unit's drop limit, xoff + headroom. */
+@inline
+export function pfcOverLimit(rec: usize, unit: i32, occUnit: u32): bool {
+  return occUnit > <u32>load<i32>(i32At(rec, PFC_LIMIT, unit));
+}
+
+/** Counts a frame dropped at ingress (by frame priority). */
+@inline
+export function pfcDrop(rec: usize, prio: i32, bytes: i32): void {
+  const d = i64At(rec, PFC_DROPS, prio);
+  store<i64>(d, load<i64>(d) + 1);
+  const db = i64At(rec, PFC_DROP_BYTES, prio);
+  store<i64>(db, load<i64>(db) + <i64>bytes);
+}
+
+/** Adds an accepted frame to the occupancies of its priority and of the port (unit 8). */
+@inline
+export function pfcAdd(rec: usize, prio: i32, bytes: i32): void {
   const occPrio = i32At(rec, PFC_OCC, prio);
   store<i32>(occPrio, load<i32>(occPrio) + bytes);
   const occPort = i32At(rec, PFC_OCC, PFC_PORT_UNIT);
   store<i32>(occPort, load<i32>(occPort) + bytes);
-  if (occUnit >= load<u32>(i32At(rec, PFC_XOFF_AT, unit))) {
-    const bit = 1 << unit;
-    store<i32>(rec + PFC_XOFF_STATE, load<i32>(rec + PFC_XOFF_STATE) | bit);
-    store<u32>(i32At(rec, PFC_XOFF_AT, unit), u32.MAX_VALUE);
-    store<i32>(i32At(rec, PFC_XON_AT, unit), load<i32>(i32At(rec, PFC_XON_TH, unit)));
-    store<i32>(rec + PFC_PENDING, load<i32>(rec + PFC_PENDING) | bit);
-    store<i32>(i32At(rec, PFC_TX_TIME, unit), load<i32>(rec + PFC_PAUSE_TIME));
-    store<i64>(i64At(rec, PFC_NEXT_REFRESH, unit), now + load<i64>(rec + PFC_REFRESH_PS));
-    const c = i64At(rec, PFC_XOFF_TX, unit);
-    store<i64>(c, load<i64>(c) + 1);
-  }
-  return 1;
+}
+
+/** Whether the accepted frame that brought `unit` to `occUnit` sends XOFF (xoffAt is armed only while it may). */
+@inline
+export function pfcXoffDue(rec: usize, unit: i32, occUnit: u32): bool {
+  return occUnit >= load<u32>(i32At(rec, PFC_XOFF_AT, unit));
+}
+
+/** `unit` enters XOFF state at `now`: XOFF pending with pause_time, first refresh one interval later. */
+@inline
+export function pfcQueueXoff(rec: usize, unit: i32, now: i64): void {
+  const bit = 1 << unit;
+  store<i32>(rec + PFC_XOFF_STATE, load<i32>(rec + PFC_XOFF_STATE) | bit);
+  store<u32>(i32At(rec, PFC_XOFF_AT, unit), u32.MAX_VALUE);
+  store<i32>(i32At(rec, PFC_XON_AT, unit), load<i32>(i32At(rec, PFC_XON_TH, unit)));
+  store<i32>(rec + PFC_PENDING, load<i32>(rec + PFC_PENDING) | bit);
+  store<i32>(i32At(rec, PFC_TX_TIME, unit), load<i32>(rec + PFC_PAUSE_TIME));
+  store<i64>(i64At(rec, PFC_NEXT_REFRESH, unit), now + load<i64>(rec + PFC_REFRESH_PS));
+  const c = i64At(rec, PFC_XOFF_TX, unit);
+  store<i64>(c, load<i64>(c) + 1);
 }
 
 /**
  * A frame of `prio` and `bytes` leaves the ingress buffer. Queues one XON (time 0) when its unit
  * is in XOFF state and the occupancy falls to <= xon. The caller never departs more than arrived.
+ * Composed of parts as pfcArrive is.
  */
 @inline
 export function pfcDepart(rec: usize, prio: i32, bytes: i32): void {
+  pfcRemove(rec, prio, bytes);
+  const unit = pfcUnitOf(rec, prio);
+  if (pfcXonDue(rec, unit)) pfcQueueXon(rec, unit);
+}
+
+/** Removes a departing frame from the occupancies of its priority and of the port. */
+@inline
+export function pfcRemove(rec: usize, prio: i32, bytes: i32): void {
   const occPrio = i32At(rec, PFC_OCC, prio);
   store<i32>(occPrio, load<i32>(occPrio) - bytes);
   const occPort = i32At(rec, PFC_OCC, PFC_PORT_UNIT);
   store<i32>(occPort, load<i32>(occPort) - bytes);
-  const unit = <i32>load<u8>(rec + PFC_UNIT_OF + prio);
-  if (load<i32>(i32At(rec, PFC_OCC, unit)) <= load<i32>(i32At(rec, PFC_XON_AT, unit))) {
-    const bit = 1 << unit;
-    store<i32>(rec + PFC_XOFF_STATE, load<i32>(rec + PFC_XOFF_STATE) & ~bit);
-    // only a controlled unit enters XOFF state, so leaving it re-arms the XOFF threshold
-    store<i32>(i32At(rec, PFC_XOFF_AT, unit), load<i32>(i32At(rec, PFC_XOFF_TH, unit)));
-    store<i32>(i32At(rec, PFC_XON_AT, unit), i32.MIN_VALUE);
-    store<i32>(rec + PFC_PENDING, load<i32>(rec + PFC_PENDING) | bit);
-    store<i32>(i32At(rec, PFC_TX_TIME, unit), 0);
-    store<i64>(i64At(rec, PFC_NEXT_REFRESH, unit), NEVER);
-    const c = i64At(rec, PFC_XON_TX, unit);
-    store<i64>(c, load<i64>(c) + 1);
-  }
+}
+
+/** Whether `unit`, after a departure, sends XON (xonAt is armed only in XOFF state). */
+@inline
+export function pfcXonDue(rec: usize, unit: i32): bool {
+  return load<i32>(i32At(rec, PFC_OCC, unit)) <= load<i32>(i32At(rec, PFC_XON_AT, unit));
+}
+
+/** `unit` leaves XOFF state: XON (time 0) pending, refreshes stop, the XOFF threshold re-armed. */
+@inline
+export function pfcQueueXon(rec: usize, unit: i32): void {
+  const bit = 1 << unit;
+  store<i32>(rec + PFC_XOFF_STATE, load<i32>(rec + PFC_XOFF_STATE) & ~bit);
+  // only a controlled unit enters XOFF state, so leaving it re-arms the XOFF threshold
+  store<i32>(i32At(rec, PFC_XOFF_AT, unit), load<i32>(i32At(rec, PFC_XOFF_TH, unit)));
+  store<i32>(i32At(rec, PFC_XON_AT, unit), i32.MIN_VALUE);
+  store<i32>(rec + PFC_PENDING, load<i32>(rec + PFC_PENDING) | bit);
+  store<i32>(i32At(rec, PFC_TX_TIME, unit), 0);
+  store<i64>(i64At(rec, PFC_NEXT_REFRESH, unit), NEVER);
+  const c = i64At(rec, PFC_XON_TX, unit);
+  store<i64>(c, load<i64>(c) + 1);
 }
 
 /** Earliest XOFF refresh deadline over all units, ps (i64.MAX when no unit is in XOFF state). */

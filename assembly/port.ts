@@ -17,7 +17,7 @@
 // Per arrival at time now (= previous + gap):
 //   1. the link serves frames whose transmission starts at or before now: at each start time t
 //      (= end of the previous frame, or the time the link went idle) ETS selects a TC among the
-//      backlogged TCs not blocked at t, the head frame leaves its FIFO (PFC departure, CP dequeue)
+//      backlogged TCs not blocked at t, the head frame leaves its FIFO (PFC departure)
 //      and occupies the wire for (bytes + 20) * ps_per_byte. If every backlogged TC is blocked and
 //      a pause ends before now, the link resumes at that instant.
 //   2. the arrival: a PFC frame restarts the pause timers (replace semantics, pfcReceivePfc); a
@@ -29,7 +29,9 @@
 // State (layout.ts, PORT_*): one static port record embedding its ETS, PFC and 8 CP records; FIFO
 // storage (8 x QUEUE_CAP u32); the arrival and event rings. Invariants: PORT_BACKLOG bit t ==
 // (count[t] > 0); head_wire[t] == head frame bytes + 20 or 0; tx_free >= now after each arrival;
-// PORT_BLOCKED is the blocked-TC mask for any time in [last check, PORT_PAUSE_EXPIRY).
+// PORT_BLOCKED is the blocked-TC mask for any time in [last check, PORT_PAUSE_EXPIRY); between
+// batches, a CP's q is the PFC occupancy of its TC's priorities (the CP records take it at samples
+// and batch ends), PORT_RX_FRAMES and PORT_TX_BYTES are up to date (they are counted per batch).
 //
 // The generator (portGenerate) draws arrivals from an xorshift32 (entity id 8 under the seed):
 // priority uniform 0..7, frame 64..1500 B uniform, source 0..255, gap = wire time x U{44..75}/64
@@ -41,15 +43,15 @@ import {
   PORT_CP, PORT_CP_MASK, PORT_ETS, PORT_EVENTS_OUT, PORT_GEN_RNG, PORT_HEAD_WIRE, PORT_NEXT_REFRESH, PORT_NOW,
   PORT_OUT_HEAD, PORT_PAUSE_EXPIRY, PORT_PFC, PORT_PFC_RX, PORT_PRIO_TC, PORT_PS_PER_BYTE, PORT_QUEUE_DROPS,
   PORT_Q_COUNT, PORT_Q_HEAD, PORT_RX_FRAMES, PORT_TC_TX_BYTES, PORT_TX_BYTES, PORT_TX_FRAMES, PORT_TX_FREE,
-  QCN_CP_QF, QCN_CP_QUANT, QCN_CP_Q_EQ, QCN_CP_SIZE, QCN_CP_W, QUEUE_CAP, TSA_ETS, TSA_STRICT, PFC_PENDING, PFC_REFRESH_PS,
-  PFC_ENABLE, PFC_HEADROOM, PFC_MODE, PFC_PAUSE_TIME, PFC_PORT_UNIT, PFC_SPEED_BPS, PFC_UNITS, PFC_XOFF_TH, PFC_XON_TH,
+  QCN_CP_QF, QCN_CP_QUANT, QCN_CP_Q_EQ, QCN_CP_SIZE, QCN_CP_TTM, QCN_CP_Q, QCN_CP_W, QUEUE_CAP, TSA_ETS, TSA_STRICT, PFC_PENDING, PFC_REFRESH_PS,
+  PFC_ENABLE, PFC_HEADROOM, PFC_MODE, PFC_PAUSE_TIME, PFC_PORT_UNIT, PFC_SPEED_BPS, PFC_UNITS, PFC_XOFF_TH, PFC_XON_TH, PFC_OCC,
 } from './layout';
 import { WIRE_OVERHEAD, etsClassify, etsConfigure, etsEmptied, etsSelect } from './ets';
 import {
-  PFC_MODE_PFC, pfcArrive, pfcBlockedMask, pfcBlockedTcs, pfcConfigure, pfcDepart, pfcNextRefresh, pfcReceivePfc,
-  pfcRefreshDue, pfcTakePending,
+  PFC_MODE_PFC, pfcAdd, pfcBlockedMask, pfcBlockedTcs, pfcConfigure, pfcDrop, pfcNextRefresh, pfcOccWith, pfcOverLimit,
+  pfcQueueXoff, pfcQueueXon, pfcReceivePfc, pfcRefreshDue, pfcRemove, pfcTakePending, pfcUnitOf, pfcXoffDue, pfcXonDue,
 } from './pfc';
-import { QUANT_LINEAR, qcnCpConfigure, qcnCpDequeue, qcnCpEnqueue } from './qcn_cp';
+import { QUANT_LINEAR, qcnCpConfigure, qcnCpSample, qcnCpTick } from './qcn_cp';
 import { rngNext, rngSeed } from './rng';
 
 /** The pipeline's port record (PORT_*), its FIFO storage, arrival ring and control-event ring. */
@@ -59,6 +61,17 @@ export const IN_RING: usize = memory.data(IN_CAP * 8, 16);
 export const OUT_RING: usize = memory.data(OUT_CAP * 16, 16);
 /** Eight u16 pause times handed to pfcReceivePfc for one received PFC frame. */
 const PAUSE_TIMES: usize = memory.data(16, 16);
+/**
+ * Per TC the address of the CP record its frames are counted in: its QCN CP (PORT_CP_MASK), or for
+ * a TC without one the sink below, so the per-packet path has no test. Rebuilt at every batch.
+ */
+const CP_OF_TC: usize = memory.data(8 * 4, 16);
+/**
+ * A CP record that never samples: its countdown restarts at i32.MAX every batch, more than the
+ * bytes of IN_CAP frames (4096 x 16383), so qcnCpTick never goes below 0 on it. Outside the
+ * port record: nothing reads it.
+ */
+const CP_SINK: usize = memory.data(QCN_CP_SIZE, 16);
 
 const NEVER: i64 = i64.MAX_VALUE;
 /** Entity id of the traffic generator's random stream (CPs use their TC number 0..7). */
@@ -94,7 +107,6 @@ function emitEvent(kind: i32, arg: i32, t: i64): void {
 }
 
 /** Sends any PFC frame the PFC kernel has queued (XOFF, refresh, XON). */
-@inline
 function flushPfc(t: i64): void {
   const pending = pfcTakePending(PORT + PORT_PFC);
   if (pending != 0) {
@@ -106,62 +118,99 @@ function flushPfc(t: i64): void {
   }
 }
 
-/** Recomputes the blocked-TC mask at time t and the time until which it holds (the PFC kernel's cache interval). */
-@inline
-function refreshBlocked(t: i64): void {
+/**
+ * Recomputes the blocked-TC mask at time t and the time until which it holds (the PFC kernel's
+ * cache interval). A per-event path (a PFC frame received, a pause ended): exported so that it
+ * stays out of line and its constants and loops do not occupy registers in the per-packet loop.
+ */
+export function portRefreshBlocked(t: i64): void {
   const pfc = PORT + PORT_PFC;
   const prios = pfcBlockedMask(pfc, t);
   store<i32>(PORT + PORT_BLOCKED, pfcBlockedTcs(prios, load<i32>(PORT + PORT_PRIO_TC)));
   store<i64>(PORT + PORT_PAUSE_EXPIRY, load<i64>(pfc + PFC_BLOCKED_UNTIL));
 }
 
-/** Step 1: transmissions that start at or before `now`. */
+/** Fires the XOFF refreshes due at `now` and moves the port's next-refresh time on. */
+@inline
+function refreshDue(now: i64): void {
+  const pfc = PORT + PORT_PFC;
+  pfcRefreshDue(pfc, now);
+  store<i64>(PORT + PORT_NEXT_REFRESH, pfcNextRefresh(pfc));
+}
+
+/** The CP of `tc` samples the frame that ended its countdown (q from the PFC occupancies); a CNM goes to its source. */
+@inline
+function sampleCp(cp: usize, tc: i32, word: i32, now: i64): void {
+  store<i32>(cp + QCN_CP_Q, queuedBytes(tc));
+  if (qcnCpSample(cp)) emitEvent(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), load<i32>(cp + QCN_CP_QF), now);
+}
+
+/** XON for `unit`, sent at `t` (a departure brought it to <= xon; nothing else is pending then). */
+@inline
+function sendXon(unit: i32, t: i64): void {
+  pfcQueueXon(PORT + PORT_PFC, unit);
+  flushPfc(t);
+}
+
+/** XOFF for `unit` at `now`: its refresh is due one interval later; refreshes of other units due now join the same PFC frame. */
+@inline
+function sendXoff(unit: i32, now: i64): void {
+  const pfc = PORT + PORT_PFC;
+  pfcQueueXoff(pfc, unit, now);
+  const refreshAt = now + load<i64>(pfc + PFC_REFRESH_PS);
+  if (refreshAt < load<i64>(PORT + PORT_NEXT_REFRESH)) store<i64>(PORT + PORT_NEXT_REFRESH, refreshAt);
+  if (now >= load<i64>(PORT + PORT_NEXT_REFRESH)) refreshDue(now);
+  flushPfc(now);
+}
+
+/**
+ * Step 1: transmissions that start at or before `now`, from the link's free time on; then the link
+ * is ready at `now` at the earliest (step 3: nothing in step 2 reads the free time).
+ */
 @inline
 function serveLink(now: i64): void {
   const ets = PORT + PORT_ETS;
-  const psPerByte = <i64>load<i32>(PORT + PORT_PS_PER_BYTE);
+  const pfc = PORT + PORT_PFC;
   let t = load<i64>(PORT + PORT_TX_FREE);
-  while (t <= now) {
-    if (t >= load<i64>(PORT + PORT_PAUSE_EXPIRY)) refreshBlocked(t);
-    const backlog = load<i32>(PORT + PORT_BACKLOG);
-    const blocked = load<i32>(PORT + PORT_BLOCKED);
-    const tc = etsSelect(ets, backlog, blocked, PORT + PORT_HEAD_WIRE);
-    if (tc < 0) {
-      const resume = load<i64>(PORT + PORT_PAUSE_EXPIRY);
-      if ((backlog & blocked) != 0 && resume <= now) {
-        t = resume; // the link idles until the earliest pause ends
-        continue;
+  if (t <= now) {
+    do {
+      if (t >= load<i64>(PORT + PORT_PAUSE_EXPIRY)) portRefreshBlocked(t);
+      const tc = etsSelect(ets, load<i32>(PORT + PORT_BACKLOG), load<i32>(PORT + PORT_BLOCKED), PORT + PORT_HEAD_WIRE);
+      if (tc < 0) {
+        const resume = load<i64>(PORT + PORT_PAUSE_EXPIRY);
+        if ((load<i32>(PORT + PORT_BACKLOG) & load<i32>(PORT + PORT_BLOCKED)) != 0 && resume <= now) {
+          t = resume; // the link idles until the earliest pause ends
+          continue;
+        }
+        t = now; // idle: ready at now (the loop only ends otherwise once t > now)
+        break;
       }
-      break;
-    }
-    const headAt = i32x(PORT, PORT_Q_HEAD, tc);
-    const countAt = i32x(PORT, PORT_Q_COUNT, tc);
-    const head = load<i32>(headAt);
-    const count = load<i32>(countAt) - 1;
-    const fifo = QUEUES + (<usize>tc * <usize>QUEUE_CAP << 2);
-    const entry = load<i32>(fifo + (<usize>head << 2));
-    const bytes = entry & 0x3FFF;
-    const prio = (entry >> 16) & 7;
-    const nextHead = (head + 1) & (QUEUE_CAP - 1);
-    store<i32>(headAt, nextHead);
-    store<i32>(countAt, count);
-    if (count == 0) {
-      store<i32>(PORT + PORT_BACKLOG, backlog & ~(1 << tc));
-      store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), 0);
-      etsEmptied(ets, tc);
-    } else {
-      store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), (load<i32>(fifo + (<usize>nextHead << 2)) & 0x3FFF) + WIRE_OVERHEAD);
-    }
-    pfcDepart(PORT + PORT_PFC, prio, bytes);
-    if (((load<i32>(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
-      qcnCpDequeue(PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE), bytes);
-    }
-    flushPfc(t);
-    store<i64>(PORT + PORT_TX_FRAMES, load<i64>(PORT + PORT_TX_FRAMES) + 1);
-    store<i64>(PORT + PORT_TX_BYTES, load<i64>(PORT + PORT_TX_BYTES) + <i64>bytes);
-    const tcBytes = PORT + PORT_TC_TX_BYTES + (<usize>tc << 3);
-    store<i64>(tcBytes, load<i64>(tcBytes) + <i64>bytes);
-    t += <i64>(bytes + WIRE_OVERHEAD) * psPerByte;
+      const headAt = i32x(PORT, PORT_Q_HEAD, tc);
+      const countAt = i32x(PORT, PORT_Q_COUNT, tc);
+      const head = load<i32>(headAt);
+      const count = load<i32>(countAt) - 1;
+      const fifo = QUEUES + (<usize>tc * <usize>QUEUE_CAP << 2);
+      const entry = load<i32>(fifo + (<usize>head << 2));
+      const bytes = entry & 0x3FFF;
+      const prio = (entry >> 16) & 7;
+      const nextHead = (head + 1) & (QUEUE_CAP - 1);
+      store<i32>(headAt, nextHead);
+      store<i32>(countAt, count);
+      if (count == 0) {
+        store<i32>(PORT + PORT_BACKLOG, load<i32>(PORT + PORT_BACKLOG) & ~(1 << tc));
+        store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), 0);
+        etsEmptied(ets, tc);
+      } else {
+        store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), (load<i32>(fifo + (<usize>nextHead << 2)) & 0x3FFF) + WIRE_OVERHEAD);
+      }
+      pfcRemove(pfc, prio, bytes);
+      const unit = pfcUnitOf(pfc, prio);
+      if (pfcXonDue(pfc, unit)) sendXon(unit, t);
+      store<i64>(PORT + PORT_TX_FRAMES, load<i64>(PORT + PORT_TX_FRAMES) + 1);
+      const tcBytes = PORT + PORT_TC_TX_BYTES + (<usize>tc << 3);
+      store<i64>(tcBytes, load<i64>(tcBytes) + <i64>bytes);
+      t += <i64>((bytes + WIRE_OVERHEAD) * load<i32>(PORT + PORT_PS_PER_BYTE));
+    } while (t <= now);
   }
   store<i64>(PORT + PORT_TX_FREE, t);
 }
@@ -173,15 +222,18 @@ function receivePfc(word: i32, now: i64): void {
   for (let n = 0; n < 8; n++) store<u16>(PAUSE_TIMES + (<usize>n << 1), <u16>time);
   pfcReceivePfc(PORT + PORT_PFC, (word >> 16) & 0xFF, PAUSE_TIMES, now);
   store<i64>(PORT + PORT_PFC_RX, load<i64>(PORT + PORT_PFC_RX) + 1);
-  refreshBlocked(now);
+  portRefreshBlocked(now);
 }
 
-/** Step 2 for a data frame. */
+/**
+ * Step 2 for a data frame. The PFC kernel's arrival is called by its parts (pfcArrive's
+ * composition), so that a drop, an XOFF and a due refresh are each one branch on the hot path and
+ * a PFC frame is flushed only after one of them queued it.
+ */
 @inline
 function receiveFrame(word: i32, now: i64): void {
   const bytes = word & 0x3FFF;
   const prio = (word >> 16) & 7;
-  store<i64>(PORT + PORT_RX_FRAMES, load<i64>(PORT + PORT_RX_FRAMES) + 1);
   const tc = etsClassify(PORT + PORT_ETS, prio);
   const countAt = i32x(PORT, PORT_Q_COUNT, tc);
   const count = load<i32>(countAt);
@@ -190,42 +242,80 @@ function receiveFrame(word: i32, now: i64): void {
     return;
   }
   const pfc = PORT + PORT_PFC;
-  if (pfcArrive(pfc, prio, bytes, now) == 0) return;
+  const unit = pfcUnitOf(pfc, prio);
+  const occUnit = pfcOccWith(pfc, unit, bytes);
+  if (pfcOverLimit(pfc, unit, occUnit)) {
+    pfcDrop(pfc, prio, bytes);
+    return;
+  }
+  pfcAdd(pfc, prio, bytes);
   const slot = (load<i32>(i32x(PORT, PORT_Q_HEAD, tc)) + count) & (QUEUE_CAP - 1);
   store<i32>(QUEUES + (<usize>tc * <usize>QUEUE_CAP << 2) + (<usize>slot << 2), word);
   store<i32>(countAt, count + 1);
-  if (count == 0) {
-    store<i32>(PORT + PORT_BACKLOG, load<i32>(PORT + PORT_BACKLOG) | (1 << tc));
-    store<i32>(i32x(PORT, PORT_HEAD_WIRE, tc), bytes + WIRE_OVERHEAD);
+  // Without a branch on whether the FIFO was empty (which follows the traffic, not a pattern): the
+  // backlog bit is set either way, and the head frame's size written only if this frame is the head.
+  store<i32>(PORT + PORT_BACKLOG, load<i32>(PORT + PORT_BACKLOG) | (1 << tc));
+  const headWire = i32x(PORT, PORT_HEAD_WIRE, tc);
+  store<i32>(headWire, select<i32>(bytes + WIRE_OVERHEAD, load<i32>(headWire), count == 0));
+  const cp = load<u32>(CP_OF_TC + <usize>(tc << 2));
+  if (qcnCpTick(cp, bytes) < 0) sampleCp(cp, tc, word, now);
+  // After the CNM, as pfcArrive's XOFF would be sent.
+  if (pfcXoffDue(pfc, unit, occUnit)) {
+    sendXoff(unit, now);
+  } else if (now >= load<i64>(PORT + PORT_NEXT_REFRESH)) {
+    refreshDue(now);
+    flushPfc(now);
   }
-  if (((load<i32>(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
-    const cp = PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE);
-    if (qcnCpEnqueue(cp, bytes)) emitEvent(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), load<i32>(cp + QCN_CP_QF), now);
-  }
-  // An XOFF raised by this arrival (the only way PFC_PENDING is set here: departures flush theirs)
-  // schedules its refresh one interval from now.
-  if (load<i32>(pfc + PFC_PENDING) != 0) {
-    const refreshAt = now + load<i64>(pfc + PFC_REFRESH_PS);
-    if (refreshAt < load<i64>(PORT + PORT_NEXT_REFRESH)) store<i64>(PORT + PORT_NEXT_REFRESH, refreshAt);
-  }
-  if (now >= load<i64>(PORT + PORT_NEXT_REFRESH)) {
-    pfcRefreshDue(pfc, now);
-    store<i64>(PORT + PORT_NEXT_REFRESH, pfcNextRefresh(pfc));
-  }
-  flushPfc(now);
 }
 
-/** Processes arrivals 0..n-1 of the input ring (n <= IN_CAP). Returns the port's backlog mask. */
+/**
+ * Bytes queued in the FIFO of `tc`: the PFC occupancies of the priorities mapped to it (both count
+ * every accepted frame from its arrival to its departure). A TC's CP queue length is exactly this,
+ * so the CP records get it when they sample and at the end of each batch instead of per packet.
+ */
+function queuedBytes(tc: i32): i32 {
+  let sum = 0;
+  for (let p = 0; p < 8; p++) {
+    if (etsClassify(PORT + PORT_ETS, p) == tc) sum += load<i32>(i32x(PORT + PORT_PFC, PFC_OCC, p));
+  }
+  return sum;
+}
+
+/** Frame bytes sent over all TCs (the sum of PORT_TC_TX_BYTES). */
+@inline
+function bytesSentByTcs(): i64 {
+  let sum: i64 = 0;
+  for (let tc = 0; tc < 8; tc++) sum += load<i64>(PORT + PORT_TC_TX_BYTES + (<usize>tc << 3));
+  return sum;
+}
+
+/**
+ * Processes arrivals 0..n-1 of the input ring (n <= IN_CAP). Returns the port's backlog mask.
+ * Two counters are brought up to date once per batch rather than per packet: the data frames
+ * received (arrivals minus PFC frames) and the bytes sent (the growth of the per-TC byte counters).
+ */
 export function portProcess(n: i32): i32 {
+  const pfcFramesBefore = load<i64>(PORT + PORT_PFC_RX);
+  const bytesBefore = bytesSentByTcs();
+  const cpMask = load<i32>(PORT + PORT_CP_MASK);
+  for (let tc = 0; tc < 8; tc++) {
+    store<u32>(CP_OF_TC + (<usize>tc << 2), <u32>(((cpMask >> tc) & 1) != 0 ? PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE) : CP_SINK));
+  }
+  store<i32>(CP_SINK + QCN_CP_TTM, i32.MAX_VALUE);
   let now = load<i64>(PORT + PORT_NOW);
-  for (let i = 0; i < n; i++) {
-    const a = IN_RING + (<usize>i << 3);
+  const end = IN_RING + (<usize>n << 3);
+  for (let a = IN_RING; a < end; a += 8) {
     const word = load<i32>(a);
     now += <i64>load<u32>(a, 4);
     serveLink(now);
     if (word < 0) receivePfc(word, now);
     else receiveFrame(word, now);
-    if (load<i64>(PORT + PORT_TX_FREE) < now) store<i64>(PORT + PORT_TX_FREE, now);
+  }
+  const pfcFrames = load<i64>(PORT + PORT_PFC_RX) - pfcFramesBefore;
+  store<i64>(PORT + PORT_RX_FRAMES, load<i64>(PORT + PORT_RX_FRAMES) + <i64>n - pfcFrames);
+  store<i64>(PORT + PORT_TX_BYTES, load<i64>(PORT + PORT_TX_BYTES) + bytesSentByTcs() - bytesBefore);
+  for (let tc = 0; tc < 8; tc++) {
+    if (((cpMask >> tc) & 1) != 0) store<i32>(PORT + PORT_CP + <usize>(tc * QCN_CP_SIZE) + QCN_CP_Q, queuedBytes(tc));
   }
   store<i64>(PORT + PORT_NOW, now);
   return load<i32>(PORT + PORT_BACKLOG);

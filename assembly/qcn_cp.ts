@@ -91,14 +91,37 @@ export function qcnCpQuantise(rec: usize, q: i32): i32 {
  * Enqueue of `len` bytes. Returns true when this frame is sampled and a CNM must go to its source;
  * the CNM fields are then in QCN_CP_QF, QCN_CP_Q_OFF and QCN_CP_Q_DELTA. qOld becomes q at every
  * sample, CNM or not; the next interval is jitter(SAMPLE[qf >> 3]) (one draw per sample).
+ * The per-packet part (qcnCpCountdown) and the per-sample part (qcnCpSample) are separate so that
+ * a pipeline can branch on the countdown directly.
  */
 @inline
 export function qcnCpEnqueue(rec: usize, len: i32): bool {
-  const q = load<i32>(rec + QCN_CP_Q) + len;
-  store<i32>(rec + QCN_CP_Q, q);
+  if (qcnCpCountdown(rec, len) >= 0) return false;
+  return qcnCpSample(rec);
+}
+
+/** q += len and the byte countdown; returns the bytes left to the next sample (< 0: sample this frame). */
+@inline
+export function qcnCpCountdown(rec: usize, len: i32): i32 {
+  store<i32>(rec + QCN_CP_Q, load<i32>(rec + QCN_CP_Q) + len);
+  return qcnCpTick(rec, len);
+}
+
+/**
+ * The byte countdown alone (ttm -= len; returns ttm). For a caller that knows the queue length
+ * from its own accounting: it writes QCN_CP_Q before qcnCpSample and whenever it hands the record on.
+ */
+@inline
+export function qcnCpTick(rec: usize, len: i32): i32 {
   const ttm = load<i32>(rec + QCN_CP_TTM) - len;
   store<i32>(rec + QCN_CP_TTM, ttm);
-  if (ttm >= 0) return false;
+  return ttm;
+}
+
+/** The sample taken when the countdown expires, q including the sampled frame; true when it sends a CNM. */
+@inline
+export function qcnCpSample(rec: usize): bool {
+  const q = load<i32>(rec + QCN_CP_Q);
   const qf = qcnCpQuantise(rec, q);
   const qOld = load<i32>(rec + QCN_CP_Q_OLD);
   const fire = qf > 0;

@@ -1,9 +1,14 @@
 // Instructions per packet by differencing a run of N packets against a run of 0 packets of the
-// same program (start-up, compilation and warm-up cancel out): `perf stat -e instructions:u`, or
-// for the C reference, when perf has no hardware counters (typical in VMs), valgrind's cachegrind
-// instruction count (exact, simulated; node itself is too slow under valgrind to use it there).
+// same program (start-up, compilation and warm-up cancel out): `perf stat -e instructions:u`, or,
+// when perf has no hardware counters (typical in VMs), valgrind's cachegrind instruction count
+// (exact, simulated). For the Wasm build cachegrind counts only the code it finds no symbol for,
+// which is the code V8 generated (the Wasm functions and the driver's JavaScript): node's own
+// start-up varies by millions of instructions from run to run and would swamp the difference.
 // A figure that cannot be measured is null with the reason.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export type PerfResult =
   | { instructions_per_packet: number; source: string }
@@ -28,6 +33,28 @@ function valgrindCount(cmd: string, args: string[]): number | string {
   return Number(m[1].replace(/,/g, ''));
 }
 
+/** Instructions cachegrind attributes to no file and no function (fl=??? fn=???): V8's generated code. */
+function valgrindGeneratedCodeCount(cmd: string, args: string[]): number | string {
+  const dir = mkdtempSync(join(tmpdir(), 'dcbkit-cg-'));
+  try {
+    const out = join(dir, 'cachegrind.out');
+    const r = spawnSync('valgrind', ['--tool=cachegrind', '--cache-sim=no', `--cachegrind-out-file=${out}`, cmd, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (r.error) return `valgrind cannot run: ${r.error.message}`;
+    if (r.status !== 0) return `valgrind gave no instruction count (exit ${r.status})`;
+    let file = '';
+    let fn = '';
+    let sum = 0;
+    for (const line of readFileSync(out, 'utf8').split('\n')) {
+      if (line.startsWith('fl=')) file = line.slice(3);
+      else if (line.startsWith('fn=')) fn = line.slice(3);
+      else if (file === '???' && fn === '???' && /^\d/.test(line)) sum += Number(line.split(' ')[1]);
+    }
+    return sum > 0 ? sum : 'cachegrind found no generated code';
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function differenced(count: (cmd: string, args: string[]) => number | string, cmd: string, args: string[], n: number, source: string): PerfResult {
   const base = count(cmd, [...args, '0']);
   if (typeof base === 'string') return { instructions_per_packet: null, reason: base };
@@ -39,6 +66,19 @@ function differenced(count: (cmd: string, args: string[]) => number | string, cm
 /** (I(N) - I(0)) / N for `cmd ...args N` with perf; the program must do the same work apart from the N packets. */
 export function instructionsPerPacket(cmd: string, args: string[], n: number): PerfResult {
   return differenced(perfCount, cmd, args, n, 'perf stat instructions:u');
+}
+
+/**
+ * Instructions per packet of the Wasm pipeline (`node driver port N`): perf, or without counters
+ * cachegrind over V8's generated code with TurboFan only (--no-liftoff: what the timed samples run
+ * after warm-up, compiled at once so that both runs compile the same) and no background threads.
+ */
+export function wasmInstructionsPerPacket(driver: string, n: number, valgrindN: number): PerfResult {
+  const p = instructionsPerPacket(process.execPath, [driver, 'port'], n);
+  if (p.instructions_per_packet !== null) return p;
+  const v = differenced(valgrindGeneratedCodeCount, process.execPath, ['--no-liftoff', '--single-threaded', driver, 'port'], valgrindN,
+    'valgrind cachegrind, V8-generated code only (perf has no counters here)');
+  return v.instructions_per_packet !== null ? v : { instructions_per_packet: null, reason: `${p.reason}; ${v.reason}` };
 }
 
 /** As instructionsPerPacket, falling back to valgrind (cachegrind) when perf cannot count. */

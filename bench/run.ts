@@ -12,7 +12,7 @@ import { toolVersions } from '../host/versions.js';
 import { kernelBenches } from './kernels.js';
 import type { AcrossRuns } from './runs.js';
 import { buildNativePort, gccVersion, nativeSamples, type NativePort } from './native.js';
-import { instructionsPerPacket, nativeInstructionsPerPacket, type PerfResult } from './perf.js';
+import { nativeInstructionsPerPacket, wasmInstructionsPerPacket, type PerfResult } from './perf.js';
 import { median, summarize, type Summary } from './stats.js';
 import { measureStartup, type StartupReport } from './startup.js';
 import { readFileSync } from 'node:fs';
@@ -146,7 +146,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
   const driver = join(packageRoot(), 'dist', 'bench', 'perf-driver.js');
   const perfN = quick ? 200_000 : 2_000_000;
   let wasmPerf: PerfResult = { instructions_per_packet: null, reason: pipelineReason ?? '' };
-  if (pipeline) wasmPerf = instructionsPerPacket(process.execPath, [driver, 'port'], perfN);
+  if (pipeline) wasmPerf = wasmInstructionsPerPacket(driver, perfN, quick ? 50_000 : 400_000);
   const cPerf: PerfResult = native ? nativeInstructionsPerPacket(native.exe, ['count', '1'], quick ? 20_000 : 200_000) : { instructions_per_packet: null, reason: nativeReason ?? '' };
   native?.dispose();
 

@@ -39,6 +39,9 @@ static inline void dcb_st32(uint8_t *p, int32_t v) { memcpy(p, &v, 4); }
 static inline void dcb_stu32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static inline void dcb_st64(uint8_t *p, int64_t v) { memcpy(p, &v, 8); }
 static inline void dcb_inc64(uint8_t *p, int64_t d) { dcb_st64(p, dcb_ld64(p) + d); }
+/* An index or offset into a record or table, as Wasm addresses are: an unsigned 32-bit value,
+   zero-extended (the models' indices are never negative; a signed int would be sign-extended per use). */
+#define DCB_IX(i) ((size_t)(uint32_t)(i))
 
 /* ---- rng.c ---- */
 uint32_t dcb_rng_seed(uint32_t seed, uint32_t id);
@@ -55,6 +58,17 @@ void dcb_ets_emptied(uint8_t *ets, int32_t tc);
 void dcb_pfc_configure(uint8_t *rec);
 int32_t dcb_pfc_arrive(uint8_t *rec, int32_t prio, int32_t bytes, int64_t now);
 void dcb_pfc_depart(uint8_t *rec, int32_t prio, int32_t bytes);
+/* the parts of arrive and depart, for a pipeline with its own control flow (bench/native/port.c) */
+int32_t dcb_pfc_unit_of(const uint8_t *rec, int32_t prio);
+uint32_t dcb_pfc_occ_with(const uint8_t *rec, int32_t unit, int32_t bytes);
+int dcb_pfc_over_limit(const uint8_t *rec, int32_t unit, uint32_t occ_unit);
+void dcb_pfc_drop(uint8_t *rec, int32_t prio, int32_t bytes);
+void dcb_pfc_add(uint8_t *rec, int32_t prio, int32_t bytes);
+int dcb_pfc_xoff_due(const uint8_t *rec, int32_t unit, uint32_t occ_unit);
+void dcb_pfc_queue_xoff(uint8_t *rec, int32_t unit, int64_t now);
+void dcb_pfc_remove(uint8_t *rec, int32_t prio, int32_t bytes);
+int dcb_pfc_xon_due(const uint8_t *rec, int32_t unit);
+void dcb_pfc_queue_xon(uint8_t *rec, int32_t unit);
 int64_t dcb_pfc_next_refresh(const uint8_t *rec);
 int32_t dcb_pfc_refresh_due(uint8_t *rec, int64_t now);
 int32_t dcb_pfc_take_pending(uint8_t *rec);
@@ -81,6 +95,9 @@ void dcb_credit_on_sync(uint8_t *rec, int32_t tbs);
 void dcb_qcn_cp_configure(uint8_t *rec, uint32_t seed, uint32_t id);
 int32_t dcb_qcn_cp_quantise(uint8_t *rec, int32_t q);
 int32_t dcb_qcn_cp_enqueue(uint8_t *rec, int32_t len);      /* 1: sampled, send a CNM */
+int32_t dcb_qcn_cp_countdown(uint8_t *rec, int32_t len);    /* q += len, ttm -= len; returns ttm (< 0: sample) */
+int32_t dcb_qcn_cp_tick(uint8_t *rec, int32_t len);         /* the countdown alone (the caller keeps q) */
+int32_t dcb_qcn_cp_sample(uint8_t *rec);                    /* the sample; 1: send a CNM */
 int32_t dcb_qcn_cp_enqueue_one(uint8_t *rec, int32_t len);  /* also leaves fb/qf of every enqueue (vectors) */
 void dcb_qcn_cp_dequeue(uint8_t *rec, int32_t len);
 int32_t dcb_qcn_cp_sample_base(int32_t qf);

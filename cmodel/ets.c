@@ -20,8 +20,8 @@ void dcb_ets_configure(uint8_t *ets, int32_t max_frame) {
   int32_t q = weighted != 0 ? (max_wire + min_bw - 1) / min_bw : max_wire;
   for (int32_t tc = 0; tc < 8; tc++) {
     int32_t bit = 1 << tc, bw = ets[ETS_BW + tc];
-    dcb_st32(ets + ETS_QUANTUM + 4 * tc, (weighted & bit) ? bw * q : (zero & bit) ? max_wire : 0);
-    dcb_st32(ets + ETS_DEFICIT + 4 * tc, 0);
+    dcb_st32(ets + ETS_QUANTUM + 4 * DCB_IX(tc), (weighted & bit) ? bw * q : (zero & bit) ? max_wire : 0);
+    dcb_st32(ets + ETS_DEFICIT + 4 * DCB_IX(tc), 0);
   }
   dcb_st32(ets + ETS_STRICT_MASK, strict);
   dcb_st32(ets + ETS_WEIGHTED_MASK, weighted);
@@ -31,7 +31,7 @@ void dcb_ets_configure(uint8_t *ets, int32_t max_frame) {
   dcb_st32(ets + ETS_CUR, 7);
 }
 
-int32_t dcb_ets_classify(const uint8_t *ets, int32_t prio) { return ets[ETS_PRIO_TC + prio]; }
+int32_t dcb_ets_classify(const uint8_t *ets, int32_t prio) { return ets[ETS_PRIO_TC + DCB_IX(prio)]; }
 
 /* Bit scans of a non-zero word: the compiler's builtins where there are some, a loop in plain C99. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -51,10 +51,10 @@ int32_t dcb_ets_select(uint8_t *ets, int32_t backlog, int32_t blocked, const int
   if (cand == 0) cand = eligible & dcb_ld32(ets + ETS_ZERO_MASK);
   if (cand == 0) return -1;
   int32_t cur = dcb_ld32(ets + ETS_CUR);
-  uint8_t *cur_def = ets + ETS_DEFICIT + 4 * cur;
+  uint8_t *cur_def = ets + ETS_DEFICIT + 4 * DCB_IX(cur);
   int32_t d = dcb_ld32(cur_def);
-  if (((cand >> cur) & 1) != 0 && head_wire[cur] <= d) {
-    dcb_st32(cur_def, d - head_wire[cur]);
+  if (((cand >> cur) & 1) != 0 && head_wire[DCB_IX(cur)] <= d) {
+    dcb_st32(cur_def, d - head_wire[DCB_IX(cur)]);
     return cur;
   }
   /* the visit of cur ends: it keeps less than one maximum frame of deficit */
@@ -62,11 +62,11 @@ int32_t dcb_ets_select(uint8_t *ets, int32_t backlog, int32_t blocked, const int
   dcb_st32(cur_def, d < cap ? d : cap);
   /* next candidate after cur, cyclically (cand != 0, so the doubled mask has a bit above cur) */
   int32_t next = (cur + 1 + lowest_bit(((uint32_t)(cand | (cand << 8))) >> (uint32_t)(cur + 1))) & 7;
-  uint8_t *next_def = ets + ETS_DEFICIT + 4 * next;
-  int32_t funded = dcb_ld32(next_def) + dcb_ld32(ets + ETS_QUANTUM + 4 * next);
-  dcb_st32(next_def, funded - head_wire[next]);
+  uint8_t *next_def = ets + ETS_DEFICIT + 4 * DCB_IX(next);
+  int32_t funded = dcb_ld32(next_def) + dcb_ld32(ets + ETS_QUANTUM + 4 * DCB_IX(next));
+  dcb_st32(next_def, funded - head_wire[DCB_IX(next)]);
   dcb_st32(ets + ETS_CUR, next);
   return next;
 }
 
-void dcb_ets_emptied(uint8_t *ets, int32_t tc) { dcb_st32(ets + ETS_DEFICIT + 4 * tc, 0); }
+void dcb_ets_emptied(uint8_t *ets, int32_t tc) { dcb_st32(ets + ETS_DEFICIT + 4 * DCB_IX(tc), 0); }

@@ -12,8 +12,8 @@
 #include "dcbkit.h"
 
 #define NEVER INT64_MAX
-#define I32AT(rec, f, u) ((rec) + (f) + 4 * (u))
-#define I64AT(rec, f, u) ((rec) + (f) + 8 * (u))
+#define I32AT(rec, f, u) ((rec) + (f) + 4 * DCB_IX(u))
+#define I64AT(rec, f, u) ((rec) + (f) + 8 * DCB_IX(u))
 
 static void rearm(uint8_t *rec, int32_t u) {
   int in_xoff = (dcb_ld32(rec + PFC_XOFF_STATE) >> u) & 1, mode = dcb_ld32(rec + PFC_MODE);
@@ -43,46 +43,73 @@ void dcb_pfc_configure(uint8_t *rec) {
   }
 }
 
-/* 1 if the frame is accepted, 0 if dropped. */
-int32_t dcb_pfc_arrive(uint8_t *rec, int32_t prio, int32_t bytes, int64_t now) {
-  int32_t unit = rec[PFC_UNIT_OF + prio];
-  /* unsigned: occ <= limit <= INT32_MAX and bytes < 2^16, so the sum cannot wrap */
-  uint32_t occ_unit = (uint32_t)dcb_ld32(I32AT(rec, PFC_OCC, unit)) + (uint32_t)bytes;
-  if (occ_unit > (uint32_t)dcb_ld32(I32AT(rec, PFC_LIMIT, unit))) {
-    dcb_inc64(I64AT(rec, PFC_DROPS, prio), 1);
-    dcb_inc64(I64AT(rec, PFC_DROP_BYTES, prio), bytes);
-    return 0;
-  }
+/* The parts of an arrival and a departure (assembly/pfc.ts: pfcUnitOf .. pfcQueueXon), which the port
+   pipeline calls one by one; dcb_pfc_arrive and dcb_pfc_depart are their compositions. */
+int32_t dcb_pfc_unit_of(const uint8_t *rec, int32_t prio) { return rec[PFC_UNIT_OF + DCB_IX(prio)]; }
+/* unsigned: occ <= limit <= INT32_MAX and bytes < 2^16, so the sum cannot wrap */
+uint32_t dcb_pfc_occ_with(const uint8_t *rec, int32_t unit, int32_t bytes) {
+  return (uint32_t)dcb_ld32(I32AT(rec, PFC_OCC, unit)) + (uint32_t)bytes;
+}
+int dcb_pfc_over_limit(const uint8_t *rec, int32_t unit, uint32_t occ_unit) {
+  return occ_unit > (uint32_t)dcb_ld32(I32AT(rec, PFC_LIMIT, unit));
+}
+void dcb_pfc_drop(uint8_t *rec, int32_t prio, int32_t bytes) {
+  dcb_inc64(I64AT(rec, PFC_DROPS, prio), 1);
+  dcb_inc64(I64AT(rec, PFC_DROP_BYTES, prio), bytes);
+}
+void dcb_pfc_add(uint8_t *rec, int32_t prio, int32_t bytes) {
   dcb_st32(I32AT(rec, PFC_OCC, prio), dcb_ld32(I32AT(rec, PFC_OCC, prio)) + bytes);
   dcb_st32(I32AT(rec, PFC_OCC, PFC_PORT_UNIT), dcb_ld32(I32AT(rec, PFC_OCC, PFC_PORT_UNIT)) + bytes);
-  if (occ_unit >= dcb_ldu32(I32AT(rec, PFC_XOFF_AT, unit))) {
-    int32_t bit = 1 << unit;
-    dcb_st32(rec + PFC_XOFF_STATE, dcb_ld32(rec + PFC_XOFF_STATE) | bit);
-    dcb_stu32(I32AT(rec, PFC_XOFF_AT, unit), 0xFFFFFFFFu);
-    dcb_st32(I32AT(rec, PFC_XON_AT, unit), dcb_ld32(I32AT(rec, PFC_XON_TH, unit)));
-    dcb_st32(rec + PFC_PENDING, dcb_ld32(rec + PFC_PENDING) | bit);
-    dcb_st32(I32AT(rec, PFC_TX_TIME, unit), dcb_ld32(rec + PFC_PAUSE_TIME));
-    dcb_st64(I64AT(rec, PFC_NEXT_REFRESH, unit), now + dcb_ld64(rec + PFC_REFRESH_PS));
-    dcb_inc64(I64AT(rec, PFC_XOFF_TX, unit), 1);
+}
+int dcb_pfc_xoff_due(const uint8_t *rec, int32_t unit, uint32_t occ_unit) {
+  return occ_unit >= dcb_ldu32(I32AT(rec, PFC_XOFF_AT, unit));
+}
+void dcb_pfc_queue_xoff(uint8_t *rec, int32_t unit, int64_t now) {
+  int32_t bit = 1 << unit;
+  dcb_st32(rec + PFC_XOFF_STATE, dcb_ld32(rec + PFC_XOFF_STATE) | bit);
+  dcb_stu32(I32AT(rec, PFC_XOFF_AT, unit), 0xFFFFFFFFu);
+  dcb_st32(I32AT(rec, PFC_XON_AT, unit), dcb_ld32(I32AT(rec, PFC_XON_TH, unit)));
+  dcb_st32(rec + PFC_PENDING, dcb_ld32(rec + PFC_PENDING) | bit);
+  dcb_st32(I32AT(rec, PFC_TX_TIME, unit), dcb_ld32(rec + PFC_PAUSE_TIME));
+  dcb_st64(I64AT(rec, PFC_NEXT_REFRESH, unit), now + dcb_ld64(rec + PFC_REFRESH_PS));
+  dcb_inc64(I64AT(rec, PFC_XOFF_TX, unit), 1);
+}
+void dcb_pfc_remove(uint8_t *rec, int32_t prio, int32_t bytes) {
+  dcb_st32(I32AT(rec, PFC_OCC, prio), dcb_ld32(I32AT(rec, PFC_OCC, prio)) - bytes);
+  dcb_st32(I32AT(rec, PFC_OCC, PFC_PORT_UNIT), dcb_ld32(I32AT(rec, PFC_OCC, PFC_PORT_UNIT)) - bytes);
+}
+int dcb_pfc_xon_due(const uint8_t *rec, int32_t unit) {
+  return dcb_ld32(I32AT(rec, PFC_OCC, unit)) <= dcb_ld32(I32AT(rec, PFC_XON_AT, unit));
+}
+void dcb_pfc_queue_xon(uint8_t *rec, int32_t unit) {
+  int32_t bit = 1 << unit;
+  dcb_st32(rec + PFC_XOFF_STATE, dcb_ld32(rec + PFC_XOFF_STATE) & ~bit);
+  /* only a controlled unit enters XOFF state, so leaving it re-arms the XOFF threshold */
+  dcb_st32(I32AT(rec, PFC_XOFF_AT, unit), dcb_ld32(I32AT(rec, PFC_XOFF_TH, unit)));
+  dcb_st32(I32AT(rec, PFC_XON_AT, unit), INT32_MIN);
+  dcb_st32(rec + PFC_PENDING, dcb_ld32(rec + PFC_PENDING) | bit);
+  dcb_st32(I32AT(rec, PFC_TX_TIME, unit), 0);
+  dcb_st64(I64AT(rec, PFC_NEXT_REFRESH, unit), NEVER);
+  dcb_inc64(I64AT(rec, PFC_XON_TX, unit), 1);
+}
+
+/* 1 if the frame is accepted, 0 if dropped. */
+int32_t dcb_pfc_arrive(uint8_t *rec, int32_t prio, int32_t bytes, int64_t now) {
+  int32_t unit = dcb_pfc_unit_of(rec, prio);
+  uint32_t occ_unit = dcb_pfc_occ_with(rec, unit, bytes);
+  if (dcb_pfc_over_limit(rec, unit, occ_unit)) {
+    dcb_pfc_drop(rec, prio, bytes);
+    return 0;
   }
+  dcb_pfc_add(rec, prio, bytes);
+  if (dcb_pfc_xoff_due(rec, unit, occ_unit)) dcb_pfc_queue_xoff(rec, unit, now);
   return 1;
 }
 
 void dcb_pfc_depart(uint8_t *rec, int32_t prio, int32_t bytes) {
-  dcb_st32(I32AT(rec, PFC_OCC, prio), dcb_ld32(I32AT(rec, PFC_OCC, prio)) - bytes);
-  dcb_st32(I32AT(rec, PFC_OCC, PFC_PORT_UNIT), dcb_ld32(I32AT(rec, PFC_OCC, PFC_PORT_UNIT)) - bytes);
-  int32_t unit = rec[PFC_UNIT_OF + prio];
-  if (dcb_ld32(I32AT(rec, PFC_OCC, unit)) <= dcb_ld32(I32AT(rec, PFC_XON_AT, unit))) {
-    int32_t bit = 1 << unit;
-    dcb_st32(rec + PFC_XOFF_STATE, dcb_ld32(rec + PFC_XOFF_STATE) & ~bit);
-    /* only a controlled unit enters XOFF state, so leaving it re-arms the XOFF threshold */
-    dcb_st32(I32AT(rec, PFC_XOFF_AT, unit), dcb_ld32(I32AT(rec, PFC_XOFF_TH, unit)));
-    dcb_st32(I32AT(rec, PFC_XON_AT, unit), INT32_MIN);
-    dcb_st32(rec + PFC_PENDING, dcb_ld32(rec + PFC_PENDING) | bit);
-    dcb_st32(I32AT(rec, PFC_TX_TIME, unit), 0);
-    dcb_st64(I64AT(rec, PFC_NEXT_REFRESH, unit), NEVER);
-    dcb_inc64(I64AT(rec, PFC_XON_TX, unit), 1);
-  }
+  dcb_pfc_remove(rec, prio, bytes);
+  int32_t unit = dcb_pfc_unit_of(rec, prio);
+  if (dcb_pfc_xon_due(rec, unit)) dcb_pfc_queue_xon(rec, unit);
 }
 
 int64_t dcb_pfc_next_refresh(const uint8_t *rec) {

@@ -46,11 +46,23 @@ int32_t dcb_qcn_cp_quantise(uint8_t *rec, int32_t q) {
 }
 
 int32_t dcb_qcn_cp_enqueue(uint8_t *rec, int32_t len) {
-  int32_t q = dcb_ld32(rec + QCN_CP_Q) + len;
-  dcb_st32(rec + QCN_CP_Q, q);
+  if (dcb_qcn_cp_countdown(rec, len) >= 0) return 0;
+  return dcb_qcn_cp_sample(rec);
+}
+
+int32_t dcb_qcn_cp_countdown(uint8_t *rec, int32_t len) {
+  dcb_st32(rec + QCN_CP_Q, dcb_ld32(rec + QCN_CP_Q) + len);
+  return dcb_qcn_cp_tick(rec, len);
+}
+
+int32_t dcb_qcn_cp_tick(uint8_t *rec, int32_t len) {
   int32_t ttm = dcb_ld32(rec + QCN_CP_TTM) - len;
   dcb_st32(rec + QCN_CP_TTM, ttm);
-  if (ttm >= 0) return 0;
+  return ttm;
+}
+
+int32_t dcb_qcn_cp_sample(uint8_t *rec) {
+  int32_t q = dcb_ld32(rec + QCN_CP_Q);
   int32_t qf = dcb_qcn_cp_quantise(rec, q);
   int32_t q_old = dcb_ld32(rec + QCN_CP_Q_OLD);
   int32_t fire = qf > 0;

@@ -14,8 +14,9 @@
  *        port.out bench BATCH SAMPLES WARMUP prints SAMPLES timings, ns per packet, of BATCH packets
  *        port.out count SEED N               set-up + 30 warm-up batches + N packets (for perf stat)
  * Build: npm run build (writes build/dcb_layout.h), then
- *        gcc -O2 -flto -std=c11 -I build -I cmodel -o port.out port.c cmodel/{ets,pfc,qcn_cp,rng}.c
- * (-flto inlines the kernels into the pipeline, as asc inlines them into assembly/port.ts).
+ *        gcc -O2 -flto -fno-pie -no-pie -std=c11 -I build -I cmodel -o port.out port.c cmodel/{ets,pfc,qcn_cp,rng}.c
+ * (-flto inlines the kernels into the pipeline, as asc inlines them into assembly/port.ts; without
+ * PIE the static records are addressed by constant offsets, as Wasm addresses linear memory).
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
@@ -40,6 +41,10 @@ static _Alignas(16) u8 QUEUES[8 * QUEUE_CAP * 4];
 static _Alignas(16) u8 IN_RING[IN_CAP * 8];
 static _Alignas(16) u8 OUT_RING[OUT_CAP * 16];
 static uint16_t PAUSE_TIMES[8];
+/* per TC the CP record its frames are counted in: its QCN CP, or the sink that never samples
+   (countdown restarted at INT32_MAX every batch); rebuilt at every batch (assembly/port.ts CP_OF_TC) */
+static u8 *CP_OF_TC[8];
+static _Alignas(16) u8 CP_SINK[QCN_CP_SIZE];
 #define PORT PORTMEM
 
 #define ld32 dcb_ld32
@@ -49,10 +54,17 @@ static uint16_t PAUSE_TIMES[8];
 #define stu32 dcb_stu32
 #define st64 dcb_st64
 #define inc64 dcb_inc64
-#define PI32(rec, f, u) ((rec) + (f) + 4 * (u))
+#define PI32(rec, f, u) ((rec) + (f) + 4 * DCB_IX(u))
 
 /* ---- port (assembly/port.ts) ---- */
-#define PX32(f, i) (PORT + (f) + 4 * (i))
+/* Per-event paths (PFC frames sent or received, refreshes, pause ends, CP samples) kept out of
+   line, as the Wasm build keeps portRefreshBlocked: the per-packet code keeps its registers. */
+#if defined(__GNUC__)
+#define COLD __attribute__((cold, noinline))
+#else
+#define COLD
+#endif
+#define PX32(f, i) (PORT + (f) + 4 * DCB_IX(i))
 static inline void emit_event(i32 kind, i32 arg, i64 t) {
   i32 head = ld32(PORT + PORT_OUT_HEAD);
   u8 *e = OUT_RING + 16 * (head & (OUT_CAP - 1));
@@ -62,7 +74,7 @@ static inline void emit_event(i32 kind, i32 arg, i64 t) {
   st32(PORT + PORT_OUT_HEAD, head + 1);
   inc64(PORT + PORT_EVENTS_OUT, 1);
 }
-static inline void flush_pfc(i64 t) {
+COLD static void flush_pfc(i64 t) {
   i32 pending = dcb_pfc_take_pending(PORT + PORT_PFC);
   if (pending != 0) {
     i32 xoff = 0;
@@ -70,49 +82,77 @@ static inline void flush_pfc(i64 t) {
     emit_event(1 | (pending << 8), xoff & pending, t);
   }
 }
-static inline void refresh_blocked(i64 t) {
+COLD static void refresh_blocked(i64 t) {
   u8 *pfc = PORT + PORT_PFC;
   st32(PORT + PORT_BLOCKED, dcb_pfc_blocked_tcs(dcb_pfc_blocked_mask(pfc, t), ld32(PORT + PORT_PRIO_TC)));
   st64(PORT + PORT_PAUSE_EXPIRY, ld64(pfc + PFC_BLOCKED_UNTIL));
 }
+/* bytes queued in the FIFO of tc: the PFC occupancies of its priorities (the CP queue length) */
+static i32 queued_bytes(i32 tc) {
+  i32 sum = 0;
+  for (i32 p = 0; p < 8; p++)
+    if (dcb_ets_classify(PORT + PORT_ETS, p) == tc) sum += ld32(PI32(PORT + PORT_PFC, PFC_OCC, p));
+  return sum;
+}
+COLD static void refresh_due(i64 now) {
+  u8 *pfc = PORT + PORT_PFC;
+  dcb_pfc_refresh_due(pfc, now);
+  st64(PORT + PORT_NEXT_REFRESH, dcb_pfc_next_refresh(pfc));
+}
+COLD static void sample_cp(u8 *cp, i32 tc, i32 word, i64 now) {
+  st32(cp + QCN_CP_Q, queued_bytes(tc));
+  if (dcb_qcn_cp_sample(cp)) emit_event(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), ld32(cp + QCN_CP_QF), now);
+}
+COLD static void send_xon(i32 unit, i64 t) {
+  dcb_pfc_queue_xon(PORT + PORT_PFC, unit);
+  flush_pfc(t);
+}
+COLD static void send_xoff(i32 unit, i64 now) {
+  u8 *pfc = PORT + PORT_PFC;
+  dcb_pfc_queue_xoff(pfc, unit, now);
+  i64 refresh_at = now + ld64(pfc + PFC_REFRESH_PS);
+  if (refresh_at < ld64(PORT + PORT_NEXT_REFRESH)) st64(PORT + PORT_NEXT_REFRESH, refresh_at);
+  if (now >= ld64(PORT + PORT_NEXT_REFRESH)) refresh_due(now);
+  flush_pfc(now);
+}
 static inline void serve_link(i64 now) {
-  u8 *ets = PORT + PORT_ETS;
-  i64 ps_per_byte = ld32(PORT + PORT_PS_PER_BYTE);
+  u8 *ets = PORT + PORT_ETS, *pfc = PORT + PORT_PFC;
   i64 t = ld64(PORT + PORT_TX_FREE);
-  while (t <= now) {
-    if (t >= ld64(PORT + PORT_PAUSE_EXPIRY)) refresh_blocked(t);
-    i32 backlog = ld32(PORT + PORT_BACKLOG), blocked = ld32(PORT + PORT_BLOCKED);
-    i32 tc = dcb_ets_select(ets, backlog, blocked, (const int32_t *)(PORT + PORT_HEAD_WIRE));
-    if (tc < 0) {
-      i64 resume = ld64(PORT + PORT_PAUSE_EXPIRY);
-      if ((backlog & blocked) != 0 && resume <= now) { t = resume; continue; }
-      break;
-    }
-    i32 head = ld32(PX32(PORT_Q_HEAD, tc)), count = ld32(PX32(PORT_Q_COUNT, tc)) - 1;
-    u8 *fifo = QUEUES + 4 * QUEUE_CAP * tc;
-    i32 entry = ld32(fifo + 4 * head);
-    i32 bytes = entry & 0x3FFF, prio = (entry >> 16) & 7;
-    i32 next_head = (head + 1) & (QUEUE_CAP - 1);
-    st32(PX32(PORT_Q_HEAD, tc), next_head);
-    st32(PX32(PORT_Q_COUNT, tc), count);
-    if (count == 0) {
-      st32(PORT + PORT_BACKLOG, backlog & ~(1 << tc));
-      st32(PX32(PORT_HEAD_WIRE, tc), 0);
-      dcb_ets_emptied(ets, tc);
-    } else {
-      st32(PX32(PORT_HEAD_WIRE, tc), (ld32(fifo + 4 * next_head) & 0x3FFF) + WIRE_OVERHEAD);
-    }
-    dcb_pfc_depart(PORT + PORT_PFC, prio, bytes);
-    if (((ld32(PORT + PORT_CP_MASK) >> tc) & 1) != 0) dcb_qcn_cp_dequeue(PORT + PORT_CP + tc * QCN_CP_SIZE, bytes);
-    flush_pfc(t);
-    inc64(PORT + PORT_TX_FRAMES, 1);
-    inc64(PORT + PORT_TX_BYTES, bytes);
-    inc64(PORT + PORT_TC_TX_BYTES + 8 * tc, bytes);
-    t += (i64)(bytes + WIRE_OVERHEAD) * ps_per_byte;
+  if (t <= now) {
+    do {
+      if (t >= ld64(PORT + PORT_PAUSE_EXPIRY)) refresh_blocked(t);
+      i32 tc = dcb_ets_select(ets, ld32(PORT + PORT_BACKLOG), ld32(PORT + PORT_BLOCKED), (const int32_t *)(PORT + PORT_HEAD_WIRE));
+      if (tc < 0) {
+        i64 resume = ld64(PORT + PORT_PAUSE_EXPIRY);
+        if ((ld32(PORT + PORT_BACKLOG) & ld32(PORT + PORT_BLOCKED)) != 0 && resume <= now) { t = resume; continue; }
+        t = now;
+        break;
+      }
+      i32 head = ld32(PX32(PORT_Q_HEAD, tc)), count = ld32(PX32(PORT_Q_COUNT, tc)) - 1;
+      u8 *fifo = QUEUES + 4 * QUEUE_CAP * DCB_IX(tc);
+      i32 entry = ld32(fifo + 4 * DCB_IX(head));
+      i32 bytes = entry & 0x3FFF, prio = (entry >> 16) & 7;
+      i32 next_head = (head + 1) & (QUEUE_CAP - 1);
+      st32(PX32(PORT_Q_HEAD, tc), next_head);
+      st32(PX32(PORT_Q_COUNT, tc), count);
+      if (count == 0) {
+        st32(PORT + PORT_BACKLOG, ld32(PORT + PORT_BACKLOG) & ~(1 << tc));
+        st32(PX32(PORT_HEAD_WIRE, tc), 0);
+        dcb_ets_emptied(ets, tc);
+      } else {
+        st32(PX32(PORT_HEAD_WIRE, tc), (ld32(fifo + 4 * DCB_IX(next_head)) & 0x3FFF) + WIRE_OVERHEAD);
+      }
+      dcb_pfc_remove(pfc, prio, bytes);
+      i32 unit = dcb_pfc_unit_of(pfc, prio);
+      if (dcb_pfc_xon_due(pfc, unit)) send_xon(unit, t);
+      inc64(PORT + PORT_TX_FRAMES, 1);
+      inc64(PORT + PORT_TC_TX_BYTES + 8 * DCB_IX(tc), bytes);
+      t += (i64)((bytes + WIRE_OVERHEAD) * ld32(PORT + PORT_PS_PER_BYTE));
+    } while (t <= now);
   }
   st64(PORT + PORT_TX_FREE, t);
 }
-static inline void receive_pfc(i32 word, i64 now) {
+COLD static void receive_pfc(i32 word, i64 now) {
   i32 time = word & 0xFFFF;
   for (i32 n = 0; n < 8; n++) PAUSE_TIMES[n] = (uint16_t)time;
   dcb_pfc_receive_pfc(PORT + PORT_PFC, (word >> 16) & 0xFF, PAUSE_TIMES, now);
@@ -121,44 +161,53 @@ static inline void receive_pfc(i32 word, i64 now) {
 }
 static inline void receive_frame(i32 word, i64 now) {
   i32 bytes = word & 0x3FFF, prio = (word >> 16) & 7;
-  inc64(PORT + PORT_RX_FRAMES, 1);
-  i32 tc = PORT[PORT_ETS + ETS_PRIO_TC + prio];
+  i32 tc = dcb_ets_classify(PORT + PORT_ETS, prio);
   i32 count = ld32(PX32(PORT_Q_COUNT, tc));
   if (count == QUEUE_CAP) { inc64(PORT + PORT_QUEUE_DROPS, 1); return; }
   u8 *pfc = PORT + PORT_PFC;
-  if (dcb_pfc_arrive(pfc, prio, bytes, now) == 0) return;
+  i32 unit = dcb_pfc_unit_of(pfc, prio);
+  u32 occ_unit = dcb_pfc_occ_with(pfc, unit, bytes);
+  if (dcb_pfc_over_limit(pfc, unit, occ_unit)) { dcb_pfc_drop(pfc, prio, bytes); return; }
+  dcb_pfc_add(pfc, prio, bytes);
   i32 slot = (ld32(PX32(PORT_Q_HEAD, tc)) + count) & (QUEUE_CAP - 1);
-  st32(QUEUES + 4 * QUEUE_CAP * tc + 4 * slot, word);
+  st32(QUEUES + 4 * QUEUE_CAP * DCB_IX(tc) + 4 * DCB_IX(slot), word);
   st32(PX32(PORT_Q_COUNT, tc), count + 1);
-  if (count == 0) {
-    st32(PORT + PORT_BACKLOG, ld32(PORT + PORT_BACKLOG) | (1 << tc));
-    st32(PX32(PORT_HEAD_WIRE, tc), bytes + WIRE_OVERHEAD);
+  st32(PORT + PORT_BACKLOG, ld32(PORT + PORT_BACKLOG) | (1 << tc));
+  i32 head_wire = ld32(PX32(PORT_HEAD_WIRE, tc));
+  st32(PX32(PORT_HEAD_WIRE, tc), count == 0 ? bytes + WIRE_OVERHEAD : head_wire);
+  u8 *cp = CP_OF_TC[DCB_IX(tc)];
+  if (dcb_qcn_cp_tick(cp, bytes) < 0) sample_cp(cp, tc, word, now);
+  if (dcb_pfc_xoff_due(pfc, unit, occ_unit)) {
+    send_xoff(unit, now);
+  } else if (now >= ld64(PORT + PORT_NEXT_REFRESH)) {
+    refresh_due(now);
+    flush_pfc(now);
   }
-  if (((ld32(PORT + PORT_CP_MASK) >> tc) & 1) != 0) {
-    u8 *cp = PORT + PORT_CP + tc * QCN_CP_SIZE;
-    if (dcb_qcn_cp_enqueue(cp, bytes)) emit_event(2 | (tc << 8) | (((word >> 19) & 0xFF) << 16), ld32(cp + QCN_CP_QF), now);
-  }
-  if (ld32(pfc + PFC_PENDING) != 0) {
-    i64 refresh_at = now + ld64(pfc + PFC_REFRESH_PS);
-    if (refresh_at < ld64(PORT + PORT_NEXT_REFRESH)) st64(PORT + PORT_NEXT_REFRESH, refresh_at);
-  }
-  if (now >= ld64(PORT + PORT_NEXT_REFRESH)) {
-    dcb_pfc_refresh_due(pfc, now);
-    st64(PORT + PORT_NEXT_REFRESH, dcb_pfc_next_refresh(pfc));
-  }
-  flush_pfc(now);
+}
+static i64 bytes_sent_by_tcs(void) {
+  i64 sum = 0;
+  for (i32 tc = 0; tc < 8; tc++) sum += ld64(PORT + PORT_TC_TX_BYTES + 8 * tc);
+  return sum;
 }
 static i32 port_process(i32 n) {
+  i64 pfc_frames_before = ld64(PORT + PORT_PFC_RX), bytes_before = bytes_sent_by_tcs();
+  i32 cp_mask = ld32(PORT + PORT_CP_MASK);
+  for (i32 tc = 0; tc < 8; tc++) CP_OF_TC[tc] = ((cp_mask >> tc) & 1) != 0 ? PORT + PORT_CP + tc * QCN_CP_SIZE : CP_SINK;
+  st32(CP_SINK + QCN_CP_TTM, I32_MAX);
   i64 now = ld64(PORT + PORT_NOW);
-  for (i32 i = 0; i < n; i++) {
-    const u8 *a = IN_RING + 8 * i;
+  const u8 *end = IN_RING + 8 * DCB_IX(n);
+  for (const u8 *a = IN_RING; a < end; a += 8) {
     i32 word = ld32(a);
     now += (i64)ldu32(a + 4);
     serve_link(now);
     if (word < 0) receive_pfc(word, now);
     else receive_frame(word, now);
-    if (ld64(PORT + PORT_TX_FREE) < now) st64(PORT + PORT_TX_FREE, now);
   }
+  i64 pfc_frames = ld64(PORT + PORT_PFC_RX) - pfc_frames_before;
+  inc64(PORT + PORT_RX_FRAMES, (i64)n - pfc_frames);
+  inc64(PORT + PORT_TX_BYTES, bytes_sent_by_tcs() - bytes_before);
+  for (i32 tc = 0; tc < 8; tc++)
+    if (((cp_mask >> tc) & 1) != 0) st32(PORT + PORT_CP + tc * QCN_CP_SIZE + QCN_CP_Q, queued_bytes(tc));
   st64(PORT + PORT_NOW, now);
   return ld32(PORT + PORT_BACKLOG);
 }
