@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { measureEngine } from '../bench/clos-engine.js';
-import { measurePartition } from '../bench/clos-partition.js';
 import { benchClos } from '../host/sim/bench.js';
 import { runCli } from './helpers.js';
 
@@ -89,18 +88,6 @@ describe('dcbkit gen clos', () => {
     const s = JSON.parse(runCli(['run', file, '--json']).stdout) as { sim: { packet_hops: number; events: number } };
     expect([b.k, b.packet_hops, b.events]).toEqual([4, s.sim.packet_hops, s.sim.events]);
     expect(b.packet_hops_per_s / (b.packet_hops / b.wall_s)).toBeCloseTo(1, 3);
-  });
-
-  it('the partition measurement (docs/sim.md) counts every hop once, in some pod, and crossing hops only on agg-core links', () => {
-    const m = measurePartition(4, 16, '50us');
-    expect(m.hops_by_partition.reduce((a, b) => a + b, 0)).toBe(m.packet_hops);
-    // 10 m of cable at 5 ns/m; a 64 B frame at 100 Gb/s adds 5.12 ns.
-    expect([m.lookahead_prop_ps, m.lookahead_ps]).toEqual([50_000, 55_120]);
-    expect(m.cross_data_frames).toBeGreaterThan(0);
-    // k = 2: two pods of one host, edge and aggregation switch, core0 in pod 0. Both flows run
-    // host-edge-agg-core-agg-edge-host (6 hops) and cross once, on the agg1-core0 link.
-    const two = measurePartition(2, 2, '20us');
-    expect(Math.abs(two.cross_data_frames * 6 - two.packet_hops)).toBeLessThan(two.packet_hops * 0.02);
   });
 
   it('the engine-only measurement (docs/sim.md) runs the same simulation as `run` and times only the engine', () => {

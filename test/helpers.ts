@@ -15,10 +15,11 @@ export interface CliResult {
 }
 
 /** Runs `dcbkit ...args` from the built package (dist/), with optional stdin. */
-export function runCli(args: string[], opts: { input?: string; cwd?: string } = {}): CliResult {
+export function runCli(args: string[], opts: { input?: string; cwd?: string; env?: Record<string, string> } = {}): CliResult {
   const r = spawnSync(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli.js'), ...args], {
     input: opts.input,
     cwd: opts.cwd ?? packageRoot(),
+    env: opts.env ? { ...process.env, ...opts.env } : undefined,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });

@@ -16,6 +16,7 @@ import { AUTO_THREADS_WORK, autoThreads, partitionFabric } from '../host/sim/par
 import type { SimResult } from '../host/sim/result.js';
 import { runScenario } from '../host/sim/run.js';
 import { packageRoot } from '../host/loader.js';
+import { model } from '../bench/partition-model.js';
 import { dcbEts403020, runCli } from './helpers.js';
 
 const THREADS = [2, 3, 4, 8];
@@ -223,5 +224,31 @@ describe('--threads', () => {
     expect(autoThreads(big, 8, 0)).toBe(8);
     expect(autoThreads(big, 8, 2.4)).toBe(6);
     expect(autoThreads(big, 2, 3.7)).toBe(1);
+  });
+});
+
+describe('the speed-up model and the window profile (bench/partition-model.ts, docs/sim.md)', () => {
+  it('charges each window its busiest partition and one barrier, and the profile counts every event of the run', () => {
+    const costs = { event_ns: 100, frame_ns: 10, barrier_us: 1, arrival_ns: 0, serial_s: 0 };
+    // Two windows: (3, 1) events then (2, 2); one frame taken in by partition 1 in window 0.
+    const m = model([
+      { part: 0, parts: 2, windows: 2, events: [3, 2], frames_in: [0, 0] },
+      { part: 1, parts: 2, windows: 2, events: [1, 2], frames_in: [1, 0] },
+    ], costs);
+    // serial 8 x 100 ns; parallel max(300, 110) + max(200, 200) + 2 x 1000 ns.
+    expect(m.engine_speedup).toBe(Number((800 / (300 + 200 + 2000)).toFixed(2)));
+    expect(m).toMatchObject({ parts: 2, windows: 2, events: 8, frames_crossing: 1, imbalance: 1.25 });
+    const dir = mkdtempSync(join(tmpdir(), 'dcbkit-profile-'));
+    try {
+      const r = runCli(['run', join(root, 'examples', 'congestion-tree', 'scenario.yaml'), '--json', '--threads', '2'], { env: { DCBKIT_PROFILE_WINDOWS: dir } });
+      expect(r.status, r.stderr).toBe(0);
+      const events = JSON.parse(r.stdout).sim.events as number;
+      const profiles = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { events: number[]; windows: number });
+      expect(profiles).toHaveLength(2);
+      expect(profiles[0].windows).toBe(profiles[1].windows);
+      expect(profiles.reduce((a, p) => a + p.events.reduce((x, y) => x + y, 0), 0)).toBe(events);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
