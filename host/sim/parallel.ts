@@ -82,6 +82,7 @@ export class PartitionedEngine {
     this.closed = true;
     this.loop.writeProfile();
     this.loop.stop();
+    this.loop.awaitProfiles(10_000);
     for (const e of this.errors) e.close();
   }
 

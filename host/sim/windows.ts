@@ -9,6 +9,7 @@
 //   i32[0] batch generation (a new batch to run, or stop)   i32[1] stop
 //   i32[2] barrier arrivals   i32[3] barrier generation   i32[4] abort (an error code, 0 = none)
 //   i32[5] workers ready   i32[6] 1: the batch ends a sampling interval (ETS shares)
+//   i32[7] workers that wrote their window profile (DCBKIT_PROFILE_WINDOWS)
 //   f64[4] the batch's end (until), ps   f64[8 ..] window minima, [2][parts]
 // Invariant: every thread reads the minima of parity `par` only between the barrier that follows
 // their writing and the next one, and writes parity par ^ 1 meanwhile, so no read meets a write.
@@ -24,7 +25,7 @@ export const CTL_BYTES_FIXED = 64;
  */
 const PROFILE_DIR = process.env.DCBKIT_PROFILE_WINDOWS;
 const PROFILE = PROFILE_DIR !== undefined;
-const BATCH = 0, STOP = 1, ARRIVED = 2, GEN = 3, ABORT = 4, READY = 5, SAMPLE_ETS = 6;
+const BATCH = 0, STOP = 1, ARRIVED = 2, GEN = 3, ABORT = 4, READY = 5, SAMPLE_ETS = 6, PROFILED = 7;
 const UNTIL = 4, MINIMA = 8;
 /** Bounds of a barrier's spin before it sleeps, µs: a sleep and its wake-up cost some 10-50 µs. */
 const MIN_SPIN_US = 20, MAX_SPIN_US = 5000;
@@ -59,6 +60,22 @@ export class WindowLoop {
     if (PROFILE_DIR === undefined) return;
     mkdirSync(PROFILE_DIR, { recursive: true });
     writeFileSync(join(PROFILE_DIR, `partition-${this.me}.json`), JSON.stringify({ part: this.me, parts: this.parts, lookahead_ps: this.lookaheadPs, ...this.prof }));
+    if (this.me !== 0) {
+      Atomics.add(this.i32, PROFILED, 1);
+      Atomics.notify(this.i32, PROFILED);
+    }
+  }
+
+  /**
+   * Main thread, after stop(): waits (up to `timeoutMs`) until every worker has written its profile,
+   * since the process may otherwise end before they do (DCBKIT_PROFILE_WINDOWS only).
+   */
+  awaitProfiles(timeoutMs: number): void {
+    if (PROFILE_DIR === undefined) return;
+    const deadline = Date.now() + timeoutMs;
+    for (let n = Atomics.load(this.i32, PROFILED); n < this.parts - 1 && Date.now() < deadline; n = Atomics.load(this.i32, PROFILED)) {
+      Atomics.wait(this.i32, PROFILED, n, 50);
+    }
   }
 
   constructor(buffer: SharedArrayBuffer, ctl: number, private readonly parts: number, private readonly me: number,
