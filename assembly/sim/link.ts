@@ -45,6 +45,7 @@ export function startFrame(p: i32, pa: usize, k: i32): void {
   store<i32>(ka + SK_PORT, peer);
   const arriveAt = end + load<i64>(pa + SP_DELAY);
   const kind = load<i32>(ka + SK_KIND);
+  const flags = load<i32>(pa + SP_FLAGS); // nothing below changes them before the TX_DONE test
   if (((load<i32>(pa + SP_SINK_PRIOS) >> load<i32>(ka + SK_PRIO)) & 1) != 0 && (kind & (0xff | CE_BIT | ROCE_BIT | REV_BIT)) == PKT_DATA) {
     // A data frame into a host: delivered from the sink list, no event (see "Deliveries to hosts").
     deliverArrived(pa, now);
@@ -54,14 +55,13 @@ export function startFrame(p: i32, pa: usize, k: i32): void {
     if (tail < 0) store<i32>(pa + SP_SINK_HEAD, k);
     else store<i32>(pktAt(tail) + SK_NEXT, k);
     store<i32>(pa + SP_SINK_TAIL, k);
-  } else if ((load<i32>(pa + SP_FLAGS) & F_REMOTE_PEER) != 0) {
+  } else if ((flags & F_REMOTE_PEER) != 0) {
     // The peer is another partition's: the frame crosses in the ring for this window (partition.ts).
     ringSend(peer, arriveAt, k);
   } else {
     // Ordered by the receiving port, never by the packet record (docs/sim.md "Event order").
     evPushKeyed(ARR, arriveAt, (EV_ARRIVE << 28) | <u32>peer, (EV_ARRIVE << 28) | <u32>k);
   }
-  const flags = load<i32>(pa + SP_FLAGS);
   if ((flags & 2) == 0 && (load<i32>(pa + SP_BACKLOG) != 0 || load<i32>(pa + SP_CTRL_HEAD) >= 0)) {
     store<i32>(pa + SP_FLAGS, flags | 2);
     evPush(TX, end, (EV_TX_DONE << 28) | <u32>p);

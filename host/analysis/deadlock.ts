@@ -36,6 +36,21 @@ export interface DeadlockReport {
 /** Dependency graph of one priority: edges[e1] maps e2 to the flows creating e1 -> e2. */
 export type DependencyGraph = Map<number, Map<number, Set<number>>>;
 
+/**
+ * Whether a frame of priority p going out of port e1 and then e2 makes e1 depend on e2: e2 leads to
+ * a switch (a host always drains) and both switches along the way hold p lossless. Typed arrays
+ * inside: the walks visit some 600 pairs per flow of a k = 28 fat tree.
+ */
+function losslessHopTest(scn: Scenario): (e1: number, e2: number, p: number) => boolean {
+  const losslessMask = Int32Array.from(scn.nodes, (n) => n.modes.reduce((m, mode, p) => (mode !== 'lossy' ? m | (1 << p) : m), 0));
+  const peerNode = Int32Array.from(scn.ports, (p) => p.peerNode);
+  const hostNode = Uint8Array.from(scn.nodes, (n) => (n.isHost ? 1 : 0));
+  return (e1, e2, p) => {
+    const c = peerNode[e2];
+    return hostNode[c] === 0 && ((losslessMask[peerNode[e1]] & losslessMask[c]) >> p & 1) === 1;
+  };
+}
+
 /** The buffer dependency graph of every lossless priority, keyed by priority. */
 export function dependencyGraphs(scn: Scenario, given?: { routes: Routes; swOrd: Map<number, number> }): Map<number, DependencyGraph> {
   let { routes, swOrd } = given ?? { routes: undefined, swOrd: undefined };
@@ -44,11 +59,7 @@ export function dependencyGraphs(scn: Scenario, given?: { routes: Routes; swOrd:
     swOrd = ords.swOrd;
     routes = computeRoutes(scn, ords.hostOrd, swOrd);
   }
-  // Per node, the bit mask of its lossless priorities; per port, its peer node (typed arrays: the
-  // walk below visits some 600 pairs per flow of a k = 28 fat tree).
-  const losslessMask = Int32Array.from(scn.nodes, (n) => n.modes.reduce((m, mode, p) => (mode !== 'lossy' ? m | (1 << p) : m), 0));
-  const peerNode = Int32Array.from(scn.ports, (p) => p.peerNode);
-  const hostNode = Uint8Array.from(scn.nodes, (n) => (n.isHost ? 1 : 0));
+  const losslessHop = losslessHopTest(scn);
   // Edges first in one flat map per priority (key e1 * ports + e2: no nested maps on the hot loop),
   // then as adjacency maps for the cycle search.
   const nPorts = scn.ports.length;
@@ -56,12 +67,9 @@ export function dependencyGraphs(scn: Scenario, given?: { routes: Routes; swOrd:
   const scratch = hopScratch(scn, swOrd);
   for (const f of scn.flows) {
     const p = f.priority;
-    const bit = 1 << p;
     let edges: Map<number, number[]> | undefined;
     walkFlowHops(scn, routes, swOrd!, f.id, scratch, (e1, e2) => {
-      const b = peerNode[e1];
-      const c = peerNode[e2];
-      if (hostNode[c] || (losslessMask[b] & bit) === 0 || (losslessMask[c] & bit) === 0) return; // a host always drains
+      if (!losslessHop(e1, e2, p)) return;
       if (!edges && !(edges = flat.get(p))) flat.set(p, (edges = new Map()));
       const key = e1 * nPorts + e2;
       const flows = edges.get(key);
@@ -92,8 +100,7 @@ export function dependencyGraphs(scn: Scenario, given?: { routes: Routes; swOrd:
 export function cyclicDependencyGraphs(scn: Scenario, given: { routes: Routes; swOrd: Map<number, number> }): Map<number, DependencyGraph> {
   const nPorts = scn.ports.length;
   const peerNode = Int32Array.from(scn.ports, (p) => p.peerNode);
-  const hostNode = Uint8Array.from(scn.nodes, (n) => (n.isHost ? 1 : 0));
-  const losslessMask = Int32Array.from(scn.nodes, (n) => n.modes.reduce((m, mode, p) => (mode !== 'lossy' ? m | (1 << p) : m), 0));
+  const losslessHop = losslessHopTest(scn);
   // Edge slot of (e1, e2): e2 is a port of e1's peer node, so slot = base[e1] + e2's index there.
   const portIndex = new Int32Array(nPorts);
   for (const n of scn.nodes) n.ports.forEach((p, i) => { portIndex[p] = i; });
@@ -102,11 +109,9 @@ export function cyclicDependencyGraphs(scn: Scenario, given: { routes: Routes; s
   const marked = new Map<number, Uint8Array>();
   const scratch = hopScratch(scn, given.swOrd);
   for (const f of scn.flows) {
-    const bit = 1 << f.priority;
     let slots = marked.get(f.priority);
     walkFlowHops(scn, given.routes, given.swOrd, f.id, scratch, (e1, e2) => {
-      const b = peerNode[e1], c = peerNode[e2];
-      if (hostNode[c] || (losslessMask[b] & bit) === 0 || (losslessMask[c] & bit) === 0) return;
+      if (!losslessHop(e1, e2, f.priority)) return;
       if (!slots) marked.set(f.priority, (slots = new Uint8Array(base[nPorts])));
       slots[base[e1] + portIndex[e2]] = 1;
     });

@@ -8,7 +8,7 @@ import type { CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
 import { availableParallelism } from 'node:os';
 import { loadScenario, type Scenario } from '../scenario/scenario.js';
-import { autoThreads } from '../sim/partition.js';
+import { autoThreads, checkThreadsArg } from '../sim/partition.js';
 import '../scenario-kind.js'; // names the scenario in its unknown-key messages
 import { startRun } from '../sim/run.js';
 import type { SimResult } from '../sim/result.js';
@@ -34,9 +34,7 @@ const YIELD_MS = 50;
  * when the run is big enough to pay for starting them (autoThreads), else 1.
  */
 export function parseThreads(n: number | undefined, scn: Scenario): number {
-  if (n === undefined) return autoThreads(scn);
-  if (!(Number.isInteger(n) && n >= 1 && n <= 255)) throw new InputError({ path: '--threads', rule: `a whole number of threads from 1 to 255 (got ${n})` });
-  return n;
+  return checkThreadsArg(n) ?? autoThreads(scn);
 }
 
 export function parseMaxMemory(text: string | undefined): number {

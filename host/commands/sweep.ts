@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { InputError, type Problem } from '../errors.js';
+import { checkThreadsArg } from '../sim/partition.js';
 import { checkScenario, readScenarioFile } from '../scenario/scenario.js';
 import '../scenario-kind.js'; // names the scenario in its unknown-key messages
 import { canonicalJson } from '../report/report.js';
@@ -111,7 +112,7 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
     const badMetric = metrics.filter((m) => !METRIC_NAMES.includes(m));
     if (badMetric.length) throw new InputError(badMetric.map((m) => ({ path: '--metric', rule: `unknown metric "${m}"; one of ${METRIC_NAMES.join(', ')}` })));
     if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new InputError({ path: '--jobs', rule: 'a whole number of worker threads, at least 1' });
-    if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 255)) throw new InputError({ path: '--threads', rule: `a whole number of threads from 1 to 255 (got ${args.threads})` });
+    checkThreadsArg(args.threads);
     const xUnit = args['x-unit'] === undefined ? undefined : parseXUnit(args['x-unit']);
     if (isClusterSweep(args)) return clusterSweep(args, metrics, xUnit);
     if (args.out !== undefined) checkOutDir(args.out, SWEEP_OUTPUT);

@@ -17,6 +17,7 @@
 // anything but the scenario and the number of partitions asked for.
 import { availableParallelism, loadavg } from 'node:os';
 import { WIRE_OVERHEAD } from '../codes.js';
+import { InputError } from '../errors.js';
 import type { Scenario } from '../scenario/scenario.js';
 
 export interface Partitioning {
@@ -45,6 +46,12 @@ export const AUTO_THREADS_WORK = 5e11;
 export function autoThreads(scn: Scenario, cores = availableParallelism(), load = loadavg()[0]): number {
   if (scn.ports.length * scn.duration_ps < AUTO_THREADS_WORK) return 1;
   return Math.max(1, Math.min(cores, Math.round(cores - load)));
+}
+
+/** A --threads value as given (run, sweep): a whole number from 1 to 255 (InputError naming the flag), or undefined. */
+export function checkThreadsArg(n: number | undefined): number | undefined {
+  if (n !== undefined && !(Number.isInteger(n) && n >= 1 && n <= 255)) throw new InputError({ path: '--threads', rule: `a whole number of threads from 1 to 255 (got ${n})` });
+  return n;
 }
 
 /** Frames never shorter than this: the control frames (PFC, grants, CNMs, ACKs) and data alike. */
@@ -88,6 +95,7 @@ export function partitionFabric(scn: Scenario, asked: number): Partitioning {
   const total = weight.reduce((x, y) => x + y, 0);
   const partOf = new Int32Array(units.length).fill(-1);
   let assignedWeight = 0;
+  let unassigned = units.length;
   for (let w = 0; w < parts - 1; w++) {
     const share = (total - assignedWeight) / (parts - w);
     // into[u]: links from unassigned unit u into partition w.
@@ -102,11 +110,12 @@ export function partitionFabric(scn: Scenario, asked: number): Partitioning {
       if (best < 0) best = partOf.indexOf(-1); // a new seed: the lowest unassigned unit
       if (best < 0) break;
       partOf[best] = w;
+      unassigned--;
       into.delete(best);
       grown += weight[best];
       for (const [v, n] of links[best]) if (partOf[v] < 0) into.set(v, (into.get(v) ?? 0) + n);
       // Leave at least one unit for each partition still to grow.
-      if (partOf.filter((x) => x < 0).length <= parts - 1 - w) break;
+      if (unassigned <= parts - 1 - w) break;
     }
     assignedWeight += grown;
   }
