@@ -62,12 +62,14 @@ describe('misspelt options', () => {
 describe('an interrupted sweep', () => {
   it('prints what run prints: what was under way and that nothing was written; exit 130', async () => {
     const out = join(tmp, 'sweep-out');
-    // four 2-second runs of the converged link, one at a time: far longer than the 3 s before Ctrl-C
+    // four 4-second runs of the converged link, one at a time: far longer than the 6 s before Ctrl-C,
+    // which leave a loaded CI machine time to start the CLI and install its handler (at 3 s a run
+    // was once killed before it had)
     const child = spawn(process.execPath, [join(root, 'dist', 'host', 'cli.js'), 'sweep', 'examples/converged-link/scenario.yaml',
-      '--param', 'seed=1,2,3,4', '--param', 'duration=2s', '--jobs', '1', '--out', out], { cwd: root });
+      '--param', 'seed=1,2,3,4', '--param', 'duration=4s', '--jobs', '1', '--out', out], { cwd: root });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    await new Promise((r) => setTimeout(r, 3000));
+    await new Promise((r) => setTimeout(r, 6000));
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
     expect(code).toBe(130);
