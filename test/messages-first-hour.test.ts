@@ -62,11 +62,11 @@ describe('misspelt options', () => {
 describe('an interrupted sweep', () => {
   it('prints what run prints: what was under way and that nothing was written; exit 130', async () => {
     const out = join(tmp, 'sweep-out');
-    // four 4-second runs of the converged link, one at a time: far longer than the 6 s before Ctrl-C,
-    // which leave a loaded CI machine time to start the CLI and install its handler (at 3 s a run
-    // was once killed before it had)
+    // Four 60 s runs of the converged link (about 20 s of wall time each, sampled every 10 ms so that the
+    // series stay small), one at a time: Ctrl-C after 6 s lands in the first. Points of 4 s of simulated
+    // time once finished the whole sweep (exit 0) before the 6 s were up.
     const child = spawn(process.execPath, [join(root, 'dist', 'host', 'cli.js'), 'sweep', 'examples/converged-link/scenario.yaml',
-      '--param', 'seed=1,2,3,4', '--param', 'duration=4s', '--jobs', '1', '--out', out], { cwd: root });
+      '--param', 'seed=1,2,3,4', '--param', 'duration=60s', '--param', 'sample=10ms', '--jobs', '1', '--out', out], { cwd: root });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
     await new Promise((r) => setTimeout(r, 6000));

@@ -196,7 +196,10 @@ describe('property: 200 random fabrics of 2-6 switches', () => {
       if (s.qcn.cnms > 0) seen.cnms++;
       if ((s as { credit?: { grants: number } }).credit?.grants) seen.credit++;
       if (s.flows.some((f) => (f.retransmitted_bytes ?? 0) > 0)) seen.retransmits++;
-    }), { numRuns: 200, endOnFailure: true }); // no shrinking: each case is five runs, a shrink took 13 min
+    }), { numRuns: 200, seed: 0x7a11, endOnFailure: true });
+    // No shrinking: each case is five runs, and a shrink once took 13 min. A fixed seed, as in the other
+    // property tests, because the categories below must occur: a random seed once drew 200 cases without
+    // a go-back-N resend (this seed: 177 partitioned, 53 PFC, 26 drops, 9 watchdog, 30 CNM, 21 credit, 8 resend).
     // The cases reach what partitioning could break: frames, PFC, drops, CNMs, grants, watchdog.
     for (const [what, n] of Object.entries(seen)) expect(n, what).toBeGreaterThan(0);
   }, 600_000);
