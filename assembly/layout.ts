@@ -567,7 +567,10 @@ export const PT_TX_CAP: i32 = PT_HEAP_CAP + I32;
 export const PT_POOL_LO: i32 = PT_TX_CAP + I32;                // the packet records [LO, HI) are this partition's
 export const PT_POOL_HI: i32 = PT_POOL_LO + I32;
 export const PT_RINGS: i32 = PT_POOL_HI + I32;                 // address of the ring table: RG_SIZE x 2 per (sender, receiver)
-export const PT_SCRATCH: i32 = 64;                             // 48 bytes of heap records, 16 of PFC times, 8 the touch-ahead target
+export const PT_SCRATCH: i32 = 64;                             // this instance's engine statics, at 8-byte alignment:
+export const PT_HEAP_RECORDS: i32 = PT_SCRATCH;                //   the three event heaps' records (48 bytes)
+export const PT_PFC_TIMES: i32 = PT_HEAP_RECORDS + 48;         //   PFC time scratch (16 bytes)
+export const PT_TOUCH_TARGET: i32 = PT_PFC_TIMES + 16;         //   the touch-ahead target (8 bytes)
 export const PT_SIZE: i32 = PT_SCRATCH + 128;
 // Ring of frames from one partition to another for one window parity: count, capacity, entries.
 // An entry is the frame's i64 arrival time followed by its packet record (SK_SIZE bytes).
@@ -593,7 +596,7 @@ if (SK_B + I32 > SK_SIZE || SK_ARRIVE_AT + I64 > SK_SIZE) ERROR('layout: sim pac
 if (SF_ARR_PS + I64 > SF_SIZE || SF_SIZE % 8 != 0) ERROR('layout: sim flow record');
 if (SC_NOW + I64 > SC_SIZE) ERROR('layout: sim counters');
 if (SS_INTERVAL + I64 > SS_SIZE) ERROR('layout: sim storm record');
-if (PT_RINGS + I32 > PT_SCRATCH || PT_SCRATCH + 72 > PT_SIZE) ERROR('layout: sim partition record');
+if (PT_RINGS + I32 > PT_SCRATCH || PT_TOUCH_TARGET + 8 > PT_SIZE) ERROR('layout: sim partition record');
 if (SH_REV_PATHS + I32 > SH_SIZE) ERROR('layout: sim header');
 // i64 fields are 8-byte aligned (a misaligned i64 load is slow and breaks the host's BigInt64Array views).
 if (QCN_CP_SAMPLES % 8 != 0 || QCN_RP_ALPHA_DEADLINE % 8 != 0 || QCN_RP_FIRST_CNP_BPS % 8 != 0 || QCN_RP_CUTS % 8 != 0) ERROR('layout: QCN i64 alignment');

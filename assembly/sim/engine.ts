@@ -153,6 +153,7 @@ export function simSetup(base: i32): i32 {
     }
     store<i32>(pa + SP_LOSSLESS, lossless);
     store<i32>(pa + SP_CREDIT_MASK, credit);
+    anyCredit |= credit; // simAttach found none: the masks are written here
     let packed = 0;
     for (let pr = 0; pr < 8; pr++) packed |= (<i32>load<u8>(pa + SP_ETS + ETS_PRIO_TC + pr) & 7) << (3 * pr);
     store<i32>(pa + SP_PRIO_TC, packed);
@@ -206,7 +207,6 @@ export function simSetup(base: i32): i32 {
     store<i32>(pa + SP_SINK_TAIL, -1);
     store<i32>(pa + SP_SINK_PRIOS, (load<i32>(peer + SP_FLAGS) & 1) != 0 ? ~creditMaskAt(peer) & 0xff : 0);
   }
-  simAttach(base); // anyCredit from the credit masks just written
   return 0;
 }
 

@@ -20,7 +20,7 @@
 // by one other, never at once (the barrier between them orders the accesses).
 import {
   PT_COUNTERS, PT_HEAP, PT_HEAP_CAP, PT_NPARTS, PT_OWNER, PT_PART, PT_POOL_HI, PT_POOL_LO, PT_RINGS,
-  PT_SCRATCH, PT_TX_CAP, PT_WDLOG, RG_CAP, RG_COUNT, RG_ENTRIES, RG_ENTRY, RG_SIZE, SK_PORT, SK_SIZE,
+  PT_HEAP_RECORDS, PT_PFC_TIMES, PT_TOUCH_TARGET, PT_TX_CAP, PT_WDLOG, RG_CAP, RG_COUNT, RG_ENTRIES, RG_ENTRY, RG_SIZE, SK_PORT, SK_SIZE,
 } from '../layout';
 import { EV_ARRIVE, FOREVER, allocPacket, ctr, freePacket, nParts, owner, part, pfcTimes, pktAt, wdlog } from './arena';
 import { linkPool, runEvents, seedEvents, useTouchTarget } from './engine';
@@ -65,9 +65,9 @@ export function simStartPartition(rec: usize): i32 {
   ctr = <usize>load<i32>(rec + PT_COUNTERS);
   wdlog = <usize>load<i32>(rec + PT_WDLOG);
   rings = <usize>load<i32>(rec + PT_RINGS);
-  evUseRecords(rec + PT_SCRATCH);
-  pfcTimes = rec + PT_SCRATCH + 48;
-  useTouchTarget(rec + PT_SCRATCH + 64);
+  evUseRecords(rec + PT_HEAP_RECORDS);
+  pfcTimes = rec + PT_PFC_TIMES;
+  useTouchTarget(rec + PT_TOUCH_TARGET);
   parity = 0;
   sentMin = FOREVER;
   ringOverflow = 0;
