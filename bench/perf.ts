@@ -35,6 +35,12 @@ function valgrindCount(cmd: string, args: string[]): number | string {
 
 /** Instructions cachegrind attributes to no file and no function (fl=??? fn=???): V8's generated code. */
 function valgrindGeneratedCodeCount(cmd: string, args: string[]): number | string {
+  const r = generatedCodeInstructions(cmd, args);
+  return typeof r === 'string' ? r : r.count;
+}
+
+/** As valgrindGeneratedCodeCount, with the program's stdout parsed as JSON (engine drivers report their counters). */
+export function generatedCodeInstructions(cmd: string, args: string[]): { count: number; stdout: any } | string {
   const dir = mkdtempSync(join(tmpdir(), 'dcbkit-cg-'));
   try {
     const out = join(dir, 'cachegrind.out');
@@ -49,7 +55,10 @@ function valgrindGeneratedCodeCount(cmd: string, args: string[]): number | strin
       else if (line.startsWith('fn=')) fn = line.slice(3);
       else if (file === '???' && fn === '???' && /^\d/.test(line)) sum += Number(line.split(' ')[1]);
     }
-    return sum > 0 ? sum : 'cachegrind found no generated code';
+    if (sum <= 0) return 'cachegrind found no generated code';
+    let stdout: unknown = r.stdout;
+    try { stdout = JSON.parse(r.stdout); } catch { /* not JSON: kept as text */ }
+    return { count: sum, stdout };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
