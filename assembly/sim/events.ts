@@ -87,6 +87,12 @@ function before(t: i64, q: u32, a: usize): bool {
   return t < ta || (t == ta && q < load<u32>(a, 8));
 }
 
+/** (t, q) orders before (u, r), computed without branches (both comparisons, then bitwise). */
+@inline
+function orderedBefore(t: i64, q: u32, u: i64, r: u32): bool {
+  return ((<i32>(t < u)) | ((<i32>(t == u)) & (<i32>(q < r)))) != 0;
+}
+
 /** Writes the entry (time t, key q, payload) at `at`. */
 @inline
 function writeEntry(at: usize, t: i64, q: u32, payload: u32): void {
@@ -136,7 +142,11 @@ export function evPushKeyed(h: usize, time: i64, key: u32, payload: u32): void {
   writeEntry(base + (<usize>i << 4), time, key, payload);
 }
 
-/** The heap holding the next event (its root is the earliest by (time, key)); 0 when all are empty. */
+/**
+ * The heap holding the next event (its root is the earliest by (time, key)); 0 when all are empty.
+ * Branches, not selects: which heap comes next follows the traffic's rhythm, which the predictor
+ * learns on a regular workload (selects over the three roots measured 10 % slower on the incast).
+ */
 @inline
 export function evNext(): usize {
   let best: usize = evCount(MAIN) != 0 ? MAIN : 0;
@@ -187,7 +197,11 @@ export function evDone(): void {
   }
 }
 
-/** Writes (t, q, payload) into the hole at the root of the first n entries of heap h and sifts it down. */
+/**
+ * Writes (t, q, payload) into the hole at the root of the first n entries of heap h and sifts it
+ * down. The smaller child is chosen by select, not by a branch: which child is smaller is a coin
+ * toss the predictor loses half the time, on every level.
+ */
 @inline
 function siftDownFromRoot(h: usize, t: i64, q: u32, payload: u32, n: i32): void {
   const base = baseOf(h);
@@ -195,15 +209,15 @@ function siftDownFromRoot(h: usize, t: i64, q: u32, payload: u32, n: i32): void 
   while (true) {
     const l = 2 * i + 1;
     if (l >= n) break;
-    let c = l;
     let cat = base + (<usize>l << 4);
     if (l + 1 < n) {
       const rat = cat + 16;
-      if (earlier(rat, load<i64>(cat), load<u32>(cat, 8))) { c = l + 1; cat = rat; }
+      const right = orderedBefore(load<i64>(rat), load<u32>(rat, 8), load<i64>(cat), load<u32>(cat, 8));
+      cat = select<usize>(rat, cat, right);
     }
     if (!earlier(cat, t, q)) break;
     moveEntry(base + (<usize>i << 4), cat);
-    i = c;
+    i = <i32>((cat - base) >> 4);
   }
   writeEntry(base + (<usize>i << 4), t, q, payload);
 }
