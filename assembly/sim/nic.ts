@@ -273,8 +273,10 @@ export function flowWake(f: i32, fa: usize): void {
   const p = load<i32>(fa + SF_PORT);
   const pa = portAt(p);
   const tc = load<i32>(fa + SF_TC);
+  // Into an empty ring it becomes the head, whose readiness nicServe would compute again.
+  const alone = load<i32>(pa + SP_NIC_RING + (<usize>tc << 2)) < 0;
   ringJoin(pa, tc, f, fa);
-  nicServe(p, pa, tc);
+  nicServe(p, pa, tc, alone ? f : -1);
   tryTransmit(p);
 }
 
@@ -298,9 +300,11 @@ export function rateChanged(f: i32, fa: usize): void {
 
 /**
  * Pulls frames from the ring of (port p, TC tc) into the TC queue while it has room, by deficit
- * round robin. The caller starts transmission (tryTransmit) afterwards.
+ * round robin. The caller starts transmission (tryTransmit) afterwards. `readyFlow`: a flow the
+ * caller found ready at this instant (readyAt <= now) and put at the ring's head, so its first
+ * visit need not compute that again (-1: none).
  */
-export function nicServe(p: i32, pa: usize, tc: i32): void {
+export function nicServe(p: i32, pa: usize, tc: i32, readyFlow: i32 = -1): void {
   const tailAt = pa + SP_NIC_RING + (<usize>tc << 2);
   const qbAt = pa + SP_QBYTES + (<usize>tc << 2);
   const headAt = pa + SP_QHEAD + (<usize>tc << 2);
@@ -313,7 +317,8 @@ export function nicServe(p: i32, pa: usize, tc: i32): void {
     const ta = flowAt(tail);
     const f = load<i32>(ta + SF_RING_NEXT);
     const fa = flowAt(f);
-    const t = readyAt(fa);
+    const t = f == readyFlow ? now : readyAt(fa);
+    readyFlow = -1;
     if (t > now) {
       // Not ready: out of the ring; back when its FLOW event finds it ready.
       ringLeaveHead(tailAt, tail, ta, f, fa, now >= load<i64>(fa + SF_STOP) ? DONE : OUT_OF_RING);
