@@ -409,7 +409,8 @@ export const SP_HEADWIRE: i32 = SP_QHEAD + 8 * I32;          // i32[8] wire byte
 export const SP_QTAIL: i32 = SP_HEADWIRE + 8 * I32;          // i32[8]
 export const SP_QBYTES: i32 = SP_QTAIL + 8 * I32;            // i32[8] frame bytes queued per TC
 export const SP_WD_STORM: i32 = SP_QBYTES + 8 * I32;          // priorities in storm state
-export const SP_REFRESH_EV: i32 = ((SP_WD_STORM + I32) + 7) & ~7;         // i64 time of the queued XOFF-refresh event (max = none)
+export const SP_PPB_FRAC: i32 = SP_WD_STORM + I32;           // u32 fraction (/2^32) of ps per byte at the port's clock (assembly/sim/timing.ts)
+export const SP_REFRESH_EV: i32 = ((SP_PPB_FRAC + I32) + 7) & ~7;         // i64 time of the queued XOFF-refresh event (max = none)
 export const SP_WD_ACTION: i32 = SP_REFRESH_EV + I64;        // watchdog action: 0 drop, 1 forward, 2 alert
 export const SP_WD_POLL: i32 = SP_WD_ACTION + I32;           // index into SH_WD_POLLS, -1 = no watchdog on this port
 export const SP_TX_BYTES_TC: i32 = SP_WD_POLL + I32;         // i64[8] wire bytes sent per TC
@@ -424,8 +425,17 @@ export const SP_WD_RESTORE: i32 = SP_WD_DETECT + I64;        // i64 ps
 export const SP_CR_LASTCL: i32 = SP_WD_RESTORE + I64;        // i32[8] credit receiver: limit of the last grant sent
 export const SP_NIC_RING: i32 = SP_CR_LASTCL + 8 * I32;      // i32[8] host port: per TC, the last flow of its ring of flows
                                                              //   ready to send (SF_RING_NEXT links them in a circle), -1 none
+// Fabric timing (assembly/sim/timing.ts; all 0 under `timing: ideal`).
+export const SP_PPB_REM: i32 = SP_NIC_RING + 8 * I32;        // u32 serialisation remainder carried to the next frame (/2^32 ps)
+export const SP_CLOCK_RANGE: i32 = SP_PPB_REM + I32;         // host: transmit clock offset range, +- parts per 10^9
+export const SP_CLOCK_OFFSET: i32 = SP_CLOCK_RANGE + I32;    // the offset drawn at set-up, parts per 10^9 (+ = faster clock)
+export const SP_FWD_LAT: i32 = SP_CLOCK_OFFSET + I32;        // forwarding latency of the switch this port sends into, ps (0: a host)
+export const SP_FWD_JITTER: i32 = SP_FWD_LAT + I32;          // its jitter: each frame adds a uniform draw in [0, this) ps
+export const SP_FWD_RNG: i32 = SP_FWD_JITTER + I32;          // xorshift32 state of the peer port's stream (its draws after its clock)
+export const SP_FWD_LAST: i32 = ((SP_FWD_RNG + I32) + 7) & ~7; // i64 latest arrival given a forwarding latency (keeps the link FIFO)
+export const SP_FLAG_TIMED: i32 = 8;                            // SP_FLAGS bit 3: clock offset or forwarding latency on this port
 // Kernel records.
-export const SP_ETS: i32 = ((SP_NIC_RING + 8 * I32) + 63) & ~63;  // ETS record (ETS_BYTES = 128)
+export const SP_ETS: i32 = ((SP_FWD_LAST + I64) + 63) & ~63;  // ETS record (ETS_BYTES = 128)
 export const SP_PFC: i32 = SP_ETS + ETS_BYTES;               // PFC record (PFC_SIZE)
 export const SP_CREDIT: i32 = SP_PFC + PFC_SIZE;             // 8 x credit record (CREDIT_SIZE = 112), one per priority
 export const SP_CP: i32 = SP_CREDIT + 8 * CREDIT_SIZE;       // 8 x QCN CP record (QCN_CP_SIZE = 72), one per TC
@@ -449,10 +459,12 @@ export const SK_SIZE: i32 = SK_B + I32;
 // from the run seed and its id). Disjoint ranges, so no two entities share a stream in any fabric
 // with fewer than 2^26 ports and 2^29 flows: congestion point of (port p, TC t) = p * 8 + t,
 // reaction point of flow f = SIM_ID_RP | f, traffic source of flow f = SIM_ID_SOURCE | f, the draw of
-// flow f's start jitter = SIM_ID_START | f.
+// flow f's start jitter = SIM_ID_START | f, port p = SIM_ID_PORT | p.
 export const SIM_ID_RP: i32 = 1 << 29;
 export const SIM_ID_SOURCE: i32 = 2 << 29;
 export const SIM_ID_START: i32 = 3 << 29;
+/** Port p's stream (its clock offset, then the forwarding jitter of frames it receives) = SIM_ID_PORT | p: bit 31, above every other range. */
+export const SIM_ID_PORT: i32 = 4 << 29;
 
 // Flow record: traffic source, its place in its host's NIC scheduler, the RoCE transport's sender
 // and receiver halves, delivery counters, and its QCN reaction point (assembly/sim/nic.ts,

@@ -26,7 +26,7 @@ const CASES: [string, string[], string | undefined, string[]][] = [
   ['speed: 1e400 is not "null"', ['validate', file('inf.yaml', 'port: {speed: 1e400}\n')], undefined,
     ['port.speed: must be a speed like "100G" or a number of bit/s, got a number too large to represent (infinity)']],
   ['a misspelt scenario key', ['validate', file('typo.yaml', TINY.replace(/^duration:/m, 'duraton:'))], undefined,
-    ['duraton: unknown key in a scenario (docs/sim.md); did you mean duration? (allowed keys here: kind, name, seed, duration, sample, deadlock_threshold, flow_control, defaults, dcb_profiles, hosts, switches, links, qcn, watchdog, transport, roce, traffic, series)']],
+    ['duraton: unknown key in a scenario (docs/sim.md); did you mean duration? (allowed keys here: kind, name, seed, duration, sample, deadlock_threshold, timing, flow_control, defaults, dcb_profiles, hosts, switches, links, qcn, watchdog, transport, roce, traffic, series)']],
   ['a misspelt key in a list entry', ['validate', file('typo2.yaml', TINY.replace('dst: h2, priority: 3', 'dest: h2, priority: 3'))], undefined,
     ['traffic.incast[0].dest: unknown key in a scenario (docs/sim.md); did you mean dst? (allowed keys here: senders, dst, priority, start, stop, size, rate, frames, victim, interarrival, start_jitter, weight, transport)']],
   ['a missing key without a misspelling is required', ['validate', file('nodur.yaml', TINY.replace(/^duration: .*\n/m, ''))], undefined, ['duration: required (number or string)']],

@@ -230,13 +230,14 @@ describe('the simulator shows the deadlock', () => {
     const bytes = (s: typeof stuck) => s.flows.reduce((a, f) => a + f.bytes_delivered, 0);
     expect(bytes(recovered)).toBeGreaterThan(5 * bytes(stuck));
     // The analyser's suggestion (flows 0 and 3 to lossless priority 4) removes the cycle: no deadlock,
-    // no drop, and each ring link's 100 Gb/s shared by its three flows (one third each, +-3 %).
+    // no drop, and each ring link's 100 Gb/s shared by its three flows: one third each of the payload
+    // it carries (1500 B frames, 1520 on the wire), +-3 %.
     const fixedScn = loadScenario('examples/pfc-deadlock/fixed.yaml');
     expect(analyzeDeadlock(fixedScn).deadlock_free).toBe(true);
     const fixed = runScenario(fixedScn).summary;
     expect(fixed.deadlock).toBeNull();
     expect(fixed.drops.lossless).toBe(0);
-    for (const f of fixed.flows) expect(Math.abs(f.throughput_bps / (100e9 / 3) - 1)).toBeLessThan(0.03);
+    for (const f of fixed.flows) expect(Math.abs(f.throughput_bps / ((100e9 * 1500) / 1520 / 3) - 1)).toBeLessThan(0.03);
   });
 
   it('marks the detected deadlock on the time plots and in the report overview', () => {

@@ -340,11 +340,12 @@ describe('examples/lossy-vs-lossless (go-back-N with and without PFC, DCQCN on a
     }
     // PFC alone: all eight finish together at 16 MB over the bottleneck (1334 frames of 1520 wire bytes each at 80 ps/B).
     for (const f of cases.PFC.flows) expect(f.fct_ps! / (8 * (1333 * 1520 + 520) * 80)).toBeGreaterThan(0.99);
-    // Lossy: the drops serialise the messages (the first done early, as if alone), the tail waits
-    // out retransmission timeouts: the slowest message takes well over PFC's time.
+    // Lossy: the tail waits out retransmission timeouts, so the slowest message takes well over
+    // PFC's time, and more is resent than the 16 MB of messages (the README's ten seeds: 1.8 to 6.8
+    // times PFC's tail, 1.7 to 4.2 times the bytes).
     const fcts = (s: typeof cases.PFC) => s.flows.map((f) => f.fct_ps!);
-    expect(Math.min(...fcts(cases.lossy))).toBeLessThan(0.2 * Math.min(...fcts(cases.PFC)));
     expect(Math.max(...fcts(cases.lossy))).toBeGreaterThan(1.5 * Math.max(...fcts(cases.PFC)));
     expect(cases.lossy.flows.reduce((a, f) => a + f.timeouts!, 0)).toBeGreaterThan(0);
+    expect(cases.lossy.flows.reduce((a, f) => a + f.retransmitted_bytes!, 0)).toBeGreaterThan(16_000_000);
   });
 });

@@ -19,11 +19,11 @@ const DCB = {
 /** Wire share of a 1500 B frame: the payload a 100G link carries. */
 const PAYLOAD_100G = (100e9 * 1500) / 1520;
 
-/** One switch, hosts h0..h(n-1), 100G, 10 m. */
+/** One switch, hosts h0..h(n-1), 100G, 10 m; nominal clocks and no switch latency, as the answers assume. */
 function star(n: number, extra: Partial<ScenarioInput>): ScenarioInput {
   const hosts = Array.from({ length: n }, (_, i) => ({ name: `h${i}` }));
   return {
-    duration: '1ms', sample: '50us',
+    duration: '1ms', sample: '50us', timing: 'ideal',
     defaults: { link: { speed: '100G', cable: '10m' }, buffer: { size: '4MB', headroom: 'auto' }, dcb: DCB },
     hosts, switches: [{ name: 'sw' }], links: hosts.map((h) => ({ a: h.name, b: 'sw' })),
     ...extra,

@@ -98,6 +98,7 @@ describe('dcbkit against ns-3', () => {
     expect(refusal((f) => { f.transport = 'roce'; })).toMatch(/flow 0 has transport roce/);
     expect(refusal((f) => { f.weight = 2; })).toMatch(/flow 0 has weight 2/);
     expect(refusal((f) => { f.start_jitter = '1us'; })).toMatch(/flow 0 has a start_jitter/);
+    expect(refusal((_, d) => { delete (d as { timing?: unknown }).timing; })).toMatch(/clock offsets and switch latency \(add timing: ideal\)/);
     expect(refusal((f, d) => { d.traffic!.flows!.push({ ...f, priority: 1 } as never); })).toMatch(/flows use priorities 0, 1/);
     expect(refusal((_, d) => { d.defaults!.buffer = { size: 400_000, lossy_queue: 150_000 }; })).toMatch(/sw: 3 egress queues of 150000 B can outgrow its 400000 B buffer/);
     // The program names the line it cannot read and exits 2.
@@ -150,7 +151,7 @@ function lossyFabric(o: {
   name: string; hosts: string[]; switches: string[]; links: { a: string; b: string }[]; flows: PathFlow[]; duration: string; interarrival: Interarrival;
 }): ScenarioInput {
   return {
-    name: o.name, seed: 1, duration: o.duration, flow_control: LOSSY,
+    name: o.name, seed: 1, duration: o.duration, flow_control: LOSSY, timing: 'ideal', // ns-3 has neither clock offsets nor switch latency
     defaults: { link: { speed: `${LINK_GBPS}G`, cable: '10m' }, buffer: { size: '64MB', lossy_queue: 150_000 }, host_queue: 1_000_000 },
     hosts: o.hosts.map((name) => ({ name })), switches: o.switches.map((name) => ({ name })), links: o.links,
     traffic: {

@@ -2,7 +2,8 @@
 // output of the run on one, whatever N: the summary (but for how it ran: wall time, threads) and
 // every series, for every example, for gen clos trees k = 4 and 8 (random, permutation, incast) and,
 // as a property, for 200 random small fabrics of 2-6 switches that exercise every mechanism the
-// engine models (PFC, PAUSE, credit, QCN and DCQCN, RoCE, storms, the watchdog, drops). 8 threads
+// engine models (PFC, PAUSE, credit, QCN and DCQCN, RoCE, storms, the watchdog, drops), with the
+// default fabric timing (port clocks drawn per port, switch latency), with forwarding jitter and ideal. 8 threads
 // on this 2-core machine are fine: the order of events never depends on the threads' timing.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,7 +83,7 @@ describe('partitioned runs give the serial run\'s outputs', () => {
     }
   });
 
-  it('gen clos k = 4 and k = 8, random, permutation and incast traffic, on 1, 2, 3, 4 and 8 threads', () => {
+  it('gen clos k = 4 and k = 8, random, permutation and incast traffic (k = 4 random with forwarding jitter too), on 1, 2, 3, 4 and 8 threads', () => {
     for (const k of [4, 8]) {
       for (const pattern of ['random', 'permutation', 'incast'] as const) {
         const flows = pattern === 'incast' ? k * k / 4 - 1 : k * k;
@@ -90,6 +91,9 @@ describe('partitioned runs give the serial run\'s outputs', () => {
         expect(used).toEqual(THREADS);
       }
     }
+    // Forwarding jitter: each switch port's stream is drawn by the one port that sends to it, in send order.
+    const jittered = { ...closScenario({ k: 4, flows: 16, duration: '200us', pattern: 'random' }), timing: { switch_latency_jitter: '200ns' } };
+    expect(expectSameOnEveryThreadCount(checkScenario(jittered))).toEqual(THREADS);
   });
 });
 
@@ -102,6 +106,8 @@ interface FabricSpec {
   nSw: number; extraLinks: [number, number][]; hostSw: number[]; cables: string[]; speeds: string[];
   flows: FlowSpec[]; mechanism: 'pfc' | 'pause' | 'credit' | 'qcn' | 'dcqcn' | 'lossy'; storm: boolean; watchdog: boolean;
   buffer: number; seed: number;
+  /** Fabric timing: the defaults (clock offsets, switch latency), with a forwarding jitter, or ideal. */
+  timing: 'real' | 'ideal' | 'jitter';
 }
 
 const flowSpec = fc.record({
@@ -123,6 +129,7 @@ const fabricSpec: fc.Arbitrary<FabricSpec> = fc.record({
   storm: fc.boolean(), watchdog: fc.boolean(),
   buffer: fc.constantFrom(30_000, 1_000_000),
   seed: fc.integer({ min: 1, max: 1 << 30 }),
+  timing: fc.constantFrom('real', 'real', 'jitter', 'ideal'),
 });
 
 const DCB = dcbEts403020(1500);
@@ -160,6 +167,7 @@ function randomFabric(spec: FabricSpec): ScenarioInput {
   const ports = Math.max(...switches.map((sw) => links.filter((l) => l.a === sw || l.b === sw).length));
   return {
     name: 'threads', seed: spec.seed, duration: '60us', sample: '5us',
+    ...(spec.timing === 'ideal' ? { timing: 'ideal' } : spec.timing === 'jitter' ? { timing: { switch_latency_jitter: '200ns' } } : {}),
     ...(m === 'pause' ? { flow_control: ['lossy', 'lossy', 'lossy', 'pause', 'lossy', 'lossy', 'lossy', 'lossy'] } : {}),
     ...(m === 'credit' ? { flow_control: ['lossy', 'lossy', 'lossy', 'credit', 'lossy', 'lossy', 'lossy', 'lossy'] } : {}),
     ...(m === 'qcn' || m === 'dcqcn' ? { qcn: { enable: true } } : {}),

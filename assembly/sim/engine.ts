@@ -63,6 +63,7 @@ import { arrive, tryTransmit } from './link';
 import { armRefresh, creditRefresh, sendPendingPause, tracePaths } from './mmu';
 import { armRp, deliverArrived, flowEvent, rateChanged } from './nic';
 import { rngNext, rngSeed } from '../rng';
+import { timingSetup } from './timing';
 import { rtoEvent } from './transport';
 import { sendControl } from './queues';
 import { watchdogPoll } from './watchdog';
@@ -157,6 +158,7 @@ export function simSetup(base: i32): i32 {
     let packed = 0;
     for (let pr = 0; pr < 8; pr++) packed |= (<i32>load<u8>(pa + SP_ETS + ETS_PRIO_TC + pr) & 7) << (3 * pr);
     store<i32>(pa + SP_PRIO_TC, packed);
+    timingSetup(p, seed); // this port's clock and its stream (timing.ts)
     // Kernel records: the host wrote their config fields (host/sim/fabric.ts through host/kernels/*),
     // each kernel's configure derives the rest. ETS quanta are for the fabric's largest frame.
     pfcConfigure(pa + SP_PFC);

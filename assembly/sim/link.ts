@@ -1,6 +1,7 @@
 // A link end: transmission selection and serialisation at the sending port, arrival at the peer.
 // A port sends one frame at a time (control frames first, then ETS over the TCs that PFC, PAUSE or
-// missing credit do not block); the frame takes (bytes + WIRE_OVERHEAD) x ps-per-byte on the wire,
+// missing credit do not block); the frame takes (bytes + WIRE_OVERHEAD) x ps-per-byte on the wire
+// (at the port's own clock, and a switch's pipeline latency is added to its arrival: timing.ts),
 // propagates for the link delay and arrives whole (store and forward) at the peer port.
 //
 // Invariant: SP_FLAGS bit 1 is set iff a TX_DONE event for the port is queued (at most one per port).
@@ -11,7 +12,7 @@ import {
   PKT_PFC, SC_HOPS, SC_PAUSE_FRAMES, SF_RP, SF_SRC_ORD, SK_A, SK_ARRIVE_AT, SK_B, SK_BYTES, SK_KIND, SK_NEXT,
   SK_PORT, SK_PRIO, SP_BACKLOG, SP_BUSY_UNTIL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_DELAY, SP_ETS, SP_FLAGS,
   SP_HEADWIRE, SP_NODE, SP_PEER, SP_PFC, SP_PFC_RX, SP_PPB, SP_PRIO_TC, SP_QHEAD, SP_SINK_HEAD,
-  SP_SINK_PRIOS, SP_SINK_TAIL, SP_TX_BYTES_TC, SP_TX_PKTS, SP_UNSAT, SP_WAKE_AT, SP_WD_IGNORE,
+  SP_SINK_PRIOS, SP_SINK_TAIL, SP_TX_BYTES_TC, SP_TX_PKTS, SP_UNSAT, SP_WAKE_AT, SP_WD_IGNORE, SP_FLAG_TIMED,
 } from '../layout';
 import { pfcBlockedMask, pfcBlockedTcs, pfcReceivePause, pfcReceivePfc } from '../pfc';
 import { dcqcnRpOnCnp, qcnRpOnCnm } from '../qcn_rp';
@@ -25,27 +26,37 @@ import { armRp, deliverArrived, hostReceive, nicServe, rateChanged } from './nic
 import { ringSend } from './partition';
 import { roceSenderReceive } from './transport';
 import { dequeue, sendControl, wireBytes } from './queues';
+import { timedArrival, timedSerial } from './timing';
 
 // ----------------------------------------------------------------------------------------------
 // Transmission
 // ----------------------------------------------------------------------------------------------
 
 /**
- * Puts packet k on the wire of port p: busy for its serialisation, arrives after propagation. The
- * transmitter-done event is queued only when more frames wait (or when one is queued later, see
- * tryTransmit): an idle port after its last frame needs no event.
+ * Serialisation time of a frame of `bytes` on port pa, ps: the one place it is computed. With
+ * SP_FLAG_TIMED in `flags` at the port's clock (timing.ts), which carries a remainder: call once per frame.
  */
 @inline
-export function startFrame(p: i32, pa: usize, k: i32): void {
-  const bytes = load<i32>(pktAt(k) + SK_BYTES);
-  const end = now + <i64>wireBytes(bytes) * <i64>load<i32>(pa + SP_PPB);
+function serialTime(pa: usize, flags: i32, bytes: i32): i64 {
+  const wire = wireBytes(bytes);
+  return (flags & SP_FLAG_TIMED) == 0 ? <i64>wire * <i64>load<i32>(pa + SP_PPB) : timedSerial(pa, wire);
+}
+
+/**
+ * Puts packet k on the wire of port p until `end` (now + its serialisation time): arrives after
+ * propagation. The transmitter-done event is queued only when more frames wait (or when one is
+ * queued later, see tryTransmit): an idle port after its last frame needs no event.
+ */
+@inline
+export function startFrame(p: i32, pa: usize, k: i32, end: i64): void {
   store<i64>(pa + SP_BUSY_UNTIL, end);
   const ka = pktAt(k);
   const peer = load<i32>(pa + SP_PEER);
   store<i32>(ka + SK_PORT, peer);
-  const arriveAt = end + load<i64>(pa + SP_DELAY);
   const kind = load<i32>(ka + SK_KIND);
   const flags = load<i32>(pa + SP_FLAGS); // nothing below changes them before the TX_DONE test
+  let arriveAt = end + load<i64>(pa + SP_DELAY);
+  if ((flags & SP_FLAG_TIMED) != 0) arriveAt = timedArrival(pa, kind, arriveAt);
   if (((load<i32>(pa + SP_SINK_PRIOS) >> load<i32>(ka + SK_PRIO)) & 1) != 0 && (kind & (0xff | CE_BIT | ROCE_BIT | REV_BIT)) == PKT_DATA) {
     // A data frame into a host: delivered from the sink list, no event (see "Deliveries to hosts").
     deliverArrived(pa, now);
@@ -123,7 +134,7 @@ export function tryTransmit(p: i32): void {
     const next = load<i32>(pktAt(ctrl) + SK_NEXT);
     store<i32>(pa + SP_CTRL_HEAD, next);
     if (next < 0) store<i32>(pa + SP_CTRL_TAIL, -1);
-    startFrame(p, pa, ctrl);
+    startFrame(p, pa, ctrl, now + serialTime(pa, load<i32>(pa + SP_FLAGS), load<i32>(pktAt(ctrl) + SK_BYTES)));
     return;
   }
   const backlog = load<i32>(pa + SP_BACKLOG);
@@ -134,7 +145,8 @@ export function tryTransmit(p: i32): void {
   if ((load<i32>(ets + ETS_WEIGHTED_MASK) & ~(backlog & ~blocked)) != 0) store<i32>(pa + SP_UNSAT, 1);
   const tc = etsSelect(ets, backlog, blocked, pa + SP_HEADWIRE);
   if (tc < 0) return;
-  const host = (load<i32>(pa + SP_FLAGS) & 1) != 0;
+  const flags = load<i32>(pa + SP_FLAGS);
+  const host = (flags & 1) != 0;
   // Host NIC: its scheduler pulls the TC's next frame behind this one before it leaves.
   if (host) nicServe(p, pa, tc);
   const k = dequeue(pa, tc);
@@ -148,9 +160,10 @@ export function tryTransmit(p: i32): void {
   if (((creditMaskAt(pa) >> pr) & 1) != 0) creditTrySend(creditRec(pa, pr), bytes, now); // checked in blockedTcs
   const node = load<i32>(pa + SP_NODE);
   // Busy before release, which may queue control frames and call tryTransmit again.
-  store<i64>(pa + SP_BUSY_UNTIL, now + <i64>wireBytes(bytes) * <i64>load<i32>(pa + SP_PPB));
+  const end = now + serialTime(pa, flags, bytes);
+  store<i64>(pa + SP_BUSY_UNTIL, end);
   if (!host) release(node, k, tc, pa);
-  startFrame(p, pa, k);
+  startFrame(p, pa, k, end);
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ import { MAIN, evPush } from './events';
 import { tryTransmit } from './link';
 import { creditFreed } from './mmu';
 import { enqueue, sendControl, wireBytes } from './queues';
+import { clockRate } from './timing';
 import { roceHasData, roceNextBytes, roceReceiveData, roceSendReverse, roceTakeFrame } from './transport';
 
 /** Flow states (SF_STATE). */
@@ -159,9 +160,11 @@ function inOnPeriod(fa: usize, t: i64): i64 {
   return phase < on ? t : t + (period - phase);
 }
 
-/** Frame time of `wire` bytes at `rate` bit/s, ps. */
+/** Frame time of `wire` bytes at `rate` bit/s as the flow's NIC clock counts it (timing.ts), ps. */
 @inline
-function frameTime(wire: i32, rate: i64): i64 { return (<i64>wire * 8_000_000_000_000) / rate; }
+function frameTime(fa: usize, wire: i32, rate: i64): i64 {
+  return (<i64>wire * 8_000_000_000_000) / clockRate(portAt(load<i32>(fa + SF_PORT)), rate);
+}
 
 /** Whether the flow has something to send (data left, or a PSN to send or resend). */
 @inline
@@ -188,7 +191,7 @@ function readyAt(fa: usize): i64 {
     const wire = load<i32>(fa + SF_LAST_WIRE);
     let gap = load<i64>(fa + SF_PACE_PS);
     if (cr != load<i64>(fa + SF_PACE_RATE) || wire != load<i32>(fa + SF_PACE_BYTES)) {
-      gap = frameTime(wire, cr);
+      gap = frameTime(fa, wire, cr);
       store<i64>(fa + SF_PACE_PS, gap);
       store<i64>(fa + SF_PACE_RATE, cr);
       store<i32>(fa + SF_PACE_BYTES, wire);
@@ -212,11 +215,11 @@ function advanceArrivals(fa: usize, wire: i32): void {
   if (load<i32>(fa + SF_GAPS) == GAPS_POISSON) {
     // Exponential with mean one frame time: -ln(U) x mean, U uniform in (0, 1) from the source's stream.
     const u = (<f64>rngNext(fa + SF_RNG) + 0.5) / 4294967296.0;
-    gap = <i64>(-Math.log(u) * <f64>frameTime(wire, rate));
+    gap = <i64>(-Math.log(u) * <f64>frameTime(fa, wire, rate));
   } else {
     gap = load<i64>(fa + SF_ARR_PS);
     if (wire != load<i32>(fa + SF_ARR_BYTES)) {
-      gap = frameTime(wire, rate);
+      gap = frameTime(fa, wire, rate);
       store<i64>(fa + SF_ARR_PS, gap);
       store<i32>(fa + SF_ARR_BYTES, wire);
     }

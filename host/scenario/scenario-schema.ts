@@ -6,6 +6,7 @@ import { metres, sizeBytes, speedBps, timePs } from './units.js';
 import type { DcbView } from './dcb.js';
 import { configJsonSchema } from '../config/json-schema.js';
 import type { QcnRpConfig } from '../config/index.js';
+import { switchTimingShape, timingSchema, type NormTiming } from './timing.js';
 
 export const FLOW_CONTROL_MODES = ['lossy', 'pfc', 'pause', 'credit'] as const;
 export type FlowControlMode = (typeof FLOW_CONTROL_MODES)[number];
@@ -111,6 +112,12 @@ export const scenarioSchema = z.strictObject({
   /** How long a cycle of lossless ports must stay paused with nothing sent to count as a deadlock (default 1 ms). */
   deadlock_threshold: timePs.default(1e9),
   /**
+   * Port clock offsets and switch forwarding latency (docs/sim.md, "Timing"): `real` (the default:
+   * +-100 ppm clocks, 300 ns switches), `ideal` (exact nominal timing, as ns-3 and htsim have) or
+   * {clock_ppm, switch_latency, switch_latency_jitter}.
+   */
+  timing: timingSchema,
+  /**
    * Flow-control mode of each priority 0..7 for every node without its own `flow_control`; default:
    * each node's DCB config (pause for pause.enable, pfc for pfc.enable, credit for credit.priorities, else lossy).
    */
@@ -133,6 +140,7 @@ export const scenarioSchema = z.strictObject({
   switches: z
     .array(z.strictObject({
       name, dcb: dcbRef.optional(), flow_control: flowControl.optional(), buffer: bufferSchema.optional(), watchdog: watchdogSchema.optional(),
+      ...switchTimingShape,
     }))
     .default([]),
   /**
@@ -207,10 +215,13 @@ export interface NormNode {
   modes: FlowControlMode[];
   qcn: NodeQcn;
   buffer: { size: number; headroom: number[]; xoff: number; xon: number; lossyQueue: number } | null;
+  /** Forwarding latency and its jitter span, ps (switches; 0 on hosts). */
+  latency_ps: number; latency_jitter_ps: number;
   watchdog: z.output<typeof watchdogSchema> | null;
 }
 export interface Scenario {
   name: string; seed: number; duration_ps: number; sample_ps: number; deadlock_threshold_ps: number;
+  timing: NormTiming;
   /** Per priority, the mode every node uses, or 'mixed' when nodes differ (see NormNode.modes). */
   modes: (FlowControlMode | 'mixed')[]; nodes: NormNode[]; ports: NormPort[]; flows: NormFlow[];
   storms: { host: number; priority: number; start_ps: number; stop_ps: number; interval_ps: number }[];

@@ -14,6 +14,7 @@ import { parseOrThrow } from '../problems.js';
 import { psPerByte } from './units.js';
 import { parseDcb, type DcbView } from './dcb.js';
 import { computeHeadroom } from '../headroom.js';
+import { normTiming, switchTiming } from './timing.js';
 import { rpDefaults } from '../config/schema.js';
 import type { QcnRpConfig } from '../config/types.js';
 import { appendAll, maxOf, minOf } from '../extent.js';
@@ -95,7 +96,7 @@ export function checkScenario(doc: unknown): Scenario {
   const minFrame = flows.length ? minOf(flows.map((f) => f.frames.a)) : 64;
   return {
     name: s.name, seed: s.seed, duration_ps: s.duration, sample_ps: s.sample ?? Math.max(1, Math.floor(s.duration / 200)),
-    deadlock_threshold_ps: s.deadlock_threshold,
+    deadlock_threshold_ps: s.deadlock_threshold, timing: normTiming(s.timing),
     modes, nodes, ports, flows, storms, qcn,
     hostQueue: s.defaults.host_queue ?? 0, maxFrame, minFrame,
     seriesPorts, seriesFlows,
@@ -160,13 +161,14 @@ function fabricOf(c: Check): FabricPart {
     }
     return modes;
   };
-  const addNode = (n: { name: string; dcb?: unknown; flow_control?: FlowControlMode[] }, isHost: boolean, path: string) => {
+  const timing = normTiming(s.timing);
+  const addNode = (n: { name: string; dcb?: unknown; flow_control?: FlowControlMode[]; latency?: number; latency_jitter?: number }, isHost: boolean, path: string) => {
     if (nodeIdx.has(n.name)) bad(`${path}.name`, `duplicate node name "${n.name}"`);
     nodeIdx.set(n.name, nodes.length);
     const dcb = resolveDcb(n.dcb, `${path}.dcb`);
     nodes.push({
       id: nodes.length, name: n.name, isHost, dcb, ports: [], modes: nodeModes(n.name, dcb, n.flow_control, `${path}.flow_control`),
-      qcn: nodeQcn(dcb), buffer: null, watchdog: null,
+      qcn: nodeQcn(dcb), buffer: null, watchdog: null, ...(isHost ? { latency_ps: 0, latency_jitter_ps: 0 } : switchTiming(timing, n)),
     });
   };
   s.hosts.forEach((h, i) => addNode(h, true, `hosts[${i}]`));

@@ -105,7 +105,10 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const partOfNode = (n: { ports: number[] }) => (n.ports.length ? owner[n.ports[0]] : 0);
   for (const p of scn.ports) poolShare[owner[p.id]] += 64;
   for (const n of scn.nodes) if (n.buffer) poolShare[partOfNode(n)] += Math.ceil((n.buffer.size + n.buffer.headroom.reduce((a, b) => a + b, 0) * 8) / scn.minFrame);
-  for (const p of scn.ports) poolShare[owner[p.peer]] += Math.ceil(p.delay_ps / (minWire * p.psPerByte)) + 2;
+  for (const p of scn.ports) {
+    const into = scn.nodes[p.peerNode];
+    poolShare[owner[p.peer]] += Math.ceil((p.delay_ps + into.latency_ps + into.latency_jitter_ps) / (minWire * p.psPerByte)) + 2;
+  }
   for (const n of scn.nodes) if (n.isHost) poolShare[partOfNode(n)] += 8 * Math.ceil(scn.hostQueue / scn.minFrame + 1);
   const poolEst = poolShare.reduce((x, y) => x + y, 0);
   const poolCap = Math.min(POOL_MAX, poolEst);
@@ -210,6 +213,9 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     const node = scn.nodes[p.node];
     w32(pa + L.SP_NODE, p.node); w32(pa + L.SP_PEER, p.peer); w32(pa + L.SP_PPB, p.psPerByte);
     w32(pa + L.SP_FLAGS, (node.isHost ? 1 : 0) | (owner[p.peer] !== owner[p.id] ? L.SP_FLAG_REMOTE_PEER : 0)); w64(pa + L.SP_DELAY, p.delay_ps);
+    // Timing (assembly/sim/timing.ts): this port's clock range; the latency of the switch it sends into.
+    const into = scn.nodes[p.peerNode];
+    w32(pa + L.SP_CLOCK_RANGE, scn.timing.clockPpb); w32(pa + L.SP_FWD_LAT, into.latency_ps); w32(pa + L.SP_FWD_JITTER, into.latency_jitter_ps);
     const k = node.ports.indexOf(p.id);
     const headroom = node.buffer ? node.buffer.headroom[k] : 0;
     // This node's own flow control and watchdog; the kernel records by their configure protocols

@@ -59,7 +59,11 @@ const SMALLEST_FRAME = 64;
 
 /** Wire time of the smallest frame on port p, ps. */
 export function smallestFrameTime(scn: Scenario, p: number): number {
-  return (Math.min(SMALLEST_FRAME, scn.minFrame) + WIRE_OVERHEAD) * scn.ports[p].psPerByte;
+  const nominal = (Math.min(SMALLEST_FRAME, scn.minFrame) + WIRE_OVERHEAD) * scn.ports[p].psPerByte;
+  // A port clock up to clockPpb parts per 10^9 fast sends it sooner (assembly/sim/timing.ts), by
+  // less than that fraction plus the 1 ps its carried remainder may round.
+  const ppb = scn.timing.clockPpb;
+  return ppb === 0 ? nominal : nominal - Math.ceil((nominal * ppb) / 1e9) - 1;
 }
 
 /** Partitions the fabric of `scn` into at most `asked` parts (see the file's header for the rules). */

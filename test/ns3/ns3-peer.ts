@@ -50,6 +50,8 @@ function refuse(what: string): never {
  * lossy egress limit in frame bytes; 0 at hosts, whose NIC never drops), flows with their paths.
  */
 export function ns3Spec(scn: Scenario): string {
+  // ns-3's devices have exact nominal clocks and no switch pipeline latency.
+  if (!scn.timing.ideal) refuse('the scenario has port clock offsets and switch latency (add timing: ideal)');
   const frames = new Set<number>();
   for (const f of scn.flows) {
     if (f.frames.kind !== 0) refuse(`flow ${f.id} has a frame-size distribution (one fixed size only)`);
