@@ -54,6 +54,12 @@ describe('run --pcap on examples/pfc-storm', () => {
     expect(manifest.ports.reduce((n, p) => n + p.frames, 0)).toBe(summary.sim.packet_hops);
   });
 
+  it('capturing changes nothing the run reports', () => {
+    const plain = run([join(root, 'examples', 'pfc-storm', 'scenario.yaml')]);
+    const same = (x: Record<string, any>) => JSON.stringify({ ...x, sim: { ...x.sim, wall_s: 0, packet_hops_per_s: 0 } });
+    expect(same(summary)).toBe(same(plain));
+  });
+
   it("tshark's PFC frames, their count and per-priority pause times equal the summary's", () => {
     const prio = [0, 1, 2, 3, 4, 5, 6, 7];
     const rows = files.flatMap((f) => tsharkFields(f, ['macc.opcode', 'macc.cbfc.enbv', ...prio.map((n) => `macc.cbfc.pause_time.c${n}`), 'eth.fcs.status', '_ws.malformed'], ['-Y', 'macc', '-o', 'eth.check_fcs:TRUE']));
