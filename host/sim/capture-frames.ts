@@ -71,19 +71,24 @@ function ipOf(host: number): number {
   return (0x0a000000 + host + 1) >>> 0;
 }
 
-/** The frame that record `r` describes, FCS included, and its original length. */
-export function frameBytes(r: CaptureRecord, ctx: FrameContext): { data: Uint8Array; origLen: number } {
+/**
+ * The first `snaplen` bytes of the frame that record `r` describes (FCS included when it is within
+ * them), and the frame's original length. The bytes past the snap length are never built, nor the
+ * checksums that cover them.
+ */
+export function frameBytes(r: CaptureRecord, ctx: FrameContext, snaplen: number): { data: Uint8Array; origLen: number } {
   const k = ctx.kinds;
   const kind = r.kind & 0xff;
   const prio = (r.kind >>> PRIO_SHIFT) & 7;
   if (kind === k.PKT_PFC || kind === k.PKT_PAUSE || kind === k.PKT_GRANT || kind === k.PKT_CNM) {
     const data = encodeFrame(controlFrame(r, kind, ctx), { fcs: true });
-    return { data, origLen: Math.max(r.bytes, data.length) };
+    return { data: data.length > snaplen ? data.subarray(0, snaplen) : data, origLen: Math.max(r.bytes, data.length) };
   }
   const f = ctx.flows[r.flow];
   const toSource = kind === k.PKT_ACK || kind === k.PKT_NACK || kind === k.PKT_CNP;
   const roce = (r.kind & ROCE_BIT) !== 0 || toSource;
   let upper: Uint8Array;
+  const headers = 14 + 4 + 20 + 8;
   if (kind === k.PKT_CNP) upper = bth(BTH_CNP, r.flow, 0, 16);
   else if (kind === k.PKT_ACK || kind === k.PKT_NACK) {
     const nak = kind === k.PKT_NACK;
@@ -96,16 +101,16 @@ export function frameBytes(r: CaptureRecord, ctx: FrameContext): { data: Uint8Ar
     const n = ctx.npsn(r.flow);
     const last = n >= 0 && r.b === n - 1;
     const op = r.b === 0 ? (last ? BTH_SEND_ONLY : BTH_SEND_FIRST) : last ? BTH_SEND_LAST : BTH_SEND_MIDDLE;
-    const fixed = 14 + 4 + 20 + 8 + 12 + 4 + 4;
-    upper = bth(op, r.flow, r.b, Math.max(0, r.bytes - fixed));
+    upper = bth(op, r.flow, r.b, Math.max(0, r.bytes - (headers + 12 + 4 + 4)));
   } else {
-    upper = new Uint8Array(Math.max(0, r.bytes - (14 + 4 + 20 + 8 + 4)));
+    upper = new Uint8Array(Math.max(0, r.bytes - (headers + 4)));
   }
   const ecn = (r.kind & CE_BIT) !== 0 ? 3 : ctx.ecnCapable && roce ? 2 : 0;
   const [srcPort, dstPort, srcHost, dstHost] = toSource ? [f.dstPort, f.srcPort, f.dstHost, f.srcHost] : [f.srcPort, f.dstPort, f.srcHost, f.dstHost];
   const udpDst = roce ? ROCE_UDP_PORT : DISCARD_UDP_PORT;
-  const data = ipFrame(macOf(dstPort), macOf(srcPort), prio, ecn, ipOf(srcHost), ipOf(dstHost), 0xc000 | (r.flow & 0x3fff), udpDst, upper, roce);
-  return { data, origLen: Math.max(r.bytes, data.length) };
+  const full = headers + upper.length + (roce ? 4 : 0) + 4;
+  const data = ipFrame(macOf(dstPort), macOf(srcPort), prio, ecn, ipOf(srcHost), ipOf(dstHost), 0xc000 | (r.flow & 0x3fff), udpDst, upper, roce, Math.min(full, snaplen));
+  return { data, origLen: Math.max(r.bytes, full) };
 }
 
 function controlFrame(r: CaptureRecord, kind: number, ctx: FrameContext): ControlFrame {
@@ -131,7 +136,7 @@ function controlFrame(r: CaptureRecord, kind: number, ctx: FrameContext): Contro
 
 /** A BTH (and room for `extra` bytes after it: AETH or payload), PSN modulo 2^24. */
 function bth(opcode: number, flow: number, psn: number, extra: number): Uint8Array {
-  const out = new Uint8Array(12 + extra);
+  const out = new Uint8Array(12 + extra); // zero payload: the frame's data is not modelled
   const v = new DataView(out.buffer);
   out[0] = opcode;
   out[1] = 0; // SE 0, MigReq 0, PadCnt 0, TVer 0
@@ -141,10 +146,14 @@ function bth(opcode: number, flow: number, psn: number, extra: number): Uint8Arr
   return out;
 }
 
-/** Ethernet + 802.1Q priority tag + IPv4 + UDP + `upper` (+ ICRC for RoCE) + FCS. */
-function ipFrame(dst: Uint8Array, src: Uint8Array, prio: number, ecn: number, ipSrc: number, ipDst: number, sport: number, dport: number, upper: Uint8Array, roce: boolean): Uint8Array {
+/**
+ * The first `keep` bytes of Ethernet + 802.1Q priority tag + IPv4 + UDP + `upper` (+ ICRC for
+ * RoCE) + FCS; the ICRC and FCS are computed only when the whole frame is kept.
+ */
+function ipFrame(dst: Uint8Array, src: Uint8Array, prio: number, ecn: number, ipSrc: number, ipDst: number, sport: number, dport: number, upper: Uint8Array, roce: boolean, keep: number): Uint8Array {
   const ipLen = 20 + 8 + upper.length + (roce ? 4 : 0);
-  const out = new Uint8Array(18 + ipLen + 4);
+  const whole = 18 + ipLen + 4 <= keep;
+  const out = new Uint8Array(whole ? 18 + ipLen + 4 : 18 + 28 + upper.length);
   const v = new DataView(out.buffer);
   out.set(dst, 0);
   out.set(src, 6);
@@ -166,6 +175,7 @@ function ipFrame(dst: Uint8Array, src: Uint8Array, prio: number, ecn: number, ip
   v.setUint16(udp + 2, dport);
   v.setUint16(udp + 4, ipLen - 20);
   out.set(upper, udp + 8);
+  if (!whole) return out.subarray(0, keep);
   if (roce) {
     const icrcAt = udp + 8 + upper.length;
     v.setUint32(icrcAt, icrc(out.subarray(ip, icrcAt)), true);

@@ -11,9 +11,10 @@
 //
 // Bounds. A port starts at most one frame per smallest frame time (64 + 20 wire bytes at its
 // rate), and a frame costs the file at most EPB_OVERHEAD + its captured bytes; the cost per wire
-// byte is largest for the smallest frame, so (duration / that time + 1) x (32 + 64) bytes bounds a
-// port's file. The sum over the selected ports (plus the largest one, built once more when the
-// files are assembled) is counted against the run's memory budget before the run starts.
+// byte is largest for the smallest frame, so (duration / that time + 1) x (32 + 64) bytes, plus the
+// last, partly filled buffer, bound a port's file. The sum over the selected ports (plus the largest
+// one, copied once more when the files are assembled) is counted against the run's memory budget
+// before the run starts.
 import { InputError } from '../errors.js';
 import { epbBytes, pcapngHeader, writeEpb } from '../pcapng-write.js';
 import { formatBytes } from './budget.js';
@@ -32,6 +33,8 @@ const RING_MIN = 4096;
 const RING_MAX = 1 << 20;
 /** Departures may come slightly faster than nominal (transmit clocks off by up to +-100 ppm): a 1 % margin. */
 const RATE_MARGIN = 1.01;
+/** Bytes of the buffers a port's file is filled in (a new one when full). */
+const CHUNK_BYTES = 1 << 20;
 /** The name of the manifest written beside the files. */
 export const CAPTURE_MANIFEST = 'capture.json';
 export const CAPTURE_GENERATOR = 'dcbkit run --pcap';
@@ -78,7 +81,7 @@ export function captureBound(scn: Scenario, ports: readonly number[], snaplen: n
   let total = 0;
   let largest = 0;
   for (const p of ports) {
-    const bytes = pcapngHeader(scn.ports[p].name, snaplen).length + (Math.floor((scn.duration_ps * RATE_MARGIN) / smallestFramePs(scn, p)) + 1) * perFrame;
+    const bytes = CHUNK_BYTES + pcapngHeader(scn.ports[p].name, snaplen).length + (Math.floor((scn.duration_ps * RATE_MARGIN) / smallestFramePs(scn, p)) + 1) * perFrame;
     total += bytes;
     largest = Math.max(largest, bytes);
   }
@@ -116,9 +119,8 @@ export class PacketCapture {
   private ctx?: FrameContext;
   private stepPs = 0;
   private reached = 0;
-  /** Per selected port: the file so far (header, then EPBs) and its frames. */
-  private chunks = new Map<number, Uint8Array[]>();
-  private frames = new Map<number, number>();
+  /** Per selected port: the file so far (header, then EPBs) in filled chunks and the one being filled, and its frames. */
+  private files_ = new Map<number, { done: Uint8Array[]; buf: Uint8Array; at: number; frames: number }>();
 
   constructor(readonly scn: Scenario, req: CaptureRequest) {
     this.ports = selectPorts(scn, req);
@@ -148,10 +150,7 @@ export class PacketCapture {
       npsn: (f) => (scn.flows[f].transport === 'roce' ? fab.r64(fab.flowAt(f) + L.SF_NPSN) : -1),
       ecnCapable: scn.qcn.enable && scn.qcn.profile === 'dcqcn',
     };
-    for (const p of this.ports) {
-      this.chunks.set(p, [pcapngHeader(scn.ports[p].name, this.snaplen)]);
-      this.frames.set(p, 0);
-    }
+    for (const p of this.ports) this.files_.set(p, { done: [pcapngHeader(scn.ports[p].name, this.snaplen)], buf: new Uint8Array(0), at: 0, frames: 0 });
   }
 
   /** The fabric's runUntil in steps no ring can overflow in, each followed by a drain. */
@@ -190,12 +189,16 @@ export class PacketCapture {
       flow: fab.r32(rec + L.CR_FLOW), a: fab.r32(rec + L.CR_A), b: fab.r32(rec + L.CR_B),
     };
     const ns = BigInt(fab.r64(rec + L.CR_TIME)) / 1000n;
-    const { data, origLen } = frameBytes(r, this.ctx!);
-    const captured = data.length > this.snaplen ? data.subarray(0, this.snaplen) : data;
-    const epb = new Uint8Array(epbBytes(captured.length));
-    writeEpb(epb, 0, ns, captured, origLen);
-    this.chunks.get(r.port)!.push(epb);
-    this.frames.set(r.port, this.frames.get(r.port)! + 1);
+    const { data, origLen } = frameBytes(r, this.ctx!, this.snaplen);
+    const out = this.files_.get(r.port)!;
+    const need = epbBytes(data.length);
+    if (out.at + need > out.buf.length) {
+      out.done.push(out.buf.subarray(0, out.at));
+      out.buf = new Uint8Array(Math.max(CHUNK_BYTES, need));
+      out.at = 0;
+    }
+    out.at = writeEpb(out.buf, out.at, ns, data, origLen);
+    out.frames++;
   }
 
   /** The files (relative names) and the manifest: one pcapng per selected port. */
@@ -208,13 +211,14 @@ export class PacketCapture {
       let file = `${base}.pcapng`;
       for (let k = 2; used.has(file); k++) file = `${base}-${k}.pcapng`;
       used.add(file);
-      const parts = this.chunks.get(p)!;
+      const f = this.files_.get(p)!;
+      const parts = [...f.done, f.buf.subarray(0, f.at)];
       const bytes = new Uint8Array(parts.reduce((n, c) => n + c.length, 0));
       let at = 0;
       for (const c of parts) { bytes.set(c, at); at += c.length; }
-      this.chunks.set(p, []);
+      this.files_.delete(p);
       out.set(file, bytes);
-      listed.push({ port: this.scn.ports[p].name, file, frames: this.frames.get(p)!, bytes: bytes.length });
+      listed.push({ port: this.scn.ports[p].name, file, frames: f.frames, bytes: bytes.length });
     }
     const manifest = { generator: CAPTURE_GENERATOR, scenario: this.scn.name, snaplen: this.snaplen, timestamp: 'first bit of the frame leaves the port, ns since the start of the run', ports: listed };
     out.set(CAPTURE_MANIFEST, JSON.stringify(manifest, null, 2) + '\n');
