@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPcapng } from '../host/pcapng.js';
-import { runCli } from './helpers.js';
+import { writePcap } from '../host/pcap.js';
+import { requireTool, runCli } from './helpers.js';
+import { spawnSync } from 'node:child_process';
 import { LUA, num, tsharkFields } from './frames/oracle.js';
 
 const root = join(import.meta.dirname, '..');
@@ -107,7 +109,8 @@ describe('run --pcap on a lossy RoCE incast (examples/lossy-vs-lossless, priorit
   let summary: Record<string, any>;
   beforeAll(() => {
     const scn = variant('lossy-vs-lossless', 'lossy-roce', (t) => t.replace('duration: 20ms', 'duration: 1ms').replace('flow_control: [lossy, lossy, lossy, pfc,', 'flow_control: [lossy, lossy, lossy, lossy,'));
-    summary = run([scn, '--pcap', dir, '--pcap-ports', 'h1>sw0,h0>sw0']);
+    // A snap length above the frame size keeps whole data frames, so their ICRC and FCS can be checked.
+    summary = run([scn, '--pcap', dir, '--pcap-ports', 'h1>sw0,h0>sw0', '--pcap-snaplen', '1600']);
   });
   const fileOf = (port: string) => join(dir, manifestOf(dir).ports.find((p) => p.port === port)!.file);
   const ib = ['-d', 'udp.port==4791,infiniband'];
@@ -129,6 +132,38 @@ describe('run --pcap on a lossy RoCE incast (examples/lossy-vs-lossless, priorit
     expect(resentBytes).toBe(flow.retransmitted_bytes);
     // The message starts with SEND First (opcode 0) at PSN 0.
     expect([num(rows[0]['infiniband.bth.opcode']), num(rows[0]['infiniband.bth.psn'])]).toEqual([0, 0]);
+  });
+
+  it('RoCE frames kept whole carry the ICRC scapy computes (RoCEv2 Annex A17; a sample with every NAK) and a good FCS (tshark, all)', () => {
+    requireTool('/usr/bin/python3');
+    // scapy (Debian python3-scapy) rebuilds each frame without its ICRC and computes it afresh.
+    const script = [
+      'import sys',
+      'from scapy.all import rdpcap, raw, Ether',
+      'from scapy.contrib.roce import BTH',
+      'n = bad = 0',
+      'for p in rdpcap(sys.argv[1]):',
+      '    e = Ether(bytes(p)[:-4])',
+      '    got = e[BTH].icrc',
+      '    e[BTH].icrc = None',
+      '    n += 1',
+      '    bad += Ether(raw(e))[BTH].icrc != got',
+      'print(n, bad)',
+    ].join('\n');
+    const files = [fileOf('h1>sw0'), fileOf('h0>sw0')];
+    // scapy is slow: the first 150 frames of each file (SEND First and Middle, ACKs) and every NAK
+    // (AETH syndrome 0x60 at byte 58) and SEND Last (BTH opcode 2 at byte 46), in one classic pcap.
+    const picked = files.flatMap((f) => readPcapng(readFileSync(f)).records.filter((x, i) => i < 150 || x.data[58] === 0x60 || x.data[46] === 2));
+    expect(picked.some((x) => x.data[58] === 0x60) && picked.some((x) => x.data[46] === 2)).toBe(true);
+    const sample = join(tmp, 'roce-sample.pcap');
+    writeFileSync(sample, writePcap(picked.map((x) => ({ t_ps: x.t_ps!, data: x.data }))));
+    const r = spawnSync('/usr/bin/python3', ['-c', script, sample], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const [n, bad] = r.stdout.trim().split(' ').map(Number);
+    expect(n).toBe(picked.length);
+    expect(bad).toBe(0);
+    const fcs = files.flatMap((f) => tsharkFields(f, ['eth.fcs.status'], ['-o', 'eth.check_fcs:TRUE']));
+    expect(fcs.every((x) => x['eth.fcs.status'] === '1')).toBe(true);
   });
 
   it("the receiver's NACKs (AETH NAK, PSN sequence error) number the summary's and name PSNs the sender sends again", () => {
