@@ -361,7 +361,8 @@ export const SH_REV_PATHS: i32 = SH_MAX_FRAME + I32;         // 1: SH_PATHS also
 export const SH_ETS_METER: i32 = SH_REV_PATHS + I32;         // address of the ETS share meter's table (EM_SIZE per measured port)
 export const SH_NETS_METER: i32 = SH_ETS_METER + I32;        // ports it measures
 export const SH_ETS_MIN_BYTES: i32 = SH_NETS_METER + I32;    // wire bytes an interval must carry to count (8 largest frames)
-export const SH_SIZE: i32 = ((SH_ETS_MIN_BYTES + I32) + 7) & ~7;
+export const SH_CAPTURE: i32 = SH_ETS_MIN_BYTES + I32;       // address of the capture rings (CG_SIZE per partition; assembly/sim/capture.ts), 0 = none
+export const SH_SIZE: i32 = ((SH_CAPTURE + I32) + 7) & ~7;
 // Flow-control modes and watchdog parameters are per port (SP_MODES, SP_WD_*); the PFC, congestion
 // point and credit parameters sit in the port's kernel records (SP_PFC, SP_CP, SP_CREDIT) and the
 // reaction-point parameters in each flow's RP record (SF_RP), written by host/kernels/* before
@@ -387,6 +388,7 @@ export const SP_PEER: i32 = SP_NODE + I32;                    // port at the oth
 export const SP_PPB: i32 = SP_PEER + I32;                    // ps per byte
 export const SP_FLAGS: i32 = SP_PPB + I32;                   // bit 0 host port, bit 1 a transmitter-done event is queued, bit 2 its peer is in another partition
 export const SP_FLAG_REMOTE_PEER: i32 = 4;                      // SP_FLAGS bit 2 (partitioned runs, assembly/sim/partition.ts)
+export const SP_FLAG_CAPTURE: i32 = 16;                         // SP_FLAGS bit 4: the port's departures are recorded (assembly/sim/capture.ts)
 export const SP_DELAY: i32 = SP_FLAGS + I32;                 // i64 one-way propagation, ps
 export const SP_BUSY_UNTIL: i32 = SP_DELAY + I64;            // i64 the frame on the wire ends (transmitter idle from then)
 export const SP_BACKLOG: i32 = SP_BUSY_UNTIL + I64;          // TC bitmap of non-empty egress queues
@@ -591,6 +593,23 @@ export const RG_CAP: i32 = RG_COUNT + I32;
 export const RG_ENTRIES: i32 = RG_CAP + I32;
 export const RG_SIZE: i32 = 16;
 export const RG_ENTRY: i32 = I64 + SK_SIZE;
+// Capture ring of one partition (assembly/sim/capture.ts): records written, capacity, address of the
+// records, records lost to a full ring (a host sizing bug). A record: the departure's start time,
+// then port, kind word (SK_KIND bits 0..18, priority in bits 24..26), frame bytes, flow, SK_A, SK_B.
+export const CG_COUNT: i32 = 0;
+export const CG_CAP: i32 = CG_COUNT + I32;
+export const CG_RECORDS: i32 = CG_CAP + I32;
+export const CG_LOST: i32 = CG_RECORDS + I32;
+export const CG_SIZE: i32 = CG_LOST + I32;
+export const CR_TIME: i32 = 0;                                 // i64 ps: the frame's first bit leaves the port
+export const CR_PORT: i32 = CR_TIME + I64;
+export const CR_KIND: i32 = CR_PORT + I32;
+export const CR_BYTES: i32 = CR_KIND + I32;
+export const CR_FLOW: i32 = CR_BYTES + I32;
+export const CR_A: i32 = CR_FLOW + I32;
+export const CR_B: i32 = CR_A + I32;
+export const CR_SIZE: i32 = CR_B + I32;
+export const CR_PRIO_SHIFT: i32 = 24;
 
 // ---------------------------------------------------------------------------------------------
 // Compile-time guards (a failed one stops the build with its message).
@@ -609,7 +628,8 @@ if (SF_ARR_PS + I64 > SF_SIZE || SF_SIZE % 8 != 0) ERROR('layout: sim flow recor
 if (SC_NOW + I64 > SC_SIZE) ERROR('layout: sim counters');
 if (SS_INTERVAL + I64 > SS_SIZE) ERROR('layout: sim storm record');
 if (PT_RINGS + I32 > PT_SCRATCH || PT_TOUCH_TARGET + 8 > PT_SIZE) ERROR('layout: sim partition record');
-if (SH_REV_PATHS + I32 > SH_SIZE) ERROR('layout: sim header');
+if (SH_CAPTURE + I32 > SH_SIZE) ERROR('layout: sim header');
+if (CR_SIZE != 32) ERROR('layout: capture record (32 bytes)');
 // i64 fields are 8-byte aligned (a misaligned i64 load is slow and breaks the host's BigInt64Array views).
 if (QCN_CP_SAMPLES % 8 != 0 || QCN_RP_ALPHA_DEADLINE % 8 != 0 || QCN_RP_FIRST_CNP_BPS % 8 != 0 || QCN_RP_CUTS % 8 != 0) ERROR('layout: QCN i64 alignment');
 if (PFC_SPEED_BPS % 8 != 0 || PFC_QUANTUM_PS % 8 != 0 || PFC_NEXT_REFRESH % 8 != 0 || PFC_BLOCKED_FROM % 8 != 0) ERROR('layout: PFC i64 alignment');

@@ -9,7 +9,7 @@
 import {
   CREDIT_SIZE, QCN_CP_SIZE, QCN_RP_ACTIVE, QCN_RP_ALPHA_DEADLINE, QCN_RP_CR, QCN_RP_DEADLINE,
   SC_POOL_EXHAUSTED, SF_RP, SF_SIZE, SK_NEXT, SK_SIZE, SN_SIZE, SP_CP, SP_CREDIT, SP_CREDIT_MASK, SP_MODES,
-  SP_SIZE, SP_FLAG_REMOTE_PEER,
+  SP_SIZE, SP_FLAG_CAPTURE, SP_FLAG_REMOTE_PEER,
   CONTROL_FRAME_BYTES, SIM_CREDIT_BITS,
 } from '../layout';
 
@@ -84,6 +84,8 @@ export let nParts: i32 = 1;
 export let owner: usize = 0;
 /** SP_FLAGS bit: the port's peer is in another partition (its frames cross through a ring). */
 export const F_REMOTE_PEER: i32 = SP_FLAG_REMOTE_PEER;
+/** SP_FLAGS bit: the port's departures are recorded (capture.ts). */
+export const F_CAPTURE: i32 = SP_FLAG_CAPTURE;
 
 /** Whether this instance runs port p's events (always in a serial run). */
 @inline export function owns(p: i32): bool { return nParts == 1 || <i32>load<u8>(owner + <usize>p) == part; }

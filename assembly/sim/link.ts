@@ -17,9 +17,10 @@ import {
 import { pfcBlockedMask, pfcBlockedTcs, pfcReceivePause, pfcReceivePfc } from '../pfc';
 import { dcqcnRpOnCnp, qcnRpOnCnm } from '../qcn_rp';
 import {
-  CE_BIT, EV_ARRIVE, EV_TX_DONE, EV_WAKE, F_REMOTE_PEER, FOREVER, pfcTimes, REV_BIT, ROCE_BIT, count, creditMaskAt, creditRec,
+  CE_BIT, EV_ARRIVE, EV_TX_DONE, EV_WAKE, F_CAPTURE, F_REMOTE_PEER, FOREVER, pfcTimes, REV_BIT, ROCE_BIT, count, creditMaskAt, creditRec,
   flowAt, freePacket, now, pktAt, portAt,
 } from './arena';
+import { captureDeparture } from './capture';
 import { ARR, MAIN, TX, evPush, evPushKeyed } from './events';
 import { nextHop, release, switchReceive } from './mmu';
 import { armRp, deliverArrived, hostReceive, nicServe, rateChanged } from './nic';
@@ -57,6 +58,7 @@ export function startFrame(p: i32, pa: usize, k: i32, end: i64): void {
   const flags = load<i32>(pa + SP_FLAGS); // nothing below changes them before the TX_DONE test
   let arriveAt = end + load<i64>(pa + SP_DELAY);
   if ((flags & SP_FLAG_TIMED) != 0) arriveAt = timedArrival(pa, kind, arriveAt);
+  if ((flags & F_CAPTURE) != 0) captureDeparture(p, ka); // before a sink list overlays SK_A / SK_B
   if (((load<i32>(pa + SP_SINK_PRIOS) >> load<i32>(ka + SK_PRIO)) & 1) != 0 && (kind & (0xff | CE_BIT | ROCE_BIT | REV_BIT)) == PKT_DATA) {
     // A data frame into a host: delivered from the sink list, no event (see "Deliveries to hosts").
     deliverArrived(pa, now);

@@ -1,4 +1,5 @@
-// `dcbkit run <scenario> [--out DIR] [--json] [--max-memory SIZE] [--threads N]`: simulate a DCB fabric (docs/sim.md).
+// `dcbkit run <scenario> [--out DIR] [--json] [--max-memory SIZE] [--threads N] [--pcap DIR [--pcap-ports a>b,...]
+// [--pcap-snaplen N]]`: simulate a DCB fabric (docs/sim.md); --pcap writes packet traces (docs/capture.md).
 // --threads runs one simulation on N threads (host/sim/partition.ts), every output the same as on one.
 // --json prints the SimSummary as one JSON document; --out writes the report (host/report/report.ts:
 // summary, series CSV, plots, HTML) atomically. A progress bar shows on a terminal only.
@@ -15,13 +16,45 @@ import type { SimResult } from '../sim/result.js';
 import { progress } from '../sim/progress.js';
 import { DEFAULT_MAX_MEMORY, formatBytes } from '../sim/budget.js';
 import { sizeBytes } from '../scenario/units.js';
-import { checkOutDir, RUN_OUTPUT } from '../io.js';
+import { checkOutDir, RUN_OUTPUT, writeTreeAtomic, type OutputKind } from '../io.js';
+import { CAPTURE_GENERATOR, CAPTURE_MANIFEST, DEFAULT_SNAPLEN, MAX_DEFAULT_PORTS, PacketCapture } from '../sim/capture.js';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 // The report and its plots (vega, vega-lite: most of the code dcbkit ships) are imported only when
 // a run writes them or is interrupted, so that `run --json` starts as fast as `validate`.
 const plots = () => import('../report/plots.js');
 const report = () => import('../report/report.js');
 
-export interface RunArgs { scenario: string; out?: string; json?: boolean; 'max-memory'?: string; threads?: number }
+export interface RunArgs {
+  scenario: string; out?: string; json?: boolean; 'max-memory'?: string; threads?: number;
+  pcap?: string; 'pcap-ports'?: string; 'pcap-snaplen'?: number;
+}
+
+/** A --pcap directory of its own: recognised for replacement by its manifest. */
+export const PCAP_OUTPUT: OutputKind = { generator: CAPTURE_GENERATOR, signature: CAPTURE_MANIFEST };
+
+/**
+ * Where the capture files go: under --out (written with the report, all or nothing; `prefix` is
+ * their path there), or a directory of their own (null prefix). Checks the flags before any work.
+ */
+export function pcapTarget(args: RunArgs): { prefix: string | null } | undefined {
+  if (args.pcap === undefined) {
+    if (args['pcap-ports'] !== undefined) throw new InputError({ path: '--pcap-ports', rule: 'needs --pcap DIR (where the capture files go)' });
+    if (args['pcap-snaplen'] !== undefined) throw new InputError({ path: '--pcap-snaplen', rule: 'needs --pcap DIR (where the capture files go)' });
+    return undefined;
+  }
+  if (args.pcap === '') throw new InputError({ path: '--pcap', rule: 'must name a directory, got an empty string' });
+  if (args.out !== undefined) {
+    const rel = relative(resolve(args.out), resolve(args.pcap));
+    if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return { prefix: rel === '' ? '' : rel.split(sep).join('/') + '/' };
+  }
+  checkOutDir(args.pcap, PCAP_OUTPUT, '--pcap');
+  return { prefix: null };
+}
+
+/** --pcap-ports `a>b,c>d` as names (undefined: the default selection). */
+function pcapPorts(text: string | undefined): string[] | undefined {
+  return text === undefined ? undefined : text.split(',').map((x) => x.trim()).filter((x) => x !== '');
+}
 
 /** Thrown when the run was told to stop (SIGINT) before it finished. */
 export class RunInterrupted extends Error {}
@@ -48,10 +81,11 @@ export function parseMaxMemory(text: string | undefined): number {
  * Library form of `dcbkit run`: loads, checks and simulates; throws InputError on a bad scenario
  * or one over the memory budget, RunInterrupted when `stop()` turns true between intervals.
  */
-export async function runCommand(args: RunArgs, stop: () => boolean = () => false): Promise<SimResult> {
+export async function runCommand(args: RunArgs, stop: () => boolean = () => false): Promise<SimResult & { capture?: Map<string, string | Uint8Array> }> {
   const scn = loadScenario(args.scenario);
   const threads = parseThreads(args.threads, scn);
-  const run = startRun(scn, { maxMemoryBytes: parseMaxMemory(args['max-memory']), withReport: args.out !== undefined, threads });
+  const capture = args.pcap !== undefined ? new PacketCapture(scn, { ports: pcapPorts(args['pcap-ports']), snaplen: args['pcap-snaplen'] }) : undefined;
+  const run = startRun(scn, { maxMemoryBytes: parseMaxMemory(args['max-memory']), withReport: args.out !== undefined, threads, capture });
   // Asked for more threads than the fabric can use: say why (an automatic choice needs no note).
   if (args.threads !== undefined && run.threads < args.threads && !args.json) process.stderr.write(`note: running on ${run.threads} thread${run.threads > 1 ? 's' : ''}: ${run.threadsNote ?? 'the fabric has no more parts'}\n`);
   const steps = Math.ceil(scn.duration_ps / scn.sample_ps);
@@ -71,7 +105,8 @@ export async function runCommand(args: RunArgs, stop: () => boolean = () => fals
         }
       }
     }
-    return run.finish();
+    const result = run.finish();
+    return capture ? { ...result, capture: capture.files() } : result;
   } finally {
     bar.stop();
     run.close();
@@ -96,18 +131,25 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       .option('out', { type: 'string', describe: 'directory for the report (summary, series, plots, HTML)' })
       .option('json', { type: 'boolean', describe: 'print the summary as one JSON document' })
       .option('max-memory', { type: 'string', describe: `refuse runs whose series and arena need more (default ${formatBytes(DEFAULT_MAX_MEMORY)})` })
-      .option('threads', { type: 'number', describe: `threads for the one run (default: the idle ones of the ${availableParallelism()} cores for a fabric that is big enough and can be split, else 1)` }) as never,
+      .option('threads', { type: 'number', describe: `threads for the one run (default: the idle ones of the ${availableParallelism()} cores for a fabric that is big enough and can be split, else 1)` })
+      .option('pcap', { type: 'string', describe: 'directory for packet traces: one pcapng file per port with the frames that left it (docs/capture.md)' })
+      .option('pcap-ports', { type: 'string', describe: `ports to capture, node>peer names separated by commas (default: every port, up to ${MAX_DEFAULT_PORTS})` })
+      .option('pcap-snaplen', { type: 'number', describe: `bytes kept of each frame (default ${DEFAULT_SNAPLEN}; control frames are shorter and kept whole)` }) as never,
   handler: async (args) => {
     // A bad --out is reported before the simulation, not after it.
     if (args.out !== undefined) checkOutDir(args.out, RUN_OUTPUT);
+    const pcap = pcapTarget(args);
     let interrupted = false;
     const onSigint = () => { interrupted = true; };
     process.on('SIGINT', onSigint);
-    let result: SimResult;
+    let result: SimResult & { capture?: Map<string, string | Uint8Array> };
     try {
       result = await runCommand(args, () => interrupted);
       // Rendering the plots yields too; once the atomic write starts it runs to the end.
-      if (args.out && (await (await report()).writeReport(result, args.out, undefined, () => interrupted)) === null) throw new RunInterrupted('interrupted while rendering the report');
+      // Capture files inside --out go with the report (all or nothing); elsewhere they are staged on their own.
+      const inOut = new Map([...(pcap?.prefix != null && result.capture ? result.capture : [])].map(([k, v]) => [`${pcap!.prefix}${k}`, v]));
+      if (args.pcap !== undefined && pcap?.prefix === null && result.capture) writeTreeAtomic(args.pcap, result.capture, PCAP_OUTPUT, '--pcap');
+      if (args.out && (await (await report()).writeReport(result, args.out, inOut, () => interrupted)) === null) throw new RunInterrupted('interrupted while rendering the report');
     } catch (e) {
       if (!(e instanceof RunInterrupted)) throw e;
       process.stderr.write(`dcbkit: ${e.message}; nothing written\n`);
@@ -124,7 +166,8 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
           `drops: lossless ${s.drops.lossless}, lossy ${s.drops.lossy}; PFC xoff ${s.pfc.xoff_sent} xon ${s.pfc.xon_sent}; CNMs ${s.qcn.cnms}\n` +
           `${etsLine(s)}; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
           (s.deadlock ? `DEADLOCK on priority ${s.deadlock.priority} from ${s.deadlock.detected_at_ps / 1e9} ms: ${s.deadlock.ports.join(' -> ')} (docs/deadlock.md)\n` : '') +
-          (args.out ? `report: ${args.out}/report.html\n` : ''),
+          (args.out ? `report: ${args.out}/report.html\n` : '') +
+          (args.pcap !== undefined ? `packet traces: ${args.pcap}/${CAPTURE_MANIFEST}\n` : ''),
       );
     }
   },

@@ -239,8 +239,8 @@ export async function reportFiles(result: SimResult): Promise<Map<string, string
  * Renders and writes the report. `interrupted`, checked after rendering, makes it return null and
  * write nothing (Ctrl-C during `run --out`); the write itself is atomic and not interruptible.
  */
-export async function writeReport(result: SimResult, outDir: string, extra: Map<string, string> = new Map(), interrupted = () => false): Promise<string[] | null> {
-  const files = await reportFiles(result);
+export async function writeReport(result: SimResult, outDir: string, extra: Map<string, string | Uint8Array> = new Map(), interrupted = () => false): Promise<string[] | null> {
+  const files: Map<string, string | Uint8Array> = await reportFiles(result);
   if (interrupted()) return null;
   for (const [k, v] of extra) files.set(k, v);
   writeTreeAtomic(outDir, files, RUN_OUTPUT);

@@ -38,6 +38,12 @@ function layout(core: Core): L {
   return known;
 }
 
+/** Ports whose departures the engine records, and the records each partition's ring holds (host/sim/capture.ts). */
+export interface CaptureLayout {
+  ports: readonly number[];
+  ringRecords: number;
+}
+
 export interface Fabric {
   core: Core;
   scn: Scenario;
@@ -75,7 +81,7 @@ export interface Fabric {
  * `threads` > 1 the fabric is partitioned (partition.ts) and, unless it cannot be split, run by
  * that many threads over one shared memory (parallel.ts); the tables read the same either way.
  */
-export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release', threads = 1): Fabric {
+export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release', threads = 1, capture?: CaptureLayout): Fabric {
   const plan = partitionFabric(scn, threads);
   const parts = plan.parts;
   const owner = plan.owner;
@@ -134,6 +140,8 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(nSw * columns * 4), nh: take(nhWords.length * 4),
     paths: take(pathRows * pathLen * 4 + 4), mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
     etsMeter: take(etsPorts.length * L.EM_SIZE + 8),
+    // Packet capture (assembly/sim/capture.ts): one ring per partition, records after the headers.
+    capture: take(capture ? parts * (L.CG_SIZE + capture.ringRecords * L.CR_SIZE) : 8),
   };
   // Partitioned: the owner table, each partition's record, counters, watchdog log and heaps, the
   // rings between partitions (each holds what one window can send: a frame per smallest-frame time
@@ -194,6 +202,14 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   // ETS share meter (assembly/sim/ets_meter.ts): the measured ports and their weighted TCs.
   w32(h + L.SH_ETS_METER, a.etsMeter); w32(h + L.SH_NETS_METER, etsPorts.length); w32(h + L.SH_ETS_MIN_BYTES, 8 * (scn.maxFrame + WIRE_OVERHEAD));
   etsPorts.forEach((p, i) => { w32(a.etsMeter + i * L.EM_SIZE + L.EM_PORT, p.id); w32(a.etsMeter + i * L.EM_SIZE + L.EM_WEIGHTED, etsWeightedMask(p)); });
+  if (capture) {
+    w32(h + L.SH_CAPTURE, a.capture);
+    for (let w = 0; w < parts; w++) {
+      const ring = a.capture + w * L.CG_SIZE;
+      w32(ring + L.CG_CAP, capture.ringRecords); w32(ring + L.CG_RECORDS, a.capture + parts * L.CG_SIZE + w * capture.ringRecords * L.CR_SIZE);
+    }
+  }
+  const captured = new Set(capture?.ports ?? []);
 
   // Nodes.
   for (const n of scn.nodes) {
@@ -212,7 +228,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     const pa = a.ports + p.id * L.SP_SIZE;
     const node = scn.nodes[p.node];
     w32(pa + L.SP_NODE, p.node); w32(pa + L.SP_PEER, p.peer); w32(pa + L.SP_PPB, p.psPerByte);
-    w32(pa + L.SP_FLAGS, (node.isHost ? 1 : 0) | (owner[p.peer] !== owner[p.id] ? L.SP_FLAG_REMOTE_PEER : 0)); w64(pa + L.SP_DELAY, p.delay_ps);
+    w32(pa + L.SP_FLAGS, (node.isHost ? 1 : 0) | (owner[p.peer] !== owner[p.id] ? L.SP_FLAG_REMOTE_PEER : 0) | (captured.has(p.id) ? L.SP_FLAG_CAPTURE : 0)); w64(pa + L.SP_DELAY, p.delay_ps);
     // Timing (assembly/sim/timing.ts): this port's clock range; the latency of the switch it sends into.
     const into = scn.nodes[p.peerNode];
     w32(pa + L.SP_CLOCK_RANGE, scn.timing.clockPpb); w32(pa + L.SP_FWD_LAT, into.latency_ps); w32(pa + L.SP_FWD_JITTER, into.latency_jitter_ps);

@@ -9,6 +9,7 @@ import { cyclicDependencyGraphs } from '../analysis/deadlock.js';
 import { DeadlockMonitor, type PortProbe } from '../analysis/deadlock-monitor.js';
 import { checkBudget, DEFAULT_MAX_MEMORY, runFootprint } from './budget.js';
 import { buildFabric } from './fabric.js';
+import { checkCaptureBudget, type PacketCapture } from './capture.js';
 import { EtsShareMeter, Sampler } from './sample.js';
 import { summarise } from './summary.js';
 
@@ -31,6 +32,8 @@ export interface RunOptions {
    * (host/sim/partition.ts), and every output is the same as on one thread.
    */
   threads?: number;
+  /** Packet trace of the selected ports (host/sim/capture.ts); its files are taken after finish(). */
+  capture?: PacketCapture;
 }
 
 /** A run advanced one sampling interval per step(), so a caller can yield between steps. */
@@ -62,19 +65,25 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
  */
 export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const t0 = process.hrtime.bigint();
-  const fab = buildFabric(scn, opts.flavour, opts.threads ?? 1);
+  const capture = opts.capture;
+  const fab = buildFabric(scn, opts.flavour, opts.threads ?? 1, capture?.layout());
   if (opts.poolOrder) fab.core.fn<(a: number, b: number) => void>('simPermutePool')(opts.poolOrder.a, opts.poolOrder.b);
   const { L, r32, r64, portAt, flowAt } = fab;
   const sampler = new Sampler(fab, scn);
   // Every series is known now: refuse before the first sample if they cannot be held.
   const withReport = opts.withReport ?? false;
   try {
-    checkBudget(runFootprint(scn, sampler.series, fab.arenaBytes, withReport), opts.maxMemoryBytes ?? DEFAULT_MAX_MEMORY, withReport);
+    const maxBytes = opts.maxMemoryBytes ?? DEFAULT_MAX_MEMORY;
+    const footprint = runFootprint(scn, sampler.series, fab.arenaBytes, withReport);
+    checkBudget(footprint, maxBytes, withReport);
+    if (capture) checkCaptureBudget(scn, capture.ports, capture.snaplen, maxBytes - footprint.bytes, maxBytes);
   } catch (e) {
     fab.close();
     throw e;
   }
   const ets = new EtsShareMeter(fab, scn);
+  capture?.attach(fab);
+  const runUntil = capture ? (tPs: number, sampleEts?: boolean) => capture.runUntil(tPs, sampleEts) : fab.runUntil;
 
   // Deadlock watch over the ports that sit on a cycle of a lossless dependency graph (none: no cost).
   const deadlock = new DeadlockMonitor(cyclicDependencyGraphs(scn, { routes: fab.routes, swOrd: fab.swOrd }), (p) => scn.ports[p].name, (p, pr) => scn.ports[p].dcb.prioTc[pr], scn.deadlock_threshold_ps);
@@ -96,7 +105,7 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const snapshotEnds = (upTo: number) => {
     while (nextEnd < endsDue.length && windowEnd[endsDue[nextEnd]] <= upTo) {
       const f = endsDue[nextEnd++];
-      if (windowEnd[f] > t) fab.runUntil(windowEnd[f]);
+      if (windowEnd[f] > t) runUntil(windowEnd[f]);
       deliveredAtEnd[f] = r64(flowAt(f) + L.SF_DELIV);
     }
   };
@@ -104,7 +113,7 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const step = () => {
     const next = Math.min(scn.duration_ps, t + scn.sample_ps);
     snapshotEnds(next);
-    fab.runUntil(next, true);
+    runUntil(next, true);
     const dt = next - t;
     t = next;
     sampler.sample(t, dt);
