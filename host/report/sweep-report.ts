@@ -12,9 +12,11 @@ import { InputError } from '../errors.js';
 import { SWEEP_OUTPUT, writeTreeAtomic } from '../io.js';
 import { toolVersions } from '../versions.js';
 import type { TopLevelSpec } from 'vega-lite';
-import { renderSvg } from './plots.js';
+import { renderSvg, timeUnitFor } from './plots.js';
+import { humanMetric } from './completion.js';
+import { DEPRECATED_FIELDS } from '../sim/result.js';
 import { canonicalJson, csvField, deterministicSummary } from './report.js';
-import { METRIC_NAMES, type PointMetrics, type SweepOutcome, type SweepParam, type SweepRow } from '../sweep/sweep.js';
+import { DEPRECATED_METRICS, METRIC_NAMES, type PointMetrics, type SweepOutcome, type SweepParam, type SweepRow } from '../sweep/sweep.js';
 
 export function sweepJson(params: readonly SweepParam[], rows: readonly SweepRow[]): object {
   return {
@@ -65,9 +67,8 @@ export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly Swee
   const numericX = x.values.every((v) => typeof v === 'number');
   if (xUnit && !numericX) throw new InputError({ path: '--x-unit', rule: `the first swept parameter ${x.path} has values that are not numbers` });
   const others = params.slice(1);
-  // Rates read better in Gb/s; every other metric is plotted as stored.
-  const div = metric.endsWith('_bps') ? 1e9 : 1;
-  const yTitle = div === 1e9 ? `${metric} (Gb/s)` : metric;
+  const { div, label } = metricScale(metric, rows.map((r) => r.metrics[metric]));
+  const yTitle = label ? `${metric} (${label})` : metric;
   const data = rows
     .filter((r) => r.metrics[metric] !== null)
     .map((r) => ({
@@ -113,6 +114,80 @@ export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly Swee
   } as TopLevelSpec;
 }
 
+/** Display scale of a metric: rates in Gb/s, times in the unit their largest value suggests, bytes in MB or kB. */
+export function metricScale(metric: string, values: readonly (number | null)[]): { div: number; label: string } {
+  const top = values.reduce<number>((m, v) => (v === null ? m : Math.max(m, Math.abs(v))), 0);
+  if (metric.endsWith('_bps')) return { div: 1e9, label: 'Gb/s' };
+  if (metric.endsWith('_ps')) {
+    const tu = timeUnitFor(top * 10);
+    return { div: tu.ps, label: tu.label };
+  }
+  if (metric.endsWith('_bytes')) return top >= 1e6 ? { div: 1e6, label: 'MB' } : top >= 1e3 ? { div: 1e3, label: 'kB' } : { div: 1, label: 'B' };
+  return { div: 1, label: '' };
+}
+
+/** A point's name in charts and tables: its swept values, `flow_control.3=pfc, qcn.enable=false`. */
+function pointLabel(params: readonly SweepParam[], r: SweepRow): string {
+  return params.map((p) => `${p.path}=${r.params[p.path]}`).join(', ');
+}
+
+/** Completion per point: FCT median, p99 and max side by side, one group of bars per point. */
+export function sweepFctSpec(params: readonly SweepParam[], rows: readonly SweepRow[]): TopLevelSpec {
+  const which = [['fct_median_ps', 'median'], ['fct_p99_ps', 'p99'], ['max_fct_ps', 'max']] as const;
+  const all = rows.flatMap((r) => which.map(([k]) => r.metrics[k]));
+  const { div, label } = metricScale('fct_ps', all);
+  const order = rows.map((r) => pointLabel(params, r));
+  const data = rows.flatMap((r) => which.flatMap(([k, name]) => {
+    const v = r.metrics[k];
+    return v === null ? [] : [{ point: pointLabel(params, r), which: name, fct: v / div, lossless: r.metrics.drops_lossless + r.metrics.drops_lossy === 0 ? 'nothing dropped' : 'frames dropped' }];
+  }));
+  return {
+    title: { text: 'Flow completion time per point', subtitle: 'median, p99 and max over the messages of each point (lower is better)' },
+    width: { step: 30 }, height: 260, data: { values: data },
+    mark: { type: 'bar' },
+    encoding: {
+      y: { field: 'fct', type: 'quantitative', title: `FCT (${label})` },
+      x: { field: 'point', type: 'nominal', title: null, sort: order, axis: { labelAngle: 0, labelLimit: 400 } },
+      xOffset: { field: 'which', type: 'nominal', sort: ['median', 'p99', 'max'] },
+      color: { field: 'which', type: 'nominal', title: null, sort: ['median', 'p99', 'max'] },
+    },
+  } as TopLevelSpec;
+}
+
+const esc = (v: string | number): string => String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The columns of the sweep page's table: what each point cost and what it delivered. */
+export const SWEEP_TABLE: [keyof PointMetrics, string][] = [
+  ['fct_median_ps', 'FCT median'], ['fct_p99_ps', 'FCT p99'], ['max_fct_ps', 'FCT max'], ['active_goodput_bps', 'goodput (active window)'],
+  ['drops_lossless', 'drops lossless'], ['drops_lossy', 'drops lossy'], ['retransmitted_bytes', 'resent'], ['xoff_episodes', 'pause episodes'], ['xoff_frames', 'XOFF frames'],
+];
+
+/** One self-contained page: the completion chart (when points have messages), the table of points, the metric plots. */
+export function sweepHtml(params: readonly SweepParam[], rows: readonly SweepRow[], plots: Map<string, string>, name: string): string {
+  const cols = SWEEP_TABLE.map(([m]) => m);
+  const head = ['#', ...params.map((p) => p.path), ...SWEEP_TABLE.map(([, label]) => label)].map((h) => `<th>${esc(h)}</th>`).join('');
+  const body = rows.map((r) => `<tr>${[String(r.index), ...params.map((p) => String(r.params[p.path])), ...cols.map((c) => humanMetric(c, r.metrics[c]))]
+    .map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('\n');
+  const figure = (f: string) => `<figure id="${esc(f)}">\n${plots.get(f)}\n</figure>`;
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>dcbkit sweep: ${esc(name)}</title>
+<style>body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:.2em .6em;text-align:right}
+th{background:#f3f3f3}figure{margin:1em 0}svg{max-width:100%;height:auto}.none{color:#777}</style></head>
+<body>
+<h1>dcbkit sweep: ${esc(name)}</h1>
+${plots.has('sweep-fct.svg') ? figure('sweep-fct.svg') + '\n' : ''}<h2>Points</h2>
+<table id="points"><thead><tr>${head}</tr></thead><tbody>
+${body}
+</tbody></table>
+<p class="none">FCT: completion time of the messages (nearest-rank percentiles; – when a point left messages unfinished or had none). Goodput: payload delivered in order over the traffic's active window. Resent: frame bytes sent again by go-back-N. Pause episodes: XOFF sent from the not-paused state; XOFF frames include the refreshes. Every metric of every point: sweep.csv.</p>
+<h2>Plots</h2>
+${[...plots.keys()].filter((f) => f !== 'sweep-fct.svg').map(figure).join('\n') || '<p class="none">no plots</p>'}
+</body></html>
+`;
+}
+
 export async function sweepFiles(
   params: readonly SweepParam[],
   outcome: SweepOutcome,
@@ -122,7 +197,11 @@ export async function sweepFiles(
   const files = new Map<string, string>();
   files.set('sweep.csv', sweepCsv(params, outcome.rows));
   files.set('sweep.json', canonicalJson(sweepJson(params, outcome.rows)));
-  for (const m of plotMetrics) files.set(`sweep-${m}.svg`, await renderSvg(sweepPlotSpec(params, outcome.rows, m, xUnit)));
+  const plots = new Map<string, string>();
+  if (outcome.rows.some((r) => r.metrics.fct_median_ps !== null)) plots.set('sweep-fct.svg', await renderSvg(sweepFctSpec(params, outcome.rows)));
+  for (const m of plotMetrics) plots.set(`sweep-${m}.svg`, await renderSvg(sweepPlotSpec(params, outcome.rows, m, xUnit)));
+  for (const [f, svg] of plots) files.set(f, svg);
+  files.set('report.html', sweepHtml(params, outcome.rows, plots, outcome.summaries[0]?.scenario.name ?? 'sweep'));
   const width = String(Math.max(0, outcome.rows.length - 1)).length;
   outcome.summaries.forEach((s, i) => {
     files.set(`points/${String(i).padStart(width, '0')}.summary.json`, canonicalJson(deterministicSummary(s)));
@@ -142,6 +221,8 @@ export async function sweepFiles(
     packet_hops: hops,
     packet_hops_per_s: outcome.wall_s > 0 ? hops / outcome.wall_s : null,
     versions: toolVersions(),
+    // Renamed this release: old -> new; the old names stay one release in sweep.csv, sweep.json and the point summaries.
+    deprecated: { note: 'old names, kept for one release: read the new ones', metrics: DEPRECATED_METRICS, summary_fields: DEPRECATED_FIELDS },
   }));
   return files;
 }
