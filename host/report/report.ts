@@ -182,7 +182,8 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
   const d = s.scenario.duration_ps;
   const links = s.throughput?.links ?? [];
   const messages = s.flows.some(isMessage);
-  const busiest = links.reduce<(typeof links)[number] | undefined>((m, l) => (m === undefined || l.active_utilisation_pct > m.active_utilisation_pct ? l : m), undefined);
+  // The link that carried the most; its busy share over its own active window beside the run average.
+  const busiest = links.reduce<(typeof links)[number] | undefined>((m, l) => (m === undefined || l.utilisation_pct > m.utilisation_pct ? l : m), undefined);
   const t = s.throughput;
   const overview = table(
     ['quantity', 'value'],
@@ -193,7 +194,7 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
       ['sample interval', humanTime(s.scenario.sample_ps)],
       ['goodput, all flows (payload delivered in order, per second of run)', t ? humanRate(t.goodput_bps) : 'n/a'],
       ['goodput over the active window (first flow start to last delivery)', t ? `${humanRate(t.active_goodput_bps)} over ${humanTime(t.active_to_ps - t.active_from_ps)}` : 'n/a'],
-      ['busiest link (busy share of its active window; run average)', busiest ? `${busiest.port}: ${busiest.active_utilisation_pct} % of ${humanTime(busiest.active_to_ps - busiest.active_from_ps)} at ${humanRate(busiest.rate_bps)}; ${busiest.utilisation_pct} % of the run` : 'n/a'],
+      ['busiest link (busy share of its active window; run average)', busiest ? `${busiest.port}: ${busiest.active_utilisation_pct} % busy over its active ${humanTime(busiest.active_to_ps - busiest.active_from_ps)} at ${humanRate(busiest.rate_bps)}; ${busiest.utilisation_pct} % averaged over the run` : 'n/a'],
       ['packet hops', grouped(s.sim.packet_hops)],
       ['events', grouped(s.sim.events)],
       ['drops on lossless priorities', counted(s.drops.lossless, 'frame')],
@@ -242,11 +243,11 @@ export function reportHtml(result: SimResult, plots: Map<string, string>): strin
   );
   const utilisation = longTable(
     ['port (transmitter)', 'rate', 'busy over its active window', 'active window', 'run average', 'data (wire)', 'control (wire)'],
-    [...links].sort((a, b) => b.active_utilisation_pct - a.active_utilisation_pct || b.utilisation_pct - a.utilisation_pct).map((l) => [
+    [...links].sort((a, b) => b.wire_bps - a.wire_bps || b.active_utilisation_pct - a.active_utilisation_pct).map((l) => [
       l.port, humanRate(l.rate_bps), `${l.active_utilisation_pct} %`, `${humanTime(l.active_from_ps)} – ${humanTime(l.active_to_ps)}`,
       `${l.utilisation_pct} %`, humanRate(l.data_wire_bps), humanRate(l.control_wire_bps),
     ]),
-    'busiest first; wire bytes (frame + preamble, SFD, IFG) of every frame sent, data and control apart',
+    'most traffic first; wire bytes (frame + preamble, SFD, IFG) of every frame sent, data and control apart',
   );
   const etsErr = (r: SimSummary['ets']['per_tc'][number]) => Math.abs(r.measured_pct - r.configured_pct);
   const ets = longTable(

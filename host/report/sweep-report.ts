@@ -126,35 +126,62 @@ export function metricScale(metric: string, values: readonly (number | null)[]):
   return { div: 1, label: '' };
 }
 
+const esc = (v: string | number): string => String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
 /** A point's name in charts and tables: its swept values, `flow_control.3=pfc, qcn.enable=false`. */
 function pointLabel(params: readonly SweepParam[], r: SweepRow): string {
   return params.map((p) => `${p.path}=${r.params[p.path]}`).join(', ');
 }
 
-/** Completion per point: FCT median, p99 and max side by side, one group of bars per point. */
+/**
+ * Completion per point, one row per point: FCT median, p99 and max as grouped bars, and beside them
+ * the frame bytes resent, so the price of each point's completion reads off one row.
+ */
 export function sweepFctSpec(params: readonly SweepParam[], rows: readonly SweepRow[]): TopLevelSpec {
   const which = [['fct_median_ps', 'median'], ['fct_p99_ps', 'p99'], ['max_fct_ps', 'max']] as const;
-  const all = rows.flatMap((r) => which.map(([k]) => r.metrics[k]));
-  const { div, label } = metricScale('fct_ps', all);
+  const { div, label } = metricScale('fct_ps', rows.flatMap((r) => which.map(([k]) => r.metrics[k])));
+  const bytes = metricScale('resent_bytes', rows.map((r) => r.metrics.retransmitted_bytes));
   const order = rows.map((r) => pointLabel(params, r));
-  const data = rows.flatMap((r) => which.flatMap(([k, name]) => {
+  const fct = rows.flatMap((r) => which.flatMap(([k, name]) => {
     const v = r.metrics[k];
-    return v === null ? [] : [{ point: pointLabel(params, r), which: name, fct: v / div, lossless: r.metrics.drops_lossless + r.metrics.drops_lossy === 0 ? 'nothing dropped' : 'frames dropped' }];
+    return v === null ? [] : [{ point: pointLabel(params, r), which: name, fct: v / div }];
   }));
+  const resent = rows.map((r) => ({ point: pointLabel(params, r), resent: r.metrics.retransmitted_bytes / bytes.div }));
+  const y = { field: 'point', type: 'nominal', title: null, sort: order, axis: { labelLimit: 400 } };
+  // Both panels the same height, so each point's bars sit on one row across them.
+  const height = 16 + rows.length * 46;
   return {
-    title: { text: 'Flow completion time per point', subtitle: 'median, p99 and max over the messages of each point (lower is better)' },
-    width: { step: 30 }, height: 260, data: { values: data },
-    mark: { type: 'bar' },
-    encoding: {
-      y: { field: 'fct', type: 'quantitative', title: `FCT (${label})` },
-      x: { field: 'point', type: 'nominal', title: null, sort: order, axis: { labelAngle: 0, labelLimit: 400 } },
-      xOffset: { field: 'which', type: 'nominal', sort: ['median', 'p99', 'max'] },
-      color: { field: 'which', type: 'nominal', title: null, sort: ['median', 'p99', 'max'] },
-    },
+    title: { text: 'Flow completion per point', subtitle: 'FCT median, p99 and max over the messages (shorter is better); bytes resent by go-back-N' },
+    hconcat: [
+      {
+        width: 420, height, data: { values: fct }, mark: { type: 'bar' },
+        encoding: {
+          y, yOffset: { field: 'which', type: 'nominal', sort: ['median', 'p99', 'max'] },
+          x: { field: 'fct', type: 'quantitative', title: `FCT (${label})` },
+          color: { field: 'which', type: 'nominal', title: null, sort: ['median', 'p99', 'max'], legend: { orient: 'top' } },
+        },
+      },
+      {
+        width: 220, height, data: { values: resent }, mark: { type: 'bar', color: '#e45756' },
+        encoding: { y: { ...y, axis: null }, x: { field: 'resent', type: 'quantitative', title: `resent (${bytes.label})` } },
+      },
+    ],
   } as TopLevelSpec;
 }
 
-const esc = (v: string | number): string => String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * One sentence with the best and the worst point: by the longest FCT when the points' flows are
+ * messages (the tail is what a job waits for), else by goodput; with what each dropped and resent.
+ */
+export function sweepLead(params: readonly SweepParam[], rows: readonly SweepRow[]): string {
+  const fct = rows.filter((r) => r.metrics.max_fct_ps !== null);
+  const key = fct.length ? (r: SweepRow) => r.metrics.max_fct_ps! : (r: SweepRow) => -r.metrics.goodput_bps;
+  const ranked = [...(fct.length ? fct : rows)].sort((a, b) => key(a) - key(b) || a.index - b.index);
+  if (ranked.length < 2) return '';
+  const say = (r: SweepRow) => `point ${r.index} (${pointLabel(params, r)}): ${fct.length ? `FCT max ${humanMetric('max_fct_ps', r.metrics.max_fct_ps)}, median ${humanMetric('fct_median_ps', r.metrics.fct_median_ps)}` : `goodput ${humanMetric('goodput_bps', r.metrics.goodput_bps)}`}, ${humanMetric('n', r.metrics.drops_lossless + r.metrics.drops_lossy)} frames dropped, ${humanMetric('retransmitted_bytes', r.metrics.retransmitted_bytes)} resent, ${humanMetric('n', r.metrics.xoff_episodes)} pause episodes`;
+  const unfinished = fct.length && fct.length < rows.length ? ` ${rows.length - fct.length} point(s) left messages unfinished.` : '';
+  return `<p class="lead"><b>Best</b> ${esc(say(ranked[0]))}.<br><b>Worst</b> ${esc(say(ranked[ranked.length - 1]))}.${esc(unfinished)}</p>`;
+}
 
 /** The columns of the sweep page's table: what each point cost and what it delivered. */
 export const SWEEP_TABLE: [keyof PointMetrics, string][] = [
@@ -174,9 +201,11 @@ export function sweepHtml(params: readonly SweepParam[], rows: readonly SweepRow
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:.2em .6em;text-align:right}
-th{background:#f3f3f3}figure{margin:1em 0}svg{max-width:100%;height:auto}.none{color:#777}</style></head>
+th{background:#f3f3f3}td{white-space:nowrap}figure{margin:1em 0}svg{max-width:100%;height:auto}.none{color:#777}
+.lead{font-size:1.05em;border-left:4px solid #4c78a8;background:#f5f8fb;padding:.6em 1em;margin:1em 0}</style></head>
 <body>
 <h1>dcbkit sweep: ${esc(name)}</h1>
+${sweepLead(params, rows)}
 ${plots.has('sweep-fct.svg') ? figure('sweep-fct.svg') + '\n' : ''}<h2>Points</h2>
 <table id="points"><thead><tr>${head}</tr></thead><tbody>
 ${body}
