@@ -94,7 +94,8 @@ function linkFigures(fab: Fabric, scn: Scenario, flows: SimFlowResult[]): Links 
     else control -= unsent;
     const perRun = (bytes: number) => Math.round((bytes * 8 * 1e12) / d);
     const wire = perRun(data + control);
-    const from = Math.min(firstUse[p.id], d);
+    // A port no flow uses (a PFC storm source's) is active from the run's start.
+    const from = Math.min(firstUse[p.id] === Infinity ? 0 : firstUse[p.id], d);
     const to = Math.min(busyUntil, d);
     const window = Math.max(1, to - from);
     const busyPs = ((data + control) * 8e12) / p.bps;
