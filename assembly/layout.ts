@@ -424,7 +424,8 @@ export const SP_WD_LAST_RX: i32 = SP_WD_LAST_TX + 8 * I64;   // i64[8]
 // Per-port watchdog parameters from the node's own config (written by the host) and the credit receiver.
 export const SP_WD_DETECT: i32 = SP_WD_LAST_RX + 8 * I64;    // i64 ps
 export const SP_WD_RESTORE: i32 = SP_WD_DETECT + I64;        // i64 ps
-export const SP_CR_LASTCL: i32 = SP_WD_RESTORE + I64;        // i32[8] credit receiver: limit of the last grant sent
+export const SP_TX_CTRL: i32 = SP_WD_RESTORE + I64;          // i64 control frames sent (PFC, PAUSE, grants, CNMs: CONTROL_FRAME_BYTES each)
+export const SP_CR_LASTCL: i32 = SP_TX_CTRL + I64;        // i32[8] credit receiver: limit of the last grant sent
 export const SP_NIC_RING: i32 = SP_CR_LASTCL + 8 * I32;      // i32[8] host port: per TC, the last flow of its ring of flows
                                                              //   ready to send (SF_RING_NEXT links them in a circle), -1 none
 // Fabric timing (assembly/sim/timing.ts; all 0 under `timing: ideal`).
@@ -542,8 +543,8 @@ export const SC_DROP_LOSSLESS: i32 = SC_EVENTS + I64;         // frames dropped 
 export const SC_DROP_LOSSY: i32 = SC_DROP_LOSSLESS + I64;     // frames dropped on lossy priorities
 export const SC_DROP_PRIO: i32 = SC_DROP_LOSSY + I64;        // i64[8]
 export const SC_STORM_XOFF: i32 = SC_DROP_PRIO + 8 * I64;    // XOFF frames sent by pfc_storm sources (kernel ports count their own)
-export const SC_UNUSED: i32 = SC_STORM_XOFF + I64;            // reserved
-export const SC_PAUSE_FRAMES: i32 = SC_UNUSED + I64;          // PFC / PAUSE frames received
+export const SC_XOFF_REFRESHES: i32 = SC_STORM_XOFF + I64;    // XOFF re-sent by ports already in XOFF state (PFC_XOFF_TX counts them too)
+export const SC_PAUSE_FRAMES: i32 = SC_XOFF_REFRESHES + I64;          // PFC / PAUSE frames received
 export const SC_CNMS: i32 = SC_PAUSE_FRAMES + I64;            // CNMs (qau-pc) or CNPs (dcqcn) sent
 export const SC_POOL_EXHAUSTED: i32 = SC_CNMS + I64;          // frames not generated for want of a packet record
 export const SC_WD_EVENTS: i32 = SC_POOL_EXHAUSTED + I64;     // watchdog detections and restorations

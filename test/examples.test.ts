@@ -45,7 +45,7 @@ describe('examples/sim-tiny (the README quick start)', () => {
 
   it('a 2:1 incast on a lossless priority: no drops, pauses, the bottleneck split evenly', () => {
     expect(s.drops.lossless).toBe(0);
-    expect(s.pfc.xoff_sent).toBeGreaterThan(0);
+    expect(s.pfc.xoff_frames).toBeGreaterThan(0);
     expect(s.pfc.paused_ps_by_priority[3]).toBeGreaterThan(0);
     // 100 Gb/s of wire shared by two flows of 1500 B frames: 50 x 1500/1520 = 49.3 Gb/s of payload each.
     for (const f of s.flows) expect(f.throughput_bps / 1e9).toBeCloseTo(49.3, 0);
@@ -178,7 +178,7 @@ describe('examples/congestion-tree', () => {
     const pfcOnly = runExample('congestion-tree/scenario.yaml', (d) => { (d.qcn as Record<string, unknown>).enable = false; }).summary;
     const withQcn = runExample('congestion-tree/scenario.yaml').summary;
     for (const s of [pfcOnly, withQcn]) expect(s.drops.lossless).toBe(0);
-    expect(pfcOnly.pfc.xoff_sent).toBeGreaterThan(0);
+    expect(pfcOnly.pfc.xoff_frames).toBeGreaterThan(0);
     expect(victim(withQcn)).toBeGreaterThan(0.95 * PAYLOAD_10G);
     expect(victim(pfcOnly)).toBeLessThan(0.3 * victim(withQcn));
   });
@@ -327,7 +327,7 @@ describe('examples/lossy-vs-lossless (go-back-N with and without PFC, DCQCN on a
         + ` | ${(Math.min(...s.flows.map((f) => f.goodput_bps!)) / 1e9).toFixed(2)}`
         + ` | ${(s.flows.reduce((a, f) => a + f.retransmitted_bytes!, 0) / 1e6).toFixed(2).replace(/^0\.00$/, '0')}`
         + ` | ${group(s.drops.lossy + s.drops.lossless)} | ${s.flows.reduce((a, f) => a + f.nacks!, 0)} / ${s.flows.reduce((a, f) => a + f.timeouts!, 0)}`
-        + ` | ${group(s.qcn.cnms)} | ${group(s.pfc.xoff_sent)} |`;
+        + ` | ${group(s.qcn.cnms)} | ${group(s.pfc.xoff_frames)} |`;
       expect(readme, name).toContain(row);
     }
   });

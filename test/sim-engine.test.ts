@@ -72,7 +72,7 @@ describe('PFC', () => {
   it('an 8:1 incast on a lossless priority with auto headroom drops nothing and pauses the senders', () => {
     const s = run({ ...star(9), traffic: { incast: [{ senders: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7', 'h8'], dst: 'h0', priority: 3 }] } });
     expect(s.drops.lossless).toBe(0);
-    expect(s.pfc.xoff_sent).toBeGreaterThan(0);
+    expect(s.pfc.xoff_frames).toBeGreaterThan(0);
     // The bottleneck stays busy: 8 flows share ~100 Gb/s (minus the time before the queue builds).
     const total = s.flows.reduce((a, f) => a + f.throughput_bps, 0);
     expect(total).toBeGreaterThan(95e9);
@@ -191,7 +191,7 @@ describe('PAUSE vs PFC (Reinemo et al. 2010, Figure 1)', () => {
     const victim = (s: SimSummary) => s.flows.find((f) => f.victim)!.throughput_bps;
     expect(pfc.drops.lossless).toBe(0);
     expect(pause.drops.lossless).toBe(0);
-    expect(pause.pfc.xoff_sent).toBeGreaterThan(0);
+    expect(pause.pfc.xoff_frames).toBeGreaterThan(0);
     expect(victim(pfc)).toBeGreaterThan(60e9);
     expect(victim(pause)).toBeLessThan(victim(pfc) / 2);
   });
@@ -206,7 +206,7 @@ describe('credit-based flow control', () => {
       traffic: { incast: [{ senders: ['h1', 'h2', 'h3', 'h4'], dst: 'h0', priority: 3 }] },
     });
     expect(s.drops.lossless).toBe(0);
-    expect(s.pfc.xoff_sent).toBe(0);
+    expect(s.pfc.xoff_frames).toBe(0);
     expect((s as SimSummary & { credit: { grants: number } }).credit.grants).toBeGreaterThan(0);
     const total = s.flows.reduce((a, f) => a + f.throughput_bps, 0);
     expect(total).toBeGreaterThan(90e9);

@@ -84,7 +84,7 @@ describe('the NIC shares its link among its flows', () => {
     // Flow 1 gets half the link for its 500 us; flow 0 half for 500 us, then all of it for 500 us.
     within(s.flows[1].throughput_bps, (PAYLOAD_100G / 2), 0.02);
     within(s.flows[0].bytes_delivered, ((0.75 * PAYLOAD_100G * 1e-3) / 8), 0.02);
-    expect(s.pfc.xoff_sent).toBe(0);
+    expect(s.pfc.xoff_frames).toBe(0);
   });
 });
 
@@ -94,7 +94,7 @@ describe('an n:1 incast under PFC', () => {
       const senders = Array.from({ length: n }, (_, i) => `h${i + 1}`);
       const s = run(star(n + 1, { traffic: { incast: [{ senders, dst: 'h0', priority: 3, frames: 1500 }] } }));
       expect(s.drops.lossless).toBe(0);
-      expect(s.pfc.xoff_sent).toBeGreaterThan(0);
+      expect(s.pfc.xoff_frames).toBeGreaterThan(0);
       for (const f of s.flows) within(f.throughput_bps, (PAYLOAD_100G / n), 0.02, `n = ${n}, flow ${f.id}`);
     }
   });

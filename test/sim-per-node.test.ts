@@ -42,7 +42,7 @@ describe('flow-control mode per node', () => {
     expect(scn.modes[3]).toBe('mixed');
     const s = runScenario(scn).summary;
     expect(s.drops.lossless + s.drops.lossy).toBe(0);
-    expect(s.pfc.xoff_sent).toBeGreaterThan(0);
+    expect(s.pfc.xoff_frames).toBeGreaterThan(0);
     expect(s.pfc.paused_ps_by_priority[3]).toBeGreaterThan(0);
   });
 
@@ -52,7 +52,7 @@ describe('flow-control mode per node', () => {
     const s = runScenario(checkScenario(incast(3, {
       hosts: [{ name: 'h0' }, { name: 'h1', dcb: LOSSY }, { name: 'h2', dcb: LOSSY }, { name: 'h3', dcb: LOSSY }],
     }))).summary;
-    expect(s.pfc.xoff_sent).toBeGreaterThan(0);
+    expect(s.pfc.xoff_frames).toBeGreaterThan(0);
     expect(s.drops.lossless).toBeGreaterThan(0);
     // No transmitter obeyed: the only port that obeys PFC on priority 3 is sw>h0, and nobody pauses it.
     expect(s.pfc.paused_ps_by_priority[3]).toBe(0);

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkScenario, readScenarioFile } from '../host/scenario/scenario.js';
 import { runScenario } from '../host/sim/run.js';
-import { reportFiles, writeReport } from '../host/report/report.js';
+import { grouped, reportFiles, writeReport } from '../host/report/report.js';
+import { humanRate } from '../host/report/completion.js';
 import { sweepPlotSpec } from '../host/report/sweep-report.js';
 import type { SimResult } from '../host/sim/result.js';
 import { requireTool } from './helpers.js';
@@ -69,14 +70,17 @@ describe('plots say what the data says', () => {
     expect(runs.get('converged-link')!.files.get('report.html')).not.toContain('No recorded port was paused');
   });
 
-  it('the overview shows total throughput and link utilisation; counts have units and digit grouping', () => {
+  it('the overview shows goodput and the busiest link; counts have units and digit grouping', () => {
     const html = file('converged-link', 'report.html');
-    expect(html).toContain('<tr><td>total throughput (payload delivered per second of run)</td><td>9.867 Gb/s</td></tr>');
-    expect(html).toMatch(/<tr><td>busiest link<\/td><td>[^<]+: 100 % of 10 Gb\/s<\/td><\/tr>/);
-    expect(html).toContain('<tr><td>drops on lossy priorities</td><td>4,487 frames</td></tr>');
+    const s = runs.get('converged-link')!.result.summary;
+    expect(html).toContain(`<tr><td>goodput, all flows (payload delivered in order, per second of run)</td><td>${humanRate(s.throughput!.goodput_bps)}</td></tr>`);
+    expect(html).toMatch(/<tr><td>busiest link \(busy share of its active window; run average\)<\/td><td>[^<]+: [0-9.]+ % busy over its active [0-9.]+ ms at 10 Gb\/s; [0-9.]+ % averaged over the run<\/td><\/tr>/);
+    expect(html).toContain(`<tr><td>drops on lossy priorities</td><td>${grouped(s.drops.lossy)} frames</td></tr>`);
+    expect(s.drops.lossy).toBeGreaterThan(999); // so the grouping is exercised
     expect(html).toContain('<tr><td>drops on lossless priorities</td><td>0 frames</td></tr>');
     expect(html).toMatch(/<tr><td>packet hops<\/td><td>\d{1,3}(,\d{3})+<\/td><\/tr>/);
-    expect(html).toMatch(/<tr><td>sw0&gt;h3<\/td><td>10 Gb\/s<\/td><td>[0-9.]+ Gb\/s<\/td><td>(99\.\d+|100)<\/td><\/tr>/);
+    // port, rate, busy over its active window, the window, run average, data and control wire rates
+    expect(html).toMatch(/<tr><td>sw0&gt;h3<\/td><td>10 Gb\/s<\/td><td>(99\.\d+|100) %<\/td><td>[^<]+ – [^<]+<\/td><td>[0-9.]+ %<\/td><td>[0-9.]+ Gb\/s<\/td><td>[^<]+<\/td><\/tr>/);
   });
 
   it('a sweep over integer seeds gets integer ticks only', () => {

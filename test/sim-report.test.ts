@@ -95,9 +95,9 @@ describe('writeReport', () => {
     // Row labels `port pN`, and a legend entry per priority.
     for (const label of ['h1:p0 p3', 'h1:p0 p0', 'priority 3', 'priority 0']) expect(svg).toContain(`>${label}<`);
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
-    const section = html.slice(html.indexOf('<h2>Paused time per port and priority</h2>'), html.indexOf('<h2>Flows</h2>'));
-    // 150,000,000 ps = 0.15 ms under priority 3 (formatted in the run's 1 ms scale), nothing under the other seven.
-    expect(section).toContain('<tr><td>h1:p0</td><td></td><td></td><td></td><td>0.15 ms</td><td></td><td></td><td></td><td></td></tr>');
+    const section = html.slice(html.indexOf('<h2>Paused time per port and priority</h2>'), html.indexOf('<h2>ETS</h2>'));
+    // 150,000,000 ps = 150 µs under priority 3, nothing under the other seven.
+    expect(section).toContain('<tr><td>h1:p0</td><td></td><td></td><td></td><td>150 µs</td><td></td><td></td><td></td><td></td></tr>');
   });
 
   it('makes report.html self-contained: inline SVG, escaped text, no scripts or external references', async () => {

@@ -102,14 +102,17 @@ describe('runSweep', () => {
     expect(files).toEqual([
       'points/0.summary.json', 'points/1.summary.json', 'points/2.summary.json', 'points/3.summary.json',
       'points/4.summary.json', 'points/5.summary.json', 'points/6.summary.json', 'points/7.summary.json',
-      'run.json', 'sweep-drops_lossless.svg', 'sweep-throughput_bps.svg', 'sweep.csv', 'sweep.json',
+      'report.html', 'run.json', 'sweep-drops_lossless.svg', 'sweep-throughput_bps.svg', 'sweep.csv', 'sweep.json',
     ]);
     for (const f of files.filter((x) => x !== 'run.json')) {
       expect(readFileSync(join(tmp, 'j1', f), 'utf8'), f).toBe(readFileSync(join(tmp, 'j2', f), 'utf8'));
     }
     const csv = readFileSync(join(tmp, 'j1', 'sweep.csv'), 'utf8').split('\n');
-    expect(csv[0]).toBe('index,mode,links.0.buffer,throughput_bps,min_flow_bps,victim_bps,delivered_bytes,drops_lossless,drops_lossy,xoff_sent,pause_frames,paused_ps,cnms,ets_max_share_error_pp,jain,watchdog_events,packet_hops,max_fct_ps,mean_fct_ps,retransmitted_bytes');
-    expect(csv[5]).toBe('4,credit,0.5,500000000,500000000,500000000,1,0,0,0,0,3,0,,,0,14,,,0');
+    // The deprecated names (throughput_bps, xoff_sent) last, kept one release.
+    expect(csv[0]).toBe('index,mode,links.0.buffer,goodput_bps,active_goodput_bps,min_flow_bps,victim_bps,delivered_bytes,drops_lossless,drops_lossy,xoff_episodes,xoff_frames,pause_frames,paused_ps,cnms,ets_max_share_error_pp,jain,watchdog_events,packet_hops,fct_median_ps,fct_p99_ps,max_fct_ps,mean_fct_ps,retransmitted_bytes,throughput_bps,xoff_sent');
+    // The stand-in's summary is of the older form (xoff_sent only, no throughput block): episodes
+    // and frames fall back to xoff_sent, the active goodput is empty.
+    expect(csv[5]).toBe('4,credit,0.5,500000000,,500000000,500000000,1,0,0,0,0,0,3,0,,,0,14,,,,,0,500000000,0');
     const json = JSON.parse(readFileSync(join(tmp, 'j1', 'sweep.json'), 'utf8'));
     expect(json.params).toEqual([{ path: 'mode', values: ['pfc', 'credit'] }, { path: 'links.0.buffer', values: [0.5, 1, 2, 3] }]);
     expect(json.points[7]).toMatchObject({ index: 7, params: { mode: 'credit', 'links.0.buffer': 3 } });
@@ -139,7 +142,10 @@ describe('sweep metrics', () => {
     expect(m.watchdog_events).toBe(2);
     // The one finished sized flow completed in 900 us; nothing was retransmitted.
     expect(m.max_fct_ps).toBe(900_000_000);
-    expect(sweepCsv([], [{ index: 0, params: {}, metrics: m }]).split('\n')[1]).toBe('0,8792000000,800000000,800000000,10090000,0,12,3,6,150000000,41,0.42,0.9987,2,123456,900000000,900000000,0');
+    // goodput, no active window (the synthetic summary has no throughput block), min, victim, delivered,
+    // drops 0/12, episodes 2 of 3 XOFF, ..., FCT median = p99 = max = mean of the one message, 0 resent,
+    // then the deprecated throughput_bps and xoff_sent with the values of goodput_bps and xoff_frames.
+    expect(sweepCsv([], [{ index: 0, params: {}, metrics: m }]).split('\n')[1]).toBe('0,8792000000,,800000000,800000000,10090000,0,12,2,3,6,150000000,41,0.42,0.9987,2,123456,900000000,900000000,900000000,900000000,0,8792000000,3');
   });
 });
 

@@ -198,7 +198,7 @@ describe('property: 200 random fabrics of 2-6 switches', () => {
         if (cut) expect(p.delay_ps).toBeGreaterThanOrEqual(84 * p.psPerByte);
       }
       const s = runScenario(scn, { threads: 1 }).summary;
-      if (s.pfc.xoff_sent > 0) seen.pfc++;
+      if (s.pfc.xoff_frames > 0) seen.pfc++;
       if (s.drops.lossy + s.drops.lossless > 0) seen.drops++;
       if (s.watchdog.length > 0) seen.watchdog++;
       if (s.qcn.cnms > 0) seen.cnms++;

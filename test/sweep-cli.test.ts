@@ -61,12 +61,12 @@ describe('dcbkit sweep', () => {
     // Offered 1 + 2 and 3 + 2 Gb/s on the wire of a 10 Gb/s link: all delivered, at 1518/1538 of the
     // wire rate as payload, give or take the frames in flight at the end (a few per flow) and the
     // frame sent at t = 0 (one 1518-byte frame per flow in 200 us is 0.0607 Gb/s).
-    const tput = agg.points.map((p: { metrics: { throughput_bps: number } }) => p.metrics.throughput_bps / 1e9);
+    const tput = agg.points.map((p: { metrics: { goodput_bps: number } }) => p.metrics.goodput_bps / 1e9);
     for (const [i, offered] of [[0, 3], [1, 3], [2, 5], [3, 5]]) {
       expect(tput[i]).toBeGreaterThan(offered * (1518 / 1538) * 0.97);
       expect(tput[i]).toBeLessThanOrEqual(offered * (1518 / 1538) + (2 * 1518 * 8) / 200e-6 / 1e9);
     }
-    expect(existsSync(join(tmp, 'j1', 'sweep-throughput_bps.svg'))).toBe(true);
+    expect(existsSync(join(tmp, 'j1', 'sweep-goodput_bps.svg'))).toBe(true);
     expect(existsSync(join(tmp, 'j1', 'points', '3.summary.json'))).toBe(true);
   });
 });

@@ -37,7 +37,7 @@
 import { creditConfigure, creditOnGrant } from '../credit';
 import { etsConfigure } from '../ets';
 import {
-  CREDIT_CAPACITY, ETS_PRIO_TC, FC_CREDIT, FC_LOSSY, PFC_PAUSE_TIME, PKT_PFC, SC_EVENTS, SC_NOW, SC_STORM_XOFF,
+  CREDIT_CAPACITY, ETS_PRIO_TC, FC_CREDIT, FC_LOSSY, PFC_PAUSE_TIME, PKT_PFC, SC_EVENTS, SC_NOW, SC_STORM_XOFF, SC_XOFF_REFRESHES,
   SF_NP, SF_PORT, SF_RP, SF_RP_EV_AT, SF_START, SH_COUNTERS, SH_CREDIT_AGING, SH_FLOWS,
   SH_HEAP, SH_HEAP_CAP, SH_HOSTQ, SH_MAX_FRAME, SH_MIX, SH_NFLOWS, SH_NH, SH_NHOSTS, SH_NODES, SH_NPORTS,
   SH_NSTORMS, SH_NWD_POLLS, SH_PATHS, SH_PATH_LEN, SH_POOL, SH_POOL_CAP, SH_PORTS, SH_QCN_MASK, SH_QCN_PROFILE,
@@ -318,7 +318,7 @@ export function runEvents(last: i64): void {
       if (load<i64>(pa + SP_REFRESH_EV) == t) {
         store<i64>(pa + SP_REFRESH_EV, FOREVER);
         const rec = pa + SP_PFC;
-        pfcRefreshDue(rec, t);
+        count(SC_XOFF_REFRESHES, <i64>popcnt<i32>(pfcRefreshDue(rec, t)));
         sendPendingPause(idx, rec);
         armRefresh(idx, pa, rec);
       }

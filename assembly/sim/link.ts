@@ -12,7 +12,7 @@ import {
   PKT_PFC, SC_HOPS, SC_PAUSE_FRAMES, SF_RP, SF_SRC_ORD, SK_A, SK_ARRIVE_AT, SK_B, SK_BYTES, SK_KIND, SK_NEXT,
   SK_PORT, SK_PRIO, SP_BACKLOG, SP_BUSY_UNTIL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_DELAY, SP_ETS, SP_FLAGS,
   SP_HEADWIRE, SP_NODE, SP_PEER, SP_PFC, SP_PFC_RX, SP_PPB, SP_PRIO_TC, SP_QHEAD, SP_SINK_HEAD,
-  SP_SINK_PRIOS, SP_SINK_TAIL, SP_TX_BYTES_TC, SP_TX_PKTS, SP_UNSAT, SP_WAKE_AT, SP_WD_IGNORE, SP_FLAG_TIMED,
+  SP_SINK_PRIOS, SP_SINK_TAIL, SP_TX_BYTES_TC, SP_TX_CTRL, SP_TX_PKTS, SP_UNSAT, SP_WAKE_AT, SP_WD_IGNORE, SP_FLAG_TIMED,
 } from '../layout';
 import { pfcBlockedMask, pfcBlockedTcs, pfcReceivePause, pfcReceivePfc } from '../pfc';
 import { dcqcnRpOnCnp, qcnRpOnCnm } from '../qcn_rp';
@@ -136,6 +136,8 @@ export function tryTransmit(p: i32): void {
     const next = load<i32>(pktAt(ctrl) + SK_NEXT);
     store<i32>(pa + SP_CTRL_HEAD, next);
     if (next < 0) store<i32>(pa + SP_CTRL_TAIL, -1);
+    const sent = pa + SP_TX_CTRL;
+    store<i64>(sent, load<i64>(sent) + 1);
     startFrame(p, pa, ctrl, now + serialTime(pa, load<i32>(pa + SP_FLAGS), load<i32>(pktAt(ctrl) + SK_BYTES)));
     return;
   }

@@ -163,7 +163,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       const s = result.summary;
       process.stdout.write(
         `${s.scenario.name}: ${s.sim.packet_hops} packet-hops in ${s.sim.wall_s} s on ${s.sim.threads} thread${s.sim.threads > 1 ? 's' : ''} (${(s.sim.packet_hops_per_s / 1e6).toFixed(2)} M/s with set-up and sampling; dcbkit bench measures the engine alone)\n` +
-          `drops: lossless ${s.drops.lossless}, lossy ${s.drops.lossy}; PFC xoff ${s.pfc.xoff_sent} xon ${s.pfc.xon_sent}; CNMs ${s.qcn.cnms}\n` +
+          `drops: lossless ${s.drops.lossless}, lossy ${s.drops.lossy}; PFC pause episodes ${s.pfc.xoff_episodes} (XOFF frames ${s.pfc.xoff_frames}, XON ${s.pfc.xon_sent}); CNMs ${s.qcn.cnms}\n` +
           `${etsLine(s)}; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
           (s.deadlock ? `DEADLOCK on priority ${s.deadlock.priority} from ${s.deadlock.detected_at_ps / 1e9} ms: ${s.deadlock.ports.join(' -> ')} (docs/deadlock.md)\n` : '') +
           (args.out ? `report: ${args.out}/report.html\n` : '') +

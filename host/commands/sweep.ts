@@ -14,6 +14,7 @@ import { parseXUnit, sweepJson, type XUnit } from '../report/sweep-report.js';
 import { defaultJobs, expandGrid, METRIC_NAMES, parseParams, runSweep, type PointMetrics, type SweepOutcome, type SweepParam, type SweepPoint } from '../sweep/sweep.js';
 import { CLUSTER_OPTIONS, clusterSweep, isClusterSweep, writeFullSweep, type ClusterArgs } from './sweep-merge.js';
 import { maxOf } from '../extent.js';
+import { humanMetric } from '../report/completion.js';
 
 export interface SweepOptions { params: string[]; jobs?: number; json?: boolean; workerFile?: string; xUnit?: XUnit }
 
@@ -82,12 +83,12 @@ export function stopSweepOnSigint(what: () => string): () => void {
 
 /** The printed table: the usual columns plus every --metric chosen that is not among them. */
 function humanTable(params: SweepParam[], outcome: SweepOutcome, metrics: readonly (keyof PointMetrics)[]): string {
-  const usual: (keyof PointMetrics)[] = ['throughput_bps', 'drops_lossless', 'xoff_sent', 'cnms', 'ets_max_share_error_pp'];
+  const usual: (keyof PointMetrics)[] = ['goodput_bps', 'drops_lossless', 'xoff_episodes', 'cnms', 'ets_max_share_error_pp'];
   const cols = [...usual, ...metrics.filter((m) => !usual.includes(m))];
   const head = ['#', ...params.map((p) => p.path), ...cols];
   const rows = outcome.rows.map((r) => [String(r.index), ...params.map((p) => String(r.params[p.path])), ...cols.map((c) => {
     const v = r.metrics[c];
-    return v === null ? '-' : c.endsWith('_bps') ? `${(v / 1e9).toFixed(3)}G` : String(Number(v.toFixed(3)));
+    return v === null ? '-' : humanMetric(c, v);
   })]);
   const w = head.map((h, i) => maxOf(rows.map((r) => r[i].length), h.length));
   return [head, ...rows].map((r) => r.map((c, i) => c.padStart(w[i])).join('  ')).join('\n') + '\n';
@@ -103,12 +104,13 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
       .option('out', { type: 'string', describe: 'directory for sweep.csv, sweep.json, plots and per-point summaries' })
       .option('jobs', { type: 'number', describe: `worker threads (default ${defaultJobs()})` })
       .option('threads', { type: 'number', describe: 'threads of each point\'s run (default 1: points run side by side; jobs x threads should not exceed the cores)' })
-      .option('metric', { type: 'string', array: true, describe: `metric(s) to plot (default throughput_bps, drops_lossless): ${METRIC_NAMES.join(', ')}` })
+      .option('metric', { type: 'string', array: true, describe: `metric(s) to plot, a comma-separated list or repeated (default goodput_bps, drops_lossless): ${METRIC_NAMES.join(', ')}` })
       .option('x-unit', { type: 'string', describe: 'LABEL=SIZE: plot the first parameter in units of SIZE (e.g. BDP=25000)' })
       .option('json', { type: 'boolean', describe: 'print the aggregate (sweep.json) on stdout' })
       .options(CLUSTER_OPTIONS) as never,
   handler: async (args) => {
-    const metrics = (args.metric ?? ['throughput_bps', 'drops_lossless']) as (keyof PointMetrics)[];
+    // `--metric a,b` and `--metric a --metric b` alike.
+    const metrics = (args.metric ?? ['goodput_bps', 'drops_lossless']).flatMap((m) => m.split(',')).map((m) => m.trim()) as (keyof PointMetrics)[];
     const badMetric = metrics.filter((m) => !METRIC_NAMES.includes(m));
     if (badMetric.length) throw new InputError(badMetric.map((m) => ({ path: '--metric', rule: `unknown metric "${m}"; one of ${METRIC_NAMES.join(', ')}` })));
     if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new InputError({ path: '--jobs', rule: 'a whole number of worker threads, at least 1' });

@@ -57,7 +57,13 @@ export interface SimSummary {
   sim: { packet_hops: number; events: number; wall_s: number; packet_hops_per_s: number; threads: number };
   drops: { lossless: number; lossy: number; by_priority: number[] };
   pfc: {
-    xoff_sent: number; xon_sent: number; paused_ps_by_priority: number[]; pause_frames: number;
+    /** XOFF sent per priority (a PFC frame pausing two priorities counts twice), refreshes included. */
+    xoff_frames: number;
+    /** XOFF sent from the not-paused state: the pause episodes; one per storm source that began. */
+    xoff_episodes: number;
+    /** Deprecated: the old name of xoff_frames (run.json lists it under `deprecated`). */
+    xoff_sent?: number;
+    xon_sent: number; paused_ps_by_priority: number[]; pause_frames: number;
     /** Paused time of each port's transmitter per priority, ports with any pause only, in port order. */
     paused_ps_by_port?: { port: string; paused_ps_by_priority: number[] }[];
   };
@@ -68,10 +74,21 @@ export interface SimSummary {
   };
   fairness: { jain: number | null };
   /**
-   * Payload delivered by all flows per second of run (total_bps), and per port that sent data its
-   * wire bytes (frame + 20) per second of run against its rate: 100 % is a full link.
+   * Goodput of all flows per second of run (goodput_bps) and over the traffic's active window (first
+   * flow start to last delivery); per port that sent anything, wire bytes per second of run of data
+   * frames (the TC queues: data, roce ACK/NACK/CNP) and control frames (PFC, PAUSE, grants, CNMs),
+   * their sum against the rate (utilisation_pct) and the busy share of the port's active window.
+   * total_bps and sent_bps are the deprecated names of goodput_bps and data_wire_bps.
    */
-  throughput?: { total_bps: number; links: { port: string; rate_bps: number; sent_bps: number; utilisation_pct: number }[] };
+  throughput?: {
+    goodput_bps: number; active_from_ps: number; active_to_ps: number; active_goodput_bps: number;
+    total_bps?: number;
+    links: {
+      port: string; rate_bps: number; utilisation_pct: number; sent_bps?: number;
+      data_wire_bps: number; control_wire_bps: number; wire_bps: number;
+      active_from_ps: number; active_to_ps: number; active_utilisation_pct: number;
+    }[];
+  };
   flows: SimFlowResult[];
   watchdog: {
     t_ps: number;
@@ -87,6 +104,13 @@ export interface SimSummary {
    */
   deadlock: { detected_at_ps: number; priority: number; ports: string[] } | null;
 }
+
+/** Summary fields renamed in this release -> their new names; the old ones stay one release (run.json says so). */
+export const DEPRECATED_FIELDS: Record<string, string> = {
+  'pfc.xoff_sent': 'pfc.xoff_frames',
+  'throughput.total_bps': 'throughput.goodput_bps',
+  'throughput.links[].sent_bps': 'throughput.links[].data_wire_bps',
+};
 
 export interface SimResult {
   summary: SimSummary;

@@ -1,16 +1,21 @@
 // The run's summary (host/sim/result.ts SimSummary, docs/reports.md) from the engine's counters at
-// the end of a run: drops, PFC frames and paused time per port and priority, each flow's delivered
-// bytes and throughput over its own window, link utilisation, Jain's index, the watchdog log.
+// the end of a run: drops, PFC frames and episodes, paused time per port and priority, each flow's
+// delivered bytes and goodput over its own window, link figures, Jain's index, the watchdog log.
 //
-// Throughput: payload delivered within the flow's window (start to stop or the run's end; start to
-// completion for a finished sized flow) over the window, so a set of flows never exceeds the link
-// they share. Link utilisation: data-frame wire bytes sent over what the port's rate carries.
+// Units follow the glossary of docs/reports.md: wire bytes (frame + preamble, SFD and IFG), frame
+// bytes (FCS included), payload (a flow's bytes; the model carries them as whole data frames, no
+// header taken off) and goodput (payload delivered in order).
+//
+// Goodput of a flow: payload delivered within the flow's window (start to stop or the run's end;
+// start to completion for a finished sized flow) over the window, so a set of flows never exceeds
+// the link they share. Link figures: wire bytes of every frame the port sent, data (the TC queues,
+// which roce ACK/NACK/CNP frames join) and control (PFC, PAUSE, grants, CNMs) apart.
 import type { Fabric } from './fabric.js';
 import { WDLOG_CAP } from './fabric.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { SimFlowResult, SimSummary } from './result.js';
 import { round3 } from './sample.js';
-import { WIRE_OVERHEAD } from '../codes.js';
+import { CONTROL_FRAME_BYTES, WIRE_OVERHEAD } from '../codes.js';
 
 /** What the driver measured during the run, beside the counters. */
 export interface RunMeasures {
@@ -28,12 +33,22 @@ export type FullSummary = SimSummary & { drops: SimSummary['drops'] & { pool_exh
  * Completion time of flow f alone on its path: its wire bytes at the path's slowest link, one frame
  * of `frame` bytes on every other link (store and forward) and every propagation delay, ps.
  */
-export function idealFctPs(fab: Fabric, scn: Scenario, f: number, size: number, frame: number): number {
+/** The ports flow f's frames leave, from its host's port to the port into its destination. */
+export function pathPorts(fab: Fabric, scn: Scenario, f: number): Scenario['ports'] {
   const links = [scn.ports[scn.nodes[scn.flows[f].src].ports[0]]];
   for (let hop = 0; hop < fab.pathLen; hop++) {
     if (scn.nodes[links[links.length - 1].peerNode].isHost) break;
     links.push(scn.ports[fab.r32(fab.addr.paths + 4 * (f * fab.pathLen + hop))]);
   }
+  return links;
+}
+
+/**
+ * Completion time of flow f alone on its path: its wire bytes at the path's slowest link, one frame
+ * of `frame` bytes on every other link (store and forward) and every propagation delay, ps.
+ */
+export function idealFctPs(fab: Fabric, scn: Scenario, f: number, size: number, frame: number): number {
+  const links = pathPorts(fab, scn, f);
   const frames = Math.ceil(size / frame);
   const wire = size + frames * WIRE_OVERHEAD;
   const slowest = links.reduce((a, p) => (p.psPerByte > a.psPerByte ? p : a));
@@ -43,6 +58,55 @@ export function idealFctPs(fab: Fabric, scn: Scenario, f: number, size: number, 
     if (p !== slowest) t += (Math.min(frame, size) + WIRE_OVERHEAD) * p.psPerByte;
   }
   return t;
+}
+
+type Links = NonNullable<SimSummary['throughput']>['links'];
+
+/**
+ * Per port that sent anything: wire bytes of data and of control frames per second of run, their
+ * sum against the port's rate, and the busy share of the port's active window. That window opens at
+ * the first start of a flow whose path uses the link in either direction (data one way; ACKs and
+ * pause frames the other) and closes at the end of the last frame the port sent, so a link
+ * saturated for 1.3 ms of a 20 ms run reads 100 % there, with the run average beside it.
+ */
+function linkFigures(fab: Fabric, scn: Scenario, flows: SimFlowResult[]): Links {
+  const { L, r64, portAt } = fab;
+  const firstUse = new Array<number>(scn.ports.length).fill(Infinity);
+  for (const f of scn.flows) {
+    const start = flows[f.id].start_ps;
+    for (const p of pathPorts(fab, scn, f.id)) {
+      firstUse[p.id] = Math.min(firstUse[p.id], start);
+      firstUse[p.peer] = Math.min(firstUse[p.peer], start);
+    }
+  }
+  const links: Links = [];
+  const d = scn.duration_ps;
+  for (const p of scn.ports) {
+    const pa = portAt(p.id);
+    let data = 0;
+    for (let tc = 0; tc < 8; tc++) data += r64(pa + L.SP_TX_BYTES_TC + 8 * tc);
+    let control = r64(pa + L.SP_TX_CTRL) * (CONTROL_FRAME_BYTES + WIRE_OVERHEAD);
+    if (data + control === 0) continue;
+    // A frame is counted when it starts; the part still on the wire at the end is not yet sent.
+    const busyUntil = r64(pa + L.SP_BUSY_UNTIL);
+    const unsent = (Math.max(0, busyUntil - d) * p.bps) / 8e12;
+    if (unsent <= data) data -= unsent;
+    else control -= unsent;
+    const perRun = (bytes: number) => Math.round((bytes * 8 * 1e12) / d);
+    const wire = perRun(data + control);
+    // A port no flow uses (a PFC storm source's) is active from the run's start.
+    const from = Math.min(firstUse[p.id] === Infinity ? 0 : firstUse[p.id], d);
+    const to = Math.min(busyUntil, d);
+    const window = Math.max(1, to - from);
+    const busyPs = ((data + control) * 8e12) / p.bps;
+    links.push({
+      port: p.name, rate_bps: p.bps, data_wire_bps: perRun(data), control_wire_bps: perRun(control), wire_bps: wire,
+      utilisation_pct: round3((100 * wire) / p.bps),
+      active_from_ps: from, active_to_ps: to, active_utilisation_pct: round3(Math.min(100, (100 * busyPs) / window)),
+      sent_bps: perRun(data),
+    });
+  }
+  return links;
 }
 
 export function summarise(fab: Fabric, scn: Scenario, m: RunMeasures): FullSummary {
@@ -59,20 +123,27 @@ export function summarise(fab: Fabric, scn: Scenario, m: RunMeasures): FullSumma
     if (v.some((x) => x > 0)) pausedByPort.push({ port: p.name, paused_ps_by_priority: v });
   }
 
-  // XOFF (incl. refreshes) and XON generated by the PFC kernel of every port, all units.
-  let xoffSent = 0;
+  // XOFF (incl. refreshes) and XON generated by the PFC kernel of every port, all units; an episode
+  // is an XOFF sent from the not-paused state, i.e. every XOFF but the refreshes.
+  let xoffFrames = 0;
   let xonSent = 0;
   for (const p of scn.ports) {
     const rec = portAt(p.id) + L.SP_PFC;
     for (let u = 0; u < 9; u++) {
-      xoffSent += r64(rec + L.PFC_XOFF_TX + 8 * u);
+      xoffFrames += r64(rec + L.PFC_XOFF_TX + 8 * u);
       xonSent += r64(rec + L.PFC_XON_TX + 8 * u);
     }
   }
+  // A storm source re-sends XOFF without ever sending XON: one episode per storm that began.
+  const stormEpisodes = c(L.SC_STORM_XOFF) > 0 ? scn.storms.filter((st) => st.start_ps < scn.duration_ps).length : 0;
+  const xoffEpisodes = xoffFrames - c(L.SC_XOFF_REFRESHES) + stormEpisodes;
+  xoffFrames += c(L.SC_STORM_XOFF);
 
+  const lastDelivery: number[] = [];
   const flows: SimFlowResult[] = scn.flows.map((f) => {
     const fa = flowAt(f.id);
     const delivered = r64(fa + L.SF_DELIV);
+    lastDelivery[f.id] = delivered > 0 ? Math.min(r64(fa + L.SF_LAST_DELIV), scn.duration_ps) : 0;
     // The start as the engine ran it (start_jitter applied at init).
     const start = r64(fa + L.SF_START);
     const roce = f.transport === 'roce';
@@ -99,19 +170,17 @@ export function summarise(fab: Fabric, scn: Scenario, m: RunMeasures): FullSumma
     out.slowdown = fct !== null && ideal ? round3(fct / ideal) : null;
     return out;
   });
-  // Links carrying traffic: wire bytes of data frames each port sent over what its rate carries in the run.
-  const links: NonNullable<SimSummary['throughput']>['links'] = [];
-  for (const p of scn.ports) {
-    let bytes = 0;
-    for (let tc = 0; tc < 8; tc++) bytes += r64(portAt(p.id) + L.SP_TX_BYTES_TC + 8 * tc);
-    // A frame is counted when it starts; the part still on the wire at the end is not yet sent.
-    bytes -= (Math.max(0, r64(portAt(p.id) + L.SP_BUSY_UNTIL) - scn.duration_ps) * p.bps) / 8e12;
-    if (bytes === 0) continue;
-    const bps = Math.round((bytes * 8 * 1e12) / scn.duration_ps);
-    links.push({ port: p.name, rate_bps: p.bps, sent_bps: bps, utilisation_pct: round3((100 * bps) / p.bps) });
-  }
+  const links = linkFigures(fab, scn, flows);
   const totalBytes = flows.reduce((a, f) => a + f.bytes_delivered, 0);
-  const throughput = { total_bps: Math.round((totalBytes * 8 * 1e12) / scn.duration_ps), links };
+  const goodput = Math.round((totalBytes * 8 * 1e12) / scn.duration_ps);
+  // The active window of the traffic: first flow start to the last delivery (completion for a finished flow).
+  const activeFrom = flows.reduce((a, f) => Math.min(a, f.start_ps), flows.length ? Infinity : 0);
+  const activeTo = flows.reduce((a, f) => Math.max(a, f.fct_ps !== null ? f.start_ps + f.fct_ps : lastDelivery[f.id]), activeFrom);
+  const throughput = {
+    goodput_bps: goodput, active_from_ps: activeFrom, active_to_ps: activeTo,
+    active_goodput_bps: activeTo > activeFrom ? Math.round((totalBytes * 8 * 1e12) / (activeTo - activeFrom)) : 0,
+    links, total_bps: goodput,
+  };
   const fairFlows = flows.filter((f) => !f.victim);
   const sum = fairFlows.reduce((s, f) => s + f.throughput_bps, 0);
   const sq = fairFlows.reduce((s, f) => s + f.throughput_bps ** 2, 0);
@@ -134,7 +203,7 @@ export function summarise(fab: Fabric, scn: Scenario, m: RunMeasures): FullSumma
     scenario: { name: scn.name, seed: scn.seed, duration_ps: scn.duration_ps, sample_ps: scn.sample_ps },
     sim: { packet_hops: hops, events, wall_s: round3(wall), packet_hops_per_s: wall > 0 ? Math.round(hops / wall) : 0, threads: fab.threads },
     drops: { lossless: c(L.SC_DROP_LOSSLESS), lossy: c(L.SC_DROP_LOSSY), by_priority: byPrio, pool_exhausted: c(L.SC_POOL_EXHAUSTED) },
-    pfc: { xoff_sent: xoffSent + c(L.SC_STORM_XOFF), xon_sent: xonSent, paused_ps_by_priority: pausedByPrio, pause_frames: c(L.SC_PAUSE_FRAMES), paused_ps_by_port: pausedByPort },
+    pfc: { xoff_frames: xoffFrames, xoff_episodes: xoffEpisodes, xoff_sent: xoffFrames, xon_sent: xonSent, paused_ps_by_priority: pausedByPrio, pause_frames: c(L.SC_PAUSE_FRAMES), paused_ps_by_port: pausedByPort },
     qcn: { cnms: c(L.SC_CNMS) },
     credit: { grants: c(L.SC_GRANTS) },
     ets: m.ets,

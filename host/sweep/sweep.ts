@@ -16,7 +16,8 @@ import { InputError, type Problem } from '../errors.js';
 import { packageRoot } from '../loader.js';
 import { progress } from '../sim/progress.js';
 import type { SimSummary } from '../sim/result.js';
-import { maxOf, minOf } from '../extent.js';
+import { minOf } from '../extent.js';
+import { completion } from '../report/completion.js';
 
 export type ParamValue = number | boolean | string;
 export interface SweepParam { path: string; segments: (string | number)[]; values: ParamValue[] }
@@ -124,15 +125,22 @@ export function expandGrid(base: unknown, params: readonly SweepParam[]): SweepP
   return points;
 }
 
-/** The figures of one point that the aggregate table holds (all deterministic). */
+/**
+ * The figures of one point that the aggregate table holds (all deterministic), named by the
+ * glossary of docs/reports.md: rates of payload are goodput, times end in _ps, sizes in _bytes.
+ */
 export interface PointMetrics {
-  throughput_bps: number;
+  /** Goodput of all flows per second of run, and over the traffic's active window (first start to last delivery). */
+  goodput_bps: number;
+  active_goodput_bps: number | null;
   min_flow_bps: number | null;
   victim_bps: number | null;
   delivered_bytes: number;
   drops_lossless: number;
   drops_lossy: number;
-  xoff_sent: number;
+  /** Pause episodes (XOFF from the not-paused state) and every XOFF sent, refreshes included. */
+  xoff_episodes: number;
+  xoff_frames: number;
   pause_frames: number;
   paused_ps: number;
   cnms: number;
@@ -140,34 +148,47 @@ export interface PointMetrics {
   jain: number | null;
   watchdog_events: number;
   packet_hops: number;
-  /** The longest and the mean flow completion time, ps; null unless every sized flow completed. */
+  /** Completion times of the messages (flows with a size), nearest-rank; null unless every one completed. */
+  fct_median_ps: number | null;
+  fct_p99_ps: number | null;
   max_fct_ps: number | null;
   mean_fct_ps: number | null;
   /** Frame bytes the roce flows sent again (go-back-N). */
   retransmitted_bytes: number;
+  /** Deprecated names of goodput_bps and xoff_frames, kept one release (run.json lists them). */
+  throughput_bps: number;
+  xoff_sent: number;
 }
 
 export const METRIC_NAMES: (keyof PointMetrics)[] = [
-  'throughput_bps', 'min_flow_bps', 'victim_bps', 'delivered_bytes', 'drops_lossless', 'drops_lossy',
-  'xoff_sent', 'pause_frames', 'paused_ps', 'cnms', 'ets_max_share_error_pp', 'jain', 'watchdog_events', 'packet_hops',
-  'max_fct_ps', 'mean_fct_ps', 'retransmitted_bytes',
+  'goodput_bps', 'active_goodput_bps', 'min_flow_bps', 'victim_bps', 'delivered_bytes', 'drops_lossless', 'drops_lossy',
+  'xoff_episodes', 'xoff_frames', 'pause_frames', 'paused_ps', 'cnms', 'ets_max_share_error_pp', 'jain', 'watchdog_events', 'packet_hops',
+  'fct_median_ps', 'fct_p99_ps', 'max_fct_ps', 'mean_fct_ps', 'retransmitted_bytes',
+  'throughput_bps', 'xoff_sent',
 ];
+
+/** Sweep metrics renamed in this release -> their new names (run.json `deprecated`). */
+export const DEPRECATED_METRICS: Record<string, string> = { throughput_bps: 'goodput_bps', xoff_sent: 'xoff_frames' };
 
 export function pointMetrics(s: SimSummary): PointMetrics {
   const tput = s.flows.map((f) => f.throughput_bps);
   const victims = s.flows.filter((f) => f.victim);
-  // Completion times of the flows that have a size (the others never complete).
-  const fcts = s.flows.filter((f) => f.ideal_fct_ps !== undefined ? f.ideal_fct_ps !== null : f.fct_ps !== null).map((f) => f.fct_ps);
+  const done = completion(s.flows);
+  const allDone = done.messages > 0 && done.finished === done.messages;
+  // Everything delivered per second of run: a sum of per-flow figures with different windows
+  // could exceed the link (converged-link: 10.65 G on 10 G); older summaries lack the total.
+  const goodput = s.throughput?.goodput_bps ?? s.throughput?.total_bps ?? tput.reduce((a, b) => a + b, 0);
+  const xoffFrames = s.pfc.xoff_frames ?? s.pfc.xoff_sent ?? 0;
   return {
-    // Everything delivered per second of run: a sum of per-flow figures with different windows
-    // could exceed the link (converged-link: 10.65 G on 10 G); older summaries lack the total.
-    throughput_bps: s.throughput?.total_bps ?? tput.reduce((a, b) => a + b, 0),
+    goodput_bps: goodput,
+    active_goodput_bps: s.throughput?.active_goodput_bps ?? null,
     min_flow_bps: tput.length ? minOf(tput) : null,
     victim_bps: victims.length ? victims.reduce((a, f) => a + f.throughput_bps, 0) : null,
     delivered_bytes: s.flows.reduce((a, f) => a + f.bytes_delivered, 0),
     drops_lossless: s.drops.lossless,
     drops_lossy: s.drops.lossy,
-    xoff_sent: s.pfc.xoff_sent,
+    xoff_episodes: s.pfc.xoff_episodes ?? xoffFrames,
+    xoff_frames: xoffFrames,
     pause_frames: s.pfc.pause_frames,
     paused_ps: s.pfc.paused_ps_by_priority.reduce((a, b) => a + b, 0),
     cnms: s.qcn.cnms,
@@ -175,9 +196,13 @@ export function pointMetrics(s: SimSummary): PointMetrics {
     jain: s.fairness.jain,
     watchdog_events: s.watchdog.length,
     packet_hops: s.sim.packet_hops,
-    max_fct_ps: fcts.length && fcts.every((t) => t !== null) ? maxOf(fcts as number[]) : null,
-    mean_fct_ps: fcts.length && fcts.every((t) => t !== null) ? Math.round((fcts as number[]).reduce((a, b) => a + b, 0) / fcts.length) : null,
+    fct_median_ps: allDone ? done.fct_median_ps : null,
+    fct_p99_ps: allDone ? done.fct_p99_ps : null,
+    max_fct_ps: allDone ? done.fct_max_ps : null,
+    mean_fct_ps: allDone ? done.fct_mean_ps : null,
     retransmitted_bytes: s.flows.reduce((a, f) => a + (f.retransmitted_bytes ?? 0), 0),
+    throughput_bps: goodput,
+    xoff_sent: xoffFrames,
   };
 }
 
