@@ -79,6 +79,7 @@ describe('memh words decode back to the JSON lines of random stimuli', () => {
 describe('memh packing', () => {
   it('an ETS tx line, field by field', () => {
     const files = generateMemh('ets', {
+      max_frame: 1518,
       ets: { prio_tc: [0, 0, 1, 1, 2, 2, 3, 3], tsa: ['ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict', 'strict'], bw: [40, 40, 20, 0, 0, 0, 0, 0] },
       events: [{ type: 'enq', prio: 2, bytes: 1000 }, { type: 'enq', prio: 2, bytes: 64 }, { type: 'tx' }, { type: 'block', tcs: [3, 0] }],
     });

@@ -1,7 +1,8 @@
-// `dcbkit vectors <kernel> --stimulus <file|-> [--format jsonl|memh --out DIR] | --example`: golden
-// vectors as JSON Lines, one line per input event with the kernel state after it (docs/design.md
+// `dcbkit vectors <kernel> --stimulus <file|-> [--config CONFIG [--device D] [--port NAME]]
+// [--format jsonl|memh --out DIR] | --example`: golden vectors as JSON Lines, one line per input event with the kernel state after it (docs/design.md
 // §5), or as $readmemh words with a manifest and a SystemVerilog package (host/vectors/memh.ts,
-// docs/rtl.md); --example prints a sample stimulus. The stimulus is validated in full before
+// docs/rtl.md); --example prints a sample stimulus. With --config the ets/pfc parameters come from
+// the config's register image (host/vectors/from-config.ts). The stimulus is validated in full before
 // anything is printed or written, so invalid input gives exit 2 and no partial output; the memh
 // directory is written as a whole or not at all.
 import { readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { parseOrThrow } from '../problems.js';
 import { vectorKernels } from '../vectors/index.js';
 import { packageRoot } from '../loader.js';
 import { memhFiles } from '../vectors/memh.js';
+import { registerView, type ConfigSource } from '../vectors/from-config.js';
 
 export function readStimulus(source: string): unknown {
   let text: string;
@@ -37,10 +39,35 @@ function findKernel(kernel: string) {
   return k;
 }
 
-/** Library form: stimulus in (validated here), output lines out. */
-export function generateVectors(kernel: string, stimulus: unknown): object[] {
+/** Where a kernel's configuration comes from besides the stimulus: a config's register image. */
+export interface ConfigOptions {
+  config?: string;
+  device?: string;
+  port?: string;
+}
+
+/**
+ * The stimulus the kernel runs: as given, or with its configuration keys replaced by those read from
+ * the register image of `opts.config` (so writing it out and replaying it without --config gives
+ * the same vectors), and the source the manifest records.
+ */
+export function configuredStimulus(kernel: string, stimulus: unknown, opts: ConfigOptions = {}): { stimulus: unknown; source?: ConfigSource } {
   const k = findKernel(kernel);
-  return k.run(parseOrThrow(k.stimulus, stimulus, '', `${k.name} stimulus`));
+  if (opts.config === undefined) {
+    if (opts.device !== undefined || opts.port !== undefined) throw new InputError({ path: opts.device !== undefined ? '--device' : '--port', rule: 'selects the device or port of --config; give --config too' });
+    return { stimulus };
+  }
+  if (!k.fromRegisters) throw new InputError({ path: '--config', rule: `kernel ${kernel} has no registers in the image; --config configures ${vectorKernels.filter((v) => v.fromRegisters).map((v) => v.name).join(', ')}` });
+  const view = registerView(opts.config, opts.device, opts.port);
+  const given = stimulus !== null && typeof stimulus === 'object' && !Array.isArray(stimulus) ? stimulus : {};
+  return { stimulus: { ...given, ...k.fromRegisters(view) }, source: view.source };
+}
+
+/** Library form: stimulus in (validated here), output lines out. */
+export function generateVectors(kernel: string, stimulus: unknown, opts: ConfigOptions = {}): object[] {
+  const k = findKernel(kernel);
+  const c = configuredStimulus(kernel, stimulus, opts);
+  return k.run(parseOrThrow(k.stimulus, c.stimulus, '', `${k.name} stimulus`));
 }
 
 /** Where each kernel's stimulus and output lines are documented. */
@@ -57,15 +84,16 @@ export function exampleStimulus(kernel: string): string {
 const documented = () => Object.entries(STIMULUS_DOCS).map(([k, d]) => `${k} ${d}`).join(', ');
 
 /** Library form of `--format memh`: the files of the output directory (name -> contents). */
-export function generateMemh(kernel: string, stimulus: unknown): Map<string, string> {
+export function generateMemh(kernel: string, stimulus: unknown, opts: ConfigOptions = {}): Map<string, string> {
   const k = findKernel(kernel);
-  const s = parseOrThrow(k.stimulus, stimulus, '', `${k.name} stimulus`);
+  const c = configuredStimulus(kernel, stimulus, opts);
+  const s = parseOrThrow(k.stimulus, c.stimulus, '', `${k.name} stimulus`);
   const core = new Core('release');
   const lines = k.run(s, core);
-  return memhFiles(k.name, k.memh(s, lines, core), lines);
+  return memhFiles(k.name, k.memh(s, lines, core), lines, c.source ? { source: c.source } : {});
 }
 
-export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: string; example?: boolean; format: string; out?: string }> = {
+export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: string; example?: boolean; format: string; out?: string; config?: string; device?: string; port?: string }> = {
   command: 'vectors <kernel>',
   describe: 'golden vectors: one JSON line per input event with the kernel state after it',
   builder: (y) =>
@@ -75,6 +103,9 @@ export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: 
       .option('example', { type: 'boolean', describe: 'print a sample stimulus of the kernel (examples/vectors/KERNEL.json) instead' })
       .option('format', { type: 'string', nargs: 1, requiresArg: true, default: 'jsonl', describe: 'jsonl (JSON Lines on stdout) | memh (stimulus.memh, expected.memh, config.memh, manifest.json, dcbkit_<kernel>_pkg.sv in --out)' })
       .option('out', { type: 'string', nargs: 1, requiresArg: true, describe: 'output directory of --format memh' })
+      .option('config', { type: 'string', nargs: 1, requiresArg: true, describe: 'DCB config: ets/pfc parameters read from its register image (codegen --target c-header), replacing the stimulus\'s own' })
+      .option('device', { type: 'string', nargs: 1, requiresArg: true, describe: 'device description of --config (as codegen --device)' })
+      .option('port', { type: 'string', nargs: 1, requiresArg: true, describe: 'port of --config whose PFC thresholds are used (default: the first)' })
       .epilogue(`Stimulus formats and output fields: ${documented()}. Start from a sample: dcbkit vectors KERNEL --example > s.json`) as never,
   handler: (args) => {
     findKernel(args.kernel);
@@ -90,11 +121,11 @@ export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: 
     if (args.format === 'memh') {
       if (args.out === undefined) throw new InputError({ path: '--out', rule: '--format memh writes a directory: give --out DIR' });
       checkOutDir(args.out, VECTORS_OUTPUT);
-      writeTreeAtomic(args.out, generateMemh(args.kernel, readStimulus(args.stimulus)), VECTORS_OUTPUT);
+      writeTreeAtomic(args.out, generateMemh(args.kernel, readStimulus(args.stimulus), args), VECTORS_OUTPUT);
       return;
     }
     if (args.out !== undefined) throw new InputError({ path: '--out', rule: 'only with --format memh (JSON Lines go to stdout)' });
-    const lines = generateVectors(args.kernel, readStimulus(args.stimulus));
+    const lines = generateVectors(args.kernel, readStimulus(args.stimulus), args);
     process.stdout.write(lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length ? '\n' : ''));
   },
 };

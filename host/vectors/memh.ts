@@ -307,7 +307,7 @@ endpackage
 }
 
 /** Every file of a memh vectors directory. */
-export function memhFiles(kernel: string, layout: MemhLayout, lines: object[]): Map<string, string> {
+export function memhFiles(kernel: string, layout: MemhLayout, lines: object[], extra: Record<string, unknown> = {}): Map<string, string> {
   const words = { stimulus: wordLayout(layout.stimulus), expected: wordLayout(layout.expected), config: wordLayout(layout.configWord) };
   const pack = (groups: Group[], items: object[], what: string, bits: number) =>
     items.map((x, i) => hexWord(encodeWord(groups, x as Record<string, unknown>, `${what}[${i}]`), bits)).join('\n') + (items.length ? '\n' : '');
@@ -316,6 +316,7 @@ export function memhFiles(kernel: string, layout: MemhLayout, lines: object[]): 
     kernel,
     word_bits: { stimulus: words.stimulus.word_bits, expected: words.expected.word_bits, config: words.config.word_bits },
     counts: { stimulus: layout.events.length, expected: lines.length },
+    ...extra,
     config: layout.config,
     stimulus: words.stimulus,
     expected: words.expected,

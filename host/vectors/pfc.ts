@@ -10,6 +10,7 @@ import { Core } from '../loader.js';
 import { PfcPort, type PfcMode } from '../pfc.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
+import { defaultConfigValues, pfcFromRegisters } from './from-config.js';
 
 const u16 = z.number().int().min(0).max(0xffff);
 const bytes = z.number().int().min(1).max(65535);
@@ -36,11 +37,12 @@ const params = z
     enable: z.array(z.number().int().min(0).max(7)).default([3]),
     pause_time: u16.default(0xffff),
     refresh_quanta: z.number().int().min(1).max(0xffff).optional(),
-    xoff: perUnit.default(40960),
-    xon: perUnit.default(20480),
+    // a default config's values (`dcbkit validate` of an empty config), headroom from its cable
+    xoff: perUnit.default(defaultConfigValues.xoff),
+    xon: perUnit.default(defaultConfigValues.xon),
     headroom: z.union([perUnit, z.literal('auto')]).default('auto'),
-    cable: z.string().default('100m'),
-    mtu: z.number().int().min(MTU_MIN).max(MTU_MAX).default(9216),
+    cable: z.string().default(`${defaultConfigValues.cableM}m`),
+    mtu: z.number().int().min(MTU_MIN).max(MTU_MAX).default(defaultConfigValues.mtu),
   })
   .strict();
 
@@ -161,6 +163,7 @@ export const pfcVectors: VectorKernel<typeof stimulus> = {
   name: 'pfc',
   describe: '802.1Qbb PFC / 802.3x PAUSE: ingress XOFF/XON generation and egress pause timers of one port',
   stimulus,
+  fromRegisters: (v) => ({ params: pfcFromRegisters(v) }),
   run(s, core = new Core('release')) {
     const port = buildPort(s.params, core);
     const out: object[] = [];

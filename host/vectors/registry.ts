@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { Core } from '../loader.js';
 import type { MemhLayout } from './memh.js';
+import type { RegisterView } from './from-config.js';
 
 export interface VectorKernel<S extends z.ZodType = z.ZodType> {
   /** Kernel name on the command line: qcn-rp, qcn-cp, ets, pfc, credit. */
@@ -12,6 +13,9 @@ export interface VectorKernel<S extends z.ZodType = z.ZodType> {
   describe: string;
   /** Schema of the stimulus document; its messages become `path: rule` lines. */
   stimulus: S;
+  /** The stimulus keys (all but `events`) read from a register image (`--config`); absent: the
+   *  kernel has no registers in the image. */
+  fromRegisters?(view: RegisterView): Record<string, unknown>;
   /** Runs the kernel over the validated stimulus, returning every output line. `core` defaults to a
    *  fresh release core; the differential test passes one that records every kernel call. */
   run(stimulus: z.output<S>, core?: Core): object[];
