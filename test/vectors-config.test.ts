@@ -11,9 +11,9 @@ import { codegenFiles } from '../host/commands/codegen.js';
 import { exampleStimulus, generateMemh } from '../host/commands/vectors.js';
 import { packageRoot } from '../host/loader.js';
 import { runCli } from './helpers.js';
+import { E2E_CONFIGS } from './vectors-configs.js';
 
 const ROOT = packageRoot();
-export const E2E_CONFIGS = ['mtu9216-50-30-20', 'zero-strict', 'pfc-2km'].map((c) => join(ROOT, 'examples', 'vectors', 'configs', `${c}.yaml`));
 const CONFIGS = [...E2E_CONFIGS, join(ROOT, 'examples', 'configs', 'roce.yaml'), join(ROOT, 'examples', 'configs', 'converged.yaml')];
 
 /** DCB_<block>_<field>_VALUES of the SV package: instance i's value. */

@@ -5,7 +5,8 @@
 //   {"type": "block", "tcs": [..]}           the set of blocked (PFC-paused) TCs from now on
 // Output per event: type, tc, bytes, cur, deficit[8], queued_frames[8], blocked[].
 import { z } from 'zod';
-import { EtsHarness, etsConfigSchema } from '../ets.js';
+import { EtsHarness, etsConfigSchema, type EtsConfig } from '../ets.js';
+import { etsCoverage, randomEts } from './ets-random.js';
 import { Core } from '../loader.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
@@ -88,17 +89,25 @@ function etsMemh(s: z.output<typeof stimulus>, _lines: object[], core: Core): Me
   };
 }
 
+/** The harness of a stimulus's configuration: the core's quanta, or the stimulus's (a register image's). */
+export function etsHarness(s: { max_frame: number; ets: EtsConfig; quantum?: number[] }, core: Core): EtsHarness {
+  const h = new EtsHarness(core, s.ets, s.max_frame);
+  // etsConfigure derived the masks, Q and bw x Q (and reset the DRR state); programmed quanta replace bw x Q
+  s.quantum?.forEach((q, t) => {
+    if (q > 0) core.setI32(h.rec + core.constant('ETS_QUANTUM') + 4 * t, q);
+  });
+  return h;
+}
+
 export const etsVectors: VectorKernel<typeof stimulus> = {
   name: 'ets',
   describe: '802.1Qaz ETS: strict priority then DWRR transmission selection over 8 TCs',
   stimulus,
   fromRegisters: etsFromRegisters,
+  random: randomEts,
+  coverage: etsCoverage,
   run(s, core = new Core('release')) {
-    const h = new EtsHarness(core, s.ets, s.max_frame);
-    // the register image's quanta replace bw x Q (etsConfigure derived masks and Q; the DRR state is reset)
-    s.quantum?.forEach((q, t) => {
-      if (q > 0) core.setI32(h.rec + core.constant('ETS_QUANTUM') + 4 * t, q);
-    });
+    const h = etsHarness(s, core);
     return s.events.map((e) => {
       let tc: number | null = null;
       let bytes = 0;

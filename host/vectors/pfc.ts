@@ -11,6 +11,7 @@ import { PfcPort, type PfcMode } from '../pfc.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 import { defaultConfigValues, pfcFromRegisters } from './from-config.js';
+import { pfcCoverage, randomPfc } from './pfc-random.js';
 
 const u16 = z.number().int().min(0).max(0xffff);
 const bytes = z.number().int().min(1).max(65535);
@@ -55,7 +56,7 @@ const event = z.discriminatedUnion('type', [
   z.object({ ...at, type: z.literal('tick') }).strict(),
 ]);
 
-const stimulus = z
+export const pfcStimulus = z
   .object({ params: params.default(params.parse({})), events: z.array(event) })
   .strict()
   .superRefine((s, ctx) => {
@@ -69,14 +70,14 @@ const stimulus = z
     }
   });
 
-type Stimulus = z.output<typeof stimulus>;
+type Stimulus = z.output<typeof pfcStimulus>;
 
 function units(v: number | number[]): number[] {
   return Array.isArray(v) ? v : Array(9).fill(v);
 }
 
 /** The port the stimulus describes (headroom "auto" = host/headroom.ts at speed, cable, mtu). */
-function buildPort(p: Stimulus['params'], core: Core): PfcPort {
+export function buildPort(p: Stimulus['params'], core: Core): PfcPort {
   let headroom: number[];
   if (p.headroom === 'auto') {
     const cableM = parseCable(p.cable, 'params.cable');
@@ -159,11 +160,13 @@ function pfcMemh(s: Stimulus, _lines: object[], core: Core): MemhLayout {
   };
 }
 
-export const pfcVectors: VectorKernel<typeof stimulus> = {
+export const pfcVectors: VectorKernel<typeof pfcStimulus> = {
   name: 'pfc',
   describe: '802.1Qbb PFC / 802.3x PAUSE: ingress XOFF/XON generation and egress pause timers of one port',
-  stimulus,
+  stimulus: pfcStimulus,
   fromRegisters: (v) => ({ params: pfcFromRegisters(v) }),
+  random: randomPfc,
+  coverage: pfcCoverage,
   run(s, core = new Core('release')) {
     const port = buildPort(s.params, core);
     const out: object[] = [];
