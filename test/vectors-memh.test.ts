@@ -103,12 +103,12 @@ describe('memh packing', () => {
 
 describe('vectors --format memh on the command line', () => {
   const stim = join(SHIPPED, 'ets.json');
-  it('writes the five files', () => {
+  it('writes the vectors, the package, the decoder and the replay Makefile', () => {
     const out = join(tmp, 'ets');
     const r = runCli(['vectors', 'ets', '--stimulus', stim, '--format', 'memh', '--out', out]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['config.memh', 'dcbkit_ets_pkg.sv', 'expected.memh', 'manifest.json', 'stimulus.memh']);
+    expect(readdirSync(out).sort()).toEqual(['Makefile', 'config.memh', 'dcbkit_ets_pkg.sv', 'decode_memh.py', 'expected.memh', 'manifest.json', 'stimulus.memh']);
     expect(r.stdout).toBe('');
   });
   it('bad flags and unpackable values: exit 2, one line naming the flag or field, nothing written', () => {

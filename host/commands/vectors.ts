@@ -15,6 +15,7 @@ import { parseOrThrow } from '../problems.js';
 import { vectorKernels } from '../vectors/index.js';
 import { packageRoot } from '../loader.js';
 import { memhFiles } from '../vectors/memh.js';
+import { replayMakefile } from '../vectors/makefile.js';
 import { registerView, type ConfigSource } from '../vectors/from-config.js';
 import { RANDOM_MAX_EVENTS, Rand, coverageLine } from '../vectors/random.js';
 import type { VectorKernel } from '../vectors/registry.js';
@@ -123,7 +124,11 @@ export function generateMemh(kernel: string, stimulus: unknown, opts: ConfigOpti
 function memhOf(p: PreparedRun): Map<string, string> {
   const { s, lines, core, coverage } = runPrepared(p);
   const extra = { ...(p.source ? { source: p.source } : {}), ...(coverage ? { coverage } : {}) };
-  return memhFiles(p.kernel.name, p.kernel.memh(s, lines, core), lines, extra);
+  const files = memhFiles(p.kernel.name, p.kernel.memh(s, lines, core), lines, extra);
+  const makefile = replayMakefile(p.kernel.name, packageRoot());
+  if (makefile) files.set('Makefile', makefile);
+  files.set('decode_memh.py', readFileSync(join(packageRoot(), 'rtl', 'decode_memh.py'), 'utf8'));
+  return files;
 }
 
 /** --random N and --seed S as a spec (or undefined without --random). */
@@ -146,7 +151,7 @@ export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: 
       .positional('kernel', { type: 'string', describe: 'qcn-rp | qcn-cp | ets | pfc | credit', demandOption: true })
       .option('stimulus', { type: 'string', nargs: 1, requiresArg: true, describe: 'stimulus JSON file, or - for stdin' })
       .option('example', { type: 'boolean', describe: 'print a sample stimulus of the kernel (examples/vectors/KERNEL.json) instead' })
-      .option('format', { type: 'string', nargs: 1, requiresArg: true, default: 'jsonl', describe: 'jsonl (JSON Lines on stdout) | memh (stimulus.memh, expected.memh, config.memh, manifest.json, dcbkit_<kernel>_pkg.sv in --out)' })
+      .option('format', { type: 'string', nargs: 1, requiresArg: true, default: 'jsonl', describe: 'jsonl (JSON Lines on stdout) | memh (stimulus.memh, expected.memh, config.memh, manifest.json, dcbkit_<kernel>_pkg.sv, decode_memh.py and for ets/pfc a replay Makefile in --out)' })
       .option('out', { type: 'string', nargs: 1, requiresArg: true, describe: 'output directory of --format memh' })
       .option('config', { type: 'string', nargs: 1, requiresArg: true, describe: 'DCB config: ets/pfc parameters read from its register image (codegen --target c-header), replacing the stimulus\'s own' })
       .option('device', { type: 'string', nargs: 1, requiresArg: true, describe: 'device description of --config (as codegen --device)' })

@@ -256,7 +256,7 @@ function svParam(name: string, value: unknown, g: Group | undefined): string {
 }
 
 /** The `dcbkit_<kernel>_pkg.sv` text: word widths, enum codes, packed structs, configuration localparams. */
-export function svPackage(kernel: string, layout: MemhLayout, words: { stimulus: WordLayout; expected: WordLayout; config: WordLayout }): string {
+export function svPackage(kernel: string, layout: MemhLayout, words: { stimulus: WordLayout; expected: WordLayout; config: WordLayout }, expectedCount: number): string {
   const pkg = `dcbkit_${kernel.replace(/-/g, '_')}_pkg`;
   const enums: string[] = [];
   for (const [what, w] of [['STIM', words.stimulus], ['EXP', words.expected]] as const) {
@@ -286,6 +286,10 @@ package ${pkg};
   localparam int STIMULUS_BITS = ${words.stimulus.word_bits};
   localparam int EXPECTED_BITS = ${words.expected.word_bits};
   localparam int CONFIG_BITS = ${words.config.word_bits};
+  // words in stimulus.memh and expected.memh: the testbenches size their memories by these and
+  // fail unless they compare every expected word
+  localparam int STIMULUS_COUNT = ${layout.events.length};
+  localparam int EXPECTED_COUNT = ${expectedCount};
 
   // name -> code of every enum field (the manifest's "enum" tables)
 ${enums.join('\n')}
@@ -327,6 +331,6 @@ export function memhFiles(kernel: string, layout: MemhLayout, lines: object[], e
     ['expected.memh', pack(layout.expected, lines, 'expected', words.expected.word_bits)],
     ['config.memh', pack(layout.configWord, [layout.configValues], 'config', words.config.word_bits)],
     ['manifest.json', JSON.stringify(manifest, null, 2) + '\n'],
-    [`dcbkit_${kernel.replace(/-/g, '_')}_pkg.sv`, svPackage(kernel, layout, words)],
+    [`dcbkit_${kernel.replace(/-/g, '_')}_pkg.sv`, svPackage(kernel, layout, words, lines.length)],
   ]);
 }
