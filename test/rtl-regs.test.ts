@@ -4,8 +4,11 @@
 // rtl/dcb_regs_ets_cfg.sv and rtl/dcb_regs_pfc_cfg.sv) and replays `vectors --config` vectors under
 // Icarus Verilog and Verilator, every line compared. Each set is the shipped example's events
 // followed by a random set of the same config (`--random`), so one model per config and kernel
-// covers both. A register image with one quantum one credit too large makes the ETS replay fail.
+// covers both. The C model, configured by test/c/regs_replay.c through the generated dcb_regs.h
+// getters from dcb_regs.bin, prints the same lines. A register image with one quantum one credit
+// too large makes the ETS replay fail.
 // Every model is built once, in beforeAll.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codegenFiles } from '../host/commands/codegen.js';
 import { exampleStimulus, generateMemh, generateVectors, prepareRun, runPrepared } from '../host/commands/vectors.js';
 import { svTarget } from '../codegen/sv.js';
-import { icarusBuild, rtl, runBench, verilatorBuild } from './rtl-sim.js';
+import { ROOT, icarusBuild, rtl, runBench, verilatorBuild } from './rtl-sim.js';
 import { requireTool } from './helpers.js';
 import { E2E_CONFIGS } from './vectors-configs.js';
 
@@ -46,16 +49,25 @@ function shippedThenRandom(kernel: Kernel, config: string): Stim {
   return { ...random, events: [...shipped.events, ...drain, ...later] };
 }
 
-interface Model { name: string; lines: number; dir: string; exe: { icarus: string; verilator: string } }
+interface Model { name: string; kernel: Kernel; config: string; stimulus: Stim; lines: number; dir: string; exe: { icarus: string; verilator: string } }
 const models: Model[] = [];
 const coverage: string[] = [];
+const cmodel = new Map<string, { exe: string; image: string }>();
 let mutantExe = '';
 let mutantDir = '';
 
 beforeAll(() => {
   E2E_CONFIGS.forEach((config, ci) => {
     const cname = config.replace(/.*\//, '').replace(/\.yaml$/, '');
-    const gen = codegenFiles(config, ['sv']);
+    const gen = codegenFiles(config, ['sv', 'c-header']);
+    // the C model linked with this config's dcb_regs.h, reading its dcb_regs.bin at run time
+    const cdir = join(tmp, cname, 'c-header');
+    mkdirSync(cdir, { recursive: true });
+    for (const f of ['dcb_regs.h', 'dcb_regs.bin']) writeFileSync(join(cdir, f), gen.files.get(`c-header/${f}`)!);
+    const cc = spawnSync('cc', ['-std=c99', '-Wall', '-Wextra', '-Werror', '-O1', `-I${join(ROOT, 'build')}`, `-I${join(ROOT, 'cmodel')}`, `-I${cdir}`, '-o', join(cdir, 'regs_replay'),
+      join(ROOT, 'test', 'c', 'regs_replay.c'), join(ROOT, 'cmodel', 'ets.c'), join(ROOT, 'cmodel', 'pfc.c')], { encoding: 'utf8' });
+    if (cc.status !== 0) throw new Error(`cc regs_replay: ${cc.stderr}`);
+    cmodel.set(config, { exe: join(cdir, 'regs_replay'), image: join(cdir, 'dcb_regs.bin') });
     const regs = join(tmp, cname, 'regs', 'dcb_regs_pkg.sv'); // a package's file is named after it
     mkdirSync(join(tmp, cname, 'regs'), { recursive: true });
     writeFileSync(regs, gen.files.get('sv/dcb_regs_pkg.sv') as string);
@@ -63,7 +75,8 @@ beforeAll(() => {
       const name = `${cname} ${kernel}`;
       const dir = join(tmp, cname, kernel);
       mkdirSync(dir);
-      const files = generateMemh(kernel, shippedThenRandom(kernel, config), { config });
+      const stimulus = shippedThenRandom(kernel, config);
+      const files = generateMemh(kernel, stimulus, { config });
       for (const [f, text] of files) writeFileSync(join(dir, f), text);
       const lines = (JSON.parse(files.get('manifest.json')!) as { counts: { expected: number } }).counts.expected;
       coverage.push(runPrepared(prepareRun(kernel, undefined, { config }, RANDOM)).coverage!);
@@ -73,7 +86,7 @@ beforeAll(() => {
         icarus: icarusBuild(join(tmp, `${id}.vvp`), ['-DDCBKIT_REGS', ...sources]).exe,
         verilator: verilatorBuild(mdir, `V${id}`, `tb_${kernel}_replay`, ['-DDCBKIT_REGS', ...sources]).exe,
       };
-      models.push({ name, lines, dir, exe });
+      models.push({ name, kernel, config, stimulus, lines, dir, exe });
       if (ci === 0 && kernel === 'ets') {
         // the wrong register: TC 0's quantum one 64-byte credit above what the config gives
         const tcs = gen.ir.tcs.map((t) => (t.tc === 0 ? { ...t, quantumBytes: t.quantumBytes + 64 } : t));
@@ -113,6 +126,35 @@ describe('the RTL programmed from the register image replays vectors --config', 
     expect(r.out).toMatch(/^RESULT FAIL [1-9]\d* mismatches/m);
     expect(r.out).toMatch(/^MISMATCH line \d+ deficit\[0\]/m);
     expect(r.status).not.toBe(0);
+  });
+});
+
+/** The stimulus events as regs_replay's text lines. */
+function eventText(kernel: Kernel, s: Stim): string {
+  return s.events.map((e) => {
+    if (kernel === 'ets') return e.type === 'enq' ? `enq ${e.prio} ${e.bytes}` : e.type === 'tx' ? 'tx' : `block ${(e.tcs as number[]).reduce((m, t) => m | (1 << t), 0)}`;
+    const rest = e.type === 'arrive' || e.type === 'depart' ? `${e.prio} ${e.bytes}` : e.type === 'rx_pfc' ? `${e.enable_vector} ${(e.time as number[]).join(' ')}` : e.type === 'rx_pause' ? `${e.time}` : '';
+    return `${e.t_ps} ${e.type} ${rest}`;
+  }).join('\n') + '\n';
+}
+
+/** The fields regs_replay prints, from a JSON line. */
+function lineFields(kernel: Kernel, l: Record<string, any>): string {
+  if (kernel === 'ets') return [l.tc ?? -1, l.bytes, l.cur, ...l.deficit, ...l.queued_frames, (l.blocked as number[]).reduce((m, t) => m | (1 << t), 0)].join(' ');
+  return [l.t_ps, l.type, l.dropped, l.tx_mask, ...l.tx_time, ...l.occ, l.xoff_state].join(' ');
+}
+
+describe('the C model configured through dcb_regs.h gives the same vectors', () => {
+  it('three configs, ETS and PFC, every line', () => {
+    for (const m of models) {
+      const c = cmodel.get(m.config)!;
+      const r = spawnSync(c.exe, [c.image, m.kernel, '0'], { input: eventText(m.kernel, m.stimulus), encoding: 'utf8', maxBuffer: 64 << 20 });
+      expect(r.status, r.stderr).toBe(0);
+      const got = r.stdout.trim().split('\n');
+      const want = (generateVectors(m.kernel, m.stimulus, { config: m.config }) as Record<string, any>[]).map((l) => lineFields(m.kernel, l));
+      expect(got.length, m.name).toBe(m.lines);
+      got.forEach((g, i) => expect(g, `${m.name} line ${i}`).toBe(want[i]));
+    }
   });
 });
 

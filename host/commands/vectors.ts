@@ -1,10 +1,12 @@
-// `dcbkit vectors <kernel> --stimulus <file|-> [--config CONFIG [--device D] [--port NAME]]
-// [--format jsonl|memh --out DIR] | --example`: golden vectors as JSON Lines, one line per input event with the kernel state after it (docs/design.md
-// §5), or as $readmemh words with a manifest and a SystemVerilog package (host/vectors/memh.ts,
-// docs/rtl.md); --example prints a sample stimulus. With --config the ets/pfc parameters come from
-// the config's register image (host/vectors/from-config.ts). The stimulus is validated in full before
-// anything is printed or written, so invalid input gives exit 2 and no partial output; the memh
-// directory is written as a whole or not at all.
+// `dcbkit vectors <kernel> --stimulus <file|-> | --random N [--seed S] [--config CONFIG [--device D]
+// [--port NAME]] [--format jsonl|memh --out DIR] [--stimulus-out FILE] | --example`: golden vectors
+// as JSON Lines, one line per input event with the kernel state after it (docs/design.md §5), or as
+// $readmemh words with a manifest, a SystemVerilog package, a decoder and a replay Makefile
+// (host/vectors/memh.ts, docs/rtl.md); --example prints a sample stimulus. With --config the
+// ets/pfc parameters come from the config's register image (host/vectors/from-config.ts); --random
+// draws a valid stimulus (host/vectors/random.ts) and prints its coverage line on stderr. The
+// stimulus is validated in full before anything is printed or written, so invalid input gives exit
+// 2 and no partial output; the memh directory is written as a whole or not at all.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
