@@ -185,6 +185,20 @@ export function registerValues(ir: Ir): Map<string, number> {
   return v;
 }
 
+/** Field value of instance i read from an image (dcb_regs.bin), as a driver or the RTL reads it. */
+export function imageField(image: Uint8Array, block: string, i: number, field: string): number {
+  const b = BLOCKS.find((x) => x.name === block);
+  const fl = b?.fields.find((x) => x.name === field);
+  if (!b || !fl) throw new Error(`no register ${block}.${field}`);
+  return wordField(image, b.base + b.stride * i + fl.offset, fl.shift, fl.width);
+}
+
+/** The `width`-bit field at `shift` of the little-endian 32-bit word at byte `at`. */
+export function wordField(image: Uint8Array, at: number, shift: number, width: number): number {
+  const word = (image[at] | (image[at + 1] << 8) | (image[at + 2] << 16) | (image[at + 3] << 24)) >>> 0;
+  return width === 32 ? word : Math.floor(word / 2 ** shift) % 2 ** width;
+}
+
 function check(ir: Ir): Problem[] {
   const out = irProblemsFor(ir, 'c-header');
   const values = registerValues(ir);

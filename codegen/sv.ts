@@ -7,7 +7,7 @@
 // multi-dimensional localparams, so that Icarus Verilog and Yosys read it as Verilator does.
 // What the c-header target cannot express, this one cannot either: its check, relabelled.
 import type { Ir } from './ir.js';
-import { BLOCKS, CREDIT_BYTES, MAGIC, VERSION, cHeaderTarget, imageLength } from './c-header.js';
+import { BLOCKS, CREDIT_BYTES, MAGIC, VERSION, cHeaderTarget, imageLength, wordField } from './c-header.js';
 import type { CodegenTarget, Emitted } from './target.js';
 import type { Problem } from '../host/errors.js';
 
@@ -17,9 +17,7 @@ const hex = (v: number, digits = 0) => v.toString(16).padStart(digits, '0');
 
 /** Field value of instance i, read back from the image (so the CRC is there too). */
 function fieldOf(image: Uint8Array, base: number, stride: number, i: number, offset: number, shift: number, width: number): number {
-  const at = base + stride * i + offset;
-  const word = (image[at] | (image[at + 1] << 8) | (image[at + 2] << 16) | (image[at + 3] << 24)) >>> 0;
-  return width === 32 ? word : Math.floor(word / 2 ** shift) % 2 ** width;
+  return wordField(image, base + stride * i + offset, shift, width);
 }
 
 function pkg(ir: Ir, image: Uint8Array): string {

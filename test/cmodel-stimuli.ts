@@ -3,22 +3,9 @@
 // generator tracks what the schema checks (queue contents, buffer units, time order) so that every
 // document it makes is accepted, and varies the configuration between documents.
 
-/** xorshift32, so that a seed gives the same documents on every machine. */
-export class Rand {
-  private s: number;
-  constructor(seed: number) { this.s = (seed >>> 0) || 0x6d2b79f5; }
-  next(): number {
-    let x = this.s;
-    x ^= x << 13; x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
-    return (this.s = x);
-  }
-  /** Integer in [lo, hi]. */
-  int(lo: number, hi: number): number { return lo + (this.next() % (hi - lo + 1)); }
-  chance(p: number): boolean { return this.next() / 2 ** 32 < p; }
-  pick<T>(xs: readonly T[]): T { return xs[this.next() % xs.length]; }
-}
+import { Rand } from '../host/vectors/random.js';
+
+export { Rand };
 
 type Doc = Record<string, unknown>;
 

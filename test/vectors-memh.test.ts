@@ -79,6 +79,7 @@ describe('memh words decode back to the JSON lines of random stimuli', () => {
 describe('memh packing', () => {
   it('an ETS tx line, field by field', () => {
     const files = generateMemh('ets', {
+      max_frame: 1518,
       ets: { prio_tc: [0, 0, 1, 1, 2, 2, 3, 3], tsa: ['ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict', 'strict'], bw: [40, 40, 20, 0, 0, 0, 0, 0] },
       events: [{ type: 'enq', prio: 2, bytes: 1000 }, { type: 'enq', prio: 2, bytes: 64 }, { type: 'tx' }, { type: 'block', tcs: [3, 0] }],
     });
@@ -102,12 +103,12 @@ describe('memh packing', () => {
 
 describe('vectors --format memh on the command line', () => {
   const stim = join(SHIPPED, 'ets.json');
-  it('writes the five files', () => {
+  it('writes the vectors, the package, the decoder and the replay Makefile', () => {
     const out = join(tmp, 'ets');
     const r = runCli(['vectors', 'ets', '--stimulus', stim, '--format', 'memh', '--out', out]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['config.memh', 'dcbkit_ets_pkg.sv', 'expected.memh', 'manifest.json', 'stimulus.memh']);
+    expect(readdirSync(out).sort()).toEqual(['Makefile', 'config.memh', 'dcbkit_ets_pkg.sv', 'decode_memh.py', 'expected.memh', 'manifest.json', 'stimulus.memh']);
     expect(r.stdout).toBe('');
   });
   it('bad flags and unpackable values: exit 2, one line naming the flag or field, nothing written', () => {

@@ -60,7 +60,7 @@ describe('vectors pfc', () => {
     // limit = xoff 1000 + 86,992 = 87,992 = 9 * 9216 + 5048 exactly; one more frame is dropped
     const fill = Array.from({ length: 9 }, (_, i) => ({ t_ps: i, type: 'arrive', prio: 3, bytes: 9216 }));
     const lines = generateVectors('pfc', {
-      params: { xoff: 1000, xon: 0 },
+      params: { xoff: 1000, xon: 0, cable: '100m' },
       events: [...fill, { t_ps: 9, type: 'arrive', prio: 3, bytes: 5048 }, { t_ps: 10, type: 'arrive', prio: 3, bytes: 64 }],
     }) as Array<Record<string, any>>;
     expect(lines.map((l) => l.dropped)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);

@@ -1,19 +1,26 @@
-// `dcbkit vectors <kernel> --stimulus <file|-> [--format jsonl|memh --out DIR] | --example`: golden
-// vectors as JSON Lines, one line per input event with the kernel state after it (docs/design.md
-// §5), or as $readmemh words with a manifest and a SystemVerilog package (host/vectors/memh.ts,
-// docs/rtl.md); --example prints a sample stimulus. The stimulus is validated in full before
-// anything is printed or written, so invalid input gives exit 2 and no partial output; the memh
-// directory is written as a whole or not at all.
+// `dcbkit vectors <kernel> --stimulus <file|-> | --random N [--seed S] [--config CONFIG [--device D]
+// [--port NAME]] [--format jsonl|memh --out DIR] [--stimulus-out FILE] | --example`: golden vectors
+// as JSON Lines, one line per input event with the kernel state after it (docs/design.md §5), or as
+// $readmemh words with a manifest, a SystemVerilog package, a decoder and a replay Makefile
+// (host/vectors/memh.ts, docs/rtl.md); --example prints a sample stimulus. With --config the
+// ets/pfc parameters come from the config's register image (host/vectors/from-config.ts); --random
+// draws a valid stimulus (host/vectors/random.ts) and prints its coverage line on stderr. The
+// stimulus is validated in full before anything is printed or written, so invalid input gives exit
+// 2 and no partial output; the memh directory is written as a whole or not at all.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { InputError, fsReason } from '../errors.js';
-import { VECTORS_OUTPUT, checkOutDir, writeTreeAtomic } from '../io.js';
+import { VECTORS_OUTPUT, checkOutDir, checkOutFile, writeFileAtomic, writeTreeAtomic } from '../io.js';
 import { Core } from '../loader.js';
 import { parseOrThrow } from '../problems.js';
 import { vectorKernels } from '../vectors/index.js';
 import { packageRoot } from '../loader.js';
 import { memhFiles } from '../vectors/memh.js';
+import { replayMakefile } from '../vectors/makefile.js';
+import { registerView, type ConfigSource } from '../vectors/from-config.js';
+import { RANDOM_MAX_EVENTS, Rand, coverageLine } from '../vectors/random.js';
+import type { VectorKernel } from '../vectors/registry.js';
 
 export function readStimulus(source: string): unknown {
   let text: string;
@@ -37,10 +44,65 @@ function findKernel(kernel: string) {
   return k;
 }
 
-/** Library form: stimulus in (validated here), output lines out. */
-export function generateVectors(kernel: string, stimulus: unknown): object[] {
+/** Where a kernel's configuration comes from besides the stimulus: a config's register image. */
+export interface ConfigOptions {
+  config?: string;
+  device?: string;
+  port?: string;
+}
+
+/** A random stimulus of `events` events from `seed` (`--random N --seed S`). */
+export interface RandomSpec {
+  events: number;
+  seed: number;
+}
+
+/** A run prepared from a stimulus or a random spec, with the config's keys in place. */
+export interface PreparedRun {
+  kernel: VectorKernel;
+  /** The stimulus as run (configuration keys included): replaying it with --stimulus alone gives the same vectors. */
+  stimulus: unknown;
+  source?: ConfigSource;
+  random?: RandomSpec;
+}
+
+/**
+ * The stimulus the kernel runs: as given (or drawn from `random`), with its configuration keys
+ * replaced by those read from the register image of `opts.config`, and the source the manifest records.
+ */
+export function prepareRun(kernel: string, given: unknown, opts: ConfigOptions = {}, random?: RandomSpec): PreparedRun {
   const k = findKernel(kernel);
-  return k.run(parseOrThrow(k.stimulus, stimulus, '', `${k.name} stimulus`));
+  let fixed: Record<string, unknown> | undefined;
+  let source: ConfigSource | undefined;
+  if (opts.config === undefined) {
+    if (opts.device !== undefined || opts.port !== undefined) throw new InputError({ path: opts.device !== undefined ? '--device' : '--port', rule: 'selects the device or port of --config; give --config too' });
+  } else {
+    if (!k.fromRegisters) throw new InputError({ path: '--config', rule: `kernel ${kernel} has no registers in the image; --config configures ${vectorKernels.filter((v) => v.fromRegisters).map((v) => v.name).join(', ')}` });
+    const view = registerView(opts.config, opts.device, opts.port);
+    fixed = k.fromRegisters(view);
+    source = view.source;
+  }
+  if (random) {
+    if (!k.random) throw new InputError({ path: '--random', rule: `kernel ${kernel} has no random generator; --random draws ${vectorKernels.filter((v) => v.random).map((v) => v.name).join(', ')}` });
+    return { kernel: k, stimulus: k.random(new Rand(random.seed), random.events, fixed), source, random };
+  }
+  const obj = given !== null && typeof given === 'object' && !Array.isArray(given) ? given : {};
+  return { kernel: k, stimulus: fixed ? { ...obj, ...fixed } : given, source };
+}
+
+/** Runs a prepared stimulus: the validated stimulus, the lines, the core and the coverage counts. */
+export function runPrepared(p: PreparedRun) {
+  const k = p.kernel;
+  const s = parseOrThrow(k.stimulus, p.stimulus, '', `${k.name} stimulus`);
+  const core = new Core('release');
+  const lines = k.run(s, core);
+  const coverage = p.random && k.coverage ? coverageLine(k.name, p.random.seed, p.random.events, lines.length, k.coverage(s, lines)) : undefined;
+  return { s, lines, core, coverage };
+}
+
+/** Library form: stimulus in (validated here), output lines out. */
+export function generateVectors(kernel: string, stimulus: unknown, opts: ConfigOptions = {}, random?: RandomSpec): object[] {
+  return runPrepared(prepareRun(kernel, stimulus, opts, random)).lines;
 }
 
 /** Where each kernel's stimulus and output lines are documented. */
@@ -57,15 +119,33 @@ export function exampleStimulus(kernel: string): string {
 const documented = () => Object.entries(STIMULUS_DOCS).map(([k, d]) => `${k} ${d}`).join(', ');
 
 /** Library form of `--format memh`: the files of the output directory (name -> contents). */
-export function generateMemh(kernel: string, stimulus: unknown): Map<string, string> {
-  const k = findKernel(kernel);
-  const s = parseOrThrow(k.stimulus, stimulus, '', `${k.name} stimulus`);
-  const core = new Core('release');
-  const lines = k.run(s, core);
-  return memhFiles(k.name, k.memh(s, lines, core), lines);
+export function generateMemh(kernel: string, stimulus: unknown, opts: ConfigOptions = {}, random?: RandomSpec): Map<string, string> {
+  return memhOf(prepareRun(kernel, stimulus, opts, random));
 }
 
-export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: string; example?: boolean; format: string; out?: string }> = {
+function memhOf(p: PreparedRun): Map<string, string> {
+  const { s, lines, core, coverage } = runPrepared(p);
+  const extra = { ...(p.source ? { source: p.source } : {}), ...(coverage ? { coverage } : {}) };
+  const files = memhFiles(p.kernel.name, p.kernel.memh(s, lines, core), lines, extra);
+  const makefile = replayMakefile(p.kernel.name, packageRoot());
+  if (makefile) files.set('Makefile', makefile);
+  files.set('decode_memh.py', readFileSync(join(packageRoot(), 'rtl', 'decode_memh.py'), 'utf8'));
+  return files;
+}
+
+/** --random N and --seed S as a spec (or undefined without --random). */
+function randomSpec(n: unknown, seed: unknown): RandomSpec | undefined {
+  if (n === undefined) {
+    if (seed !== undefined) throw new InputError({ path: '--seed', rule: 'seeds --random; give --random N too' });
+    return undefined;
+  }
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > RANDOM_MAX_EVENTS) throw new InputError({ path: '--random', rule: `must be a whole number of events 1..${RANDOM_MAX_EVENTS}, got ${String(n)}` });
+  const sd = seed ?? 1;
+  if (typeof sd !== 'number' || !Number.isInteger(sd) || sd < 0 || sd > 0xffffffff) throw new InputError({ path: '--seed', rule: `must be a whole number 0..4294967295, got ${String(sd)}` });
+  return { events: n, seed: sd };
+}
+
+export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: string; example?: boolean; format: string; out?: string; config?: string; device?: string; port?: string; random?: number; seed?: number; 'stimulus-out'?: string }> = {
   command: 'vectors <kernel>',
   describe: 'golden vectors: one JSON line per input event with the kernel state after it',
   builder: (y) =>
@@ -73,8 +153,14 @@ export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: 
       .positional('kernel', { type: 'string', describe: 'qcn-rp | qcn-cp | ets | pfc | credit', demandOption: true })
       .option('stimulus', { type: 'string', nargs: 1, requiresArg: true, describe: 'stimulus JSON file, or - for stdin' })
       .option('example', { type: 'boolean', describe: 'print a sample stimulus of the kernel (examples/vectors/KERNEL.json) instead' })
-      .option('format', { type: 'string', nargs: 1, requiresArg: true, default: 'jsonl', describe: 'jsonl (JSON Lines on stdout) | memh (stimulus.memh, expected.memh, config.memh, manifest.json, dcbkit_<kernel>_pkg.sv in --out)' })
+      .option('format', { type: 'string', nargs: 1, requiresArg: true, default: 'jsonl', describe: 'jsonl (JSON Lines on stdout) | memh (stimulus.memh, expected.memh, config.memh, manifest.json, dcbkit_<kernel>_pkg.sv, decode_memh.py and for ets/pfc a replay Makefile in --out)' })
       .option('out', { type: 'string', nargs: 1, requiresArg: true, describe: 'output directory of --format memh' })
+      .option('config', { type: 'string', nargs: 1, requiresArg: true, describe: 'DCB config: ets/pfc parameters read from its register image (codegen --target c-header), replacing the stimulus\'s own' })
+      .option('device', { type: 'string', nargs: 1, requiresArg: true, describe: 'device description of --config (as codegen --device)' })
+      .option('port', { type: 'string', nargs: 1, requiresArg: true, describe: 'port of --config whose PFC thresholds are used (default: the first)' })
+      .option('random', { type: 'number', nargs: 1, requiresArg: true, describe: 'draw a valid random stimulus of N events (ets, pfc) instead of --stimulus; prints a coverage line on stderr' })
+      .option('seed', { type: 'number', nargs: 1, requiresArg: true, describe: 'seed of --random (default 1): the same seed gives the same stimulus' })
+      .option('stimulus-out', { type: 'string', nargs: 1, requiresArg: true, describe: 'also write the stimulus as run (config keys included) to FILE: --stimulus FILE replays it' })
       .epilogue(`Stimulus formats and output fields: ${documented()}. Start from a sample: dcbkit vectors KERNEL --example > s.json`) as never,
   handler: (args) => {
     findKernel(args.kernel);
@@ -83,18 +169,28 @@ export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: 
       process.stdout.write(exampleStimulus(args.kernel));
       return;
     }
-    if (args.stimulus === undefined) {
-      throw new InputError({ path: '--stimulus', rule: `required (stimulus JSON file, or - for stdin; format in ${STIMULUS_DOCS[args.kernel]}; \`dcbkit vectors ${args.kernel} --example\` prints a sample)` });
+    const random = randomSpec(args.random, args.seed);
+    if (random && args.stimulus !== undefined) throw new InputError({ path: '--random', rule: 'draws the stimulus; give it without --stimulus' });
+    if (!random && args.stimulus === undefined) {
+      throw new InputError({ path: '--stimulus', rule: `required (stimulus JSON file, or - for stdin; format in ${STIMULUS_DOCS[args.kernel]}; \`dcbkit vectors ${args.kernel} --example\` prints a sample; or --random N --seed S)` });
     }
     if (args.format !== 'jsonl' && args.format !== 'memh') throw new InputError({ path: '--format', rule: `must be jsonl or memh, got "${args.format}"` });
+    if (args.format === 'memh' && args.out === undefined) throw new InputError({ path: '--out', rule: '--format memh writes a directory: give --out DIR' });
+    if (args.format !== 'memh' && args.out !== undefined) throw new InputError({ path: '--out', rule: 'only with --format memh (JSON Lines go to stdout)' });
+    if (args.format === 'memh') checkOutDir(args.out!, VECTORS_OUTPUT);
+    if (args['stimulus-out'] !== undefined) checkOutFile(args['stimulus-out'], '--stimulus-out');
+    const run = prepareRun(args.kernel, random ? undefined : readStimulus(args.stimulus!), args, random);
+    let coverage: string | undefined;
     if (args.format === 'memh') {
-      if (args.out === undefined) throw new InputError({ path: '--out', rule: '--format memh writes a directory: give --out DIR' });
-      checkOutDir(args.out, VECTORS_OUTPUT);
-      writeTreeAtomic(args.out, generateMemh(args.kernel, readStimulus(args.stimulus)), VECTORS_OUTPUT);
-      return;
+      const files = memhOf(run);
+      coverage = (JSON.parse(files.get('manifest.json')!) as { coverage?: string }).coverage;
+      writeTreeAtomic(args.out!, files, VECTORS_OUTPUT);
+    } else {
+      const r = runPrepared(run);
+      coverage = r.coverage;
+      process.stdout.write(r.lines.map((l) => JSON.stringify(l)).join('\n') + (r.lines.length ? '\n' : ''));
     }
-    if (args.out !== undefined) throw new InputError({ path: '--out', rule: 'only with --format memh (JSON Lines go to stdout)' });
-    const lines = generateVectors(args.kernel, readStimulus(args.stimulus));
-    process.stdout.write(lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length ? '\n' : ''));
+    if (args['stimulus-out'] !== undefined) writeFileAtomic(args['stimulus-out'], JSON.stringify(run.stimulus) + '\n', '--stimulus-out');
+    if (coverage) process.stderr.write(`${coverage}\n`);
   },
 };

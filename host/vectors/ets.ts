@@ -1,14 +1,17 @@
 // `dcbkit vectors ets`: golden vectors of 802.1Qaz transmission selection (docs/ets.md, format).
-// Stimulus: {"max_frame": 1518, "ets": {prio_tc, tsa, bw}, "events": [...]} with events
+// Stimulus: {"max_frame": 1518, "ets": {prio_tc, tsa, bw}, "quantum"?: [8], "events": [...]} with events
 //   {"type": "enq", "prio": P, "bytes": N}   classify priority P and enqueue an N-byte frame
 //   {"type": "tx"}                           select a TC and dequeue its head frame
 //   {"type": "block", "tcs": [..]}           the set of blocked (PFC-paused) TCs from now on
 // Output per event: type, tc, bytes, cur, deficit[8], queued_frames[8], blocked[].
 import { z } from 'zod';
-import { EtsHarness, etsConfigSchema } from '../ets.js';
+import { EtsHarness, etsConfigSchema, type EtsConfig } from '../ets.js';
+import { etsCoverage, randomEts } from './ets-random.js';
 import { Core } from '../loader.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
+import { defaultConfigValues, etsFromRegisters } from './from-config.js';
+import { WIRE_OVERHEAD } from '../codes.js';
 
 const event = z.discriminatedUnion('type', [
   z.object({ type: z.literal('enq'), prio: z.number().int().min(0).max(7), bytes: z.number().int().min(64) }),
@@ -18,12 +21,22 @@ const event = z.discriminatedUnion('type', [
 
 const stimulus = z
   .object({
-    max_frame: z.number().int().min(64).max(16000).default(1518),
+    // a default config's MTU (`dcbkit validate` of an empty config)
+    max_frame: z.number().int().min(64).max(16000).default(defaultConfigValues.mtu),
     ets: etsConfigSchema,
+    // DRR quanta of the weighted TCs as a register image holds them (whole 64-byte credits, from
+    // --config); absent: bw x Q bytes. 0 for strict and 0 % TCs, whose quanta the block derives.
+    quantum: z.array(z.number().int().min(0).max(2 ** 23)).length(8).optional(),
     events: z.array(event),
   })
   .strict()
   .superRefine((s, ctx) => {
+    const maxWire = s.max_frame + WIRE_OVERHEAD;
+    s.quantum?.forEach((q, t) => {
+      const weighted = s.ets.tsa[t] !== 'strict' && s.ets.tsa[t] !== 'cbs' && s.ets.bw[t] > 0;
+      if (weighted && q < maxWire) ctx.addIssue({ code: 'custom', path: ['quantum', t], message: `TC ${t} has ${s.ets.bw[t]} %: its quantum must hold one maximum wire frame (>= ${maxWire} B), got ${q}` });
+      if (!weighted && q !== 0) ctx.addIssue({ code: 'custom', path: ['quantum', t], message: `TC ${t} is strict or 0 %: its quantum is derived by the block, give 0, got ${q}` });
+    });
     s.events.forEach((e, i) => {
       if (e.type === 'enq' && e.bytes > s.max_frame) {
         ctx.addIssue({ code: 'custom', path: ['events', i, 'bytes'], message: `frame of ${e.bytes} B exceeds max_frame ${s.max_frame}` });
@@ -55,14 +68,14 @@ function etsMemh(s: z.output<typeof stimulus>, _lines: object[], core: Core): Me
       { key: 'queued_frames', width: 32, count: 8, meaning: 'frames queued per TC after the event' },
       { key: 'blocked', width: 8, bits: true, meaning: 'blocked TCs (bit t = TC t)' },
     ],
-    config: { max_frame: s.max_frame, ...s.ets },
+    config: { max_frame: s.max_frame, ...s.ets, ...(s.quantum ? { quantum: s.quantum } : {}) },
     configWord: [
       { key: 'max_wire', width: 16, meaning: 'max_frame + 20, wire bytes' },
       { key: 'q_unit', width: 16, meaning: 'Q = ceil(max_wire / min non-zero bw), wire bytes per 1 %' },
       { key: 'strict_mask', width: 8, meaning: 'TCs with TSA strict or cbs' },
       { key: 'weighted_mask', width: 8, meaning: 'ETS TCs with bw > 0' },
       { key: 'zero_mask', width: 8, meaning: 'ETS TCs with bw 0 (served when no weighted TC can send)' },
-      { key: 'quantum', width: 24, count: 8, meaning: 'DRR quantum per TC: bw * Q, max_wire for 0 % TCs, wire bytes' },
+      { key: 'quantum', width: 24, count: 8, meaning: 'DRR quantum per TC: bw * Q (or the stimulus quantum, whole 64-B credits from a register image), max_wire for 0 % TCs, wire bytes' },
       { key: 'prio_tc', width: 3, count: 8, meaning: 'TC of priority n' },
       { key: 'tsa', width: 2, count: 8, enum: TSA_ORDER, meaning: 'TSA per TC' },
       { key: 'bw', width: 7, count: 8, meaning: 'bandwidth per TC, %' },
@@ -76,12 +89,25 @@ function etsMemh(s: z.output<typeof stimulus>, _lines: object[], core: Core): Me
   };
 }
 
+/** The harness of a stimulus's configuration: the core's quanta, or the stimulus's (a register image's). */
+export function etsHarness(s: { max_frame: number; ets: EtsConfig; quantum?: number[] }, core: Core): EtsHarness {
+  const h = new EtsHarness(core, s.ets, s.max_frame);
+  // etsConfigure derived the masks, Q and bw x Q (and reset the DRR state); programmed quanta replace bw x Q
+  s.quantum?.forEach((q, t) => {
+    if (q > 0) core.setI32(h.rec + core.constant('ETS_QUANTUM') + 4 * t, q);
+  });
+  return h;
+}
+
 export const etsVectors: VectorKernel<typeof stimulus> = {
   name: 'ets',
   describe: '802.1Qaz ETS: strict priority then DWRR transmission selection over 8 TCs',
   stimulus,
+  fromRegisters: etsFromRegisters,
+  random: randomEts,
+  coverage: etsCoverage,
   run(s, core = new Core('release')) {
-    const h = new EtsHarness(core, s.ets, s.max_frame);
+    const h = etsHarness(s, core);
     return s.events.map((e) => {
       let tc: number | null = null;
       let bytes = 0;

@@ -256,7 +256,7 @@ function svParam(name: string, value: unknown, g: Group | undefined): string {
 }
 
 /** The `dcbkit_<kernel>_pkg.sv` text: word widths, enum codes, packed structs, configuration localparams. */
-export function svPackage(kernel: string, layout: MemhLayout, words: { stimulus: WordLayout; expected: WordLayout; config: WordLayout }): string {
+export function svPackage(kernel: string, layout: MemhLayout, words: { stimulus: WordLayout; expected: WordLayout; config: WordLayout }, expectedCount: number): string {
   const pkg = `dcbkit_${kernel.replace(/-/g, '_')}_pkg`;
   const enums: string[] = [];
   for (const [what, w] of [['STIM', words.stimulus], ['EXP', words.expected]] as const) {
@@ -286,6 +286,10 @@ package ${pkg};
   localparam int STIMULUS_BITS = ${words.stimulus.word_bits};
   localparam int EXPECTED_BITS = ${words.expected.word_bits};
   localparam int CONFIG_BITS = ${words.config.word_bits};
+  // words in stimulus.memh and expected.memh: the testbenches size their memories by these and
+  // fail unless they compare every expected word
+  localparam int STIMULUS_COUNT = ${layout.events.length};
+  localparam int EXPECTED_COUNT = ${expectedCount};
 
   // name -> code of every enum field (the manifest's "enum" tables)
 ${enums.join('\n')}
@@ -307,7 +311,7 @@ endpackage
 }
 
 /** Every file of a memh vectors directory. */
-export function memhFiles(kernel: string, layout: MemhLayout, lines: object[]): Map<string, string> {
+export function memhFiles(kernel: string, layout: MemhLayout, lines: object[], extra: Record<string, unknown> = {}): Map<string, string> {
   const words = { stimulus: wordLayout(layout.stimulus), expected: wordLayout(layout.expected), config: wordLayout(layout.configWord) };
   const pack = (groups: Group[], items: object[], what: string, bits: number) =>
     items.map((x, i) => hexWord(encodeWord(groups, x as Record<string, unknown>, `${what}[${i}]`), bits)).join('\n') + (items.length ? '\n' : '');
@@ -316,6 +320,7 @@ export function memhFiles(kernel: string, layout: MemhLayout, lines: object[]): 
     kernel,
     word_bits: { stimulus: words.stimulus.word_bits, expected: words.expected.word_bits, config: words.config.word_bits },
     counts: { stimulus: layout.events.length, expected: lines.length },
+    ...extra,
     config: layout.config,
     stimulus: words.stimulus,
     expected: words.expected,
@@ -326,6 +331,6 @@ export function memhFiles(kernel: string, layout: MemhLayout, lines: object[]): 
     ['expected.memh', pack(layout.expected, lines, 'expected', words.expected.word_bits)],
     ['config.memh', pack(layout.configWord, [layout.configValues], 'config', words.config.word_bits)],
     ['manifest.json', JSON.stringify(manifest, null, 2) + '\n'],
-    [`dcbkit_${kernel.replace(/-/g, '_')}_pkg.sv`, svPackage(kernel, layout, words)],
+    [`dcbkit_${kernel.replace(/-/g, '_')}_pkg.sv`, svPackage(kernel, layout, words, lines.length)],
   ]);
 }

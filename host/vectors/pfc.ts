@@ -10,6 +10,8 @@ import { Core } from '../loader.js';
 import { PfcPort, type PfcMode } from '../pfc.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
+import { defaultConfigValues, pfcFromRegisters } from './from-config.js';
+import { pfcCoverage, randomPfc } from './pfc-random.js';
 
 const u16 = z.number().int().min(0).max(0xffff);
 const bytes = z.number().int().min(1).max(65535);
@@ -36,11 +38,12 @@ const params = z
     enable: z.array(z.number().int().min(0).max(7)).default([3]),
     pause_time: u16.default(0xffff),
     refresh_quanta: z.number().int().min(1).max(0xffff).optional(),
-    xoff: perUnit.default(40960),
-    xon: perUnit.default(20480),
+    // a default config's values (`dcbkit validate` of an empty config), headroom from its cable
+    xoff: perUnit.default(defaultConfigValues.xoff),
+    xon: perUnit.default(defaultConfigValues.xon),
     headroom: z.union([perUnit, z.literal('auto')]).default('auto'),
-    cable: z.string().default('100m'),
-    mtu: z.number().int().min(MTU_MIN).max(MTU_MAX).default(9216),
+    cable: z.string().default(`${defaultConfigValues.cableM}m`),
+    mtu: z.number().int().min(MTU_MIN).max(MTU_MAX).default(defaultConfigValues.mtu),
   })
   .strict();
 
@@ -53,7 +56,7 @@ const event = z.discriminatedUnion('type', [
   z.object({ ...at, type: z.literal('tick') }).strict(),
 ]);
 
-const stimulus = z
+export const pfcStimulus = z
   .object({ params: params.default(params.parse({})), events: z.array(event) })
   .strict()
   .superRefine((s, ctx) => {
@@ -67,14 +70,14 @@ const stimulus = z
     }
   });
 
-type Stimulus = z.output<typeof stimulus>;
+type Stimulus = z.output<typeof pfcStimulus>;
 
 function units(v: number | number[]): number[] {
   return Array.isArray(v) ? v : Array(9).fill(v);
 }
 
 /** The port the stimulus describes (headroom "auto" = host/headroom.ts at speed, cable, mtu). */
-function buildPort(p: Stimulus['params'], core: Core): PfcPort {
+export function buildPort(p: Stimulus['params'], core: Core): PfcPort {
   let headroom: number[];
   if (p.headroom === 'auto') {
     const cableM = parseCable(p.cable, 'params.cable');
@@ -157,10 +160,13 @@ function pfcMemh(s: Stimulus, _lines: object[], core: Core): MemhLayout {
   };
 }
 
-export const pfcVectors: VectorKernel<typeof stimulus> = {
+export const pfcVectors: VectorKernel<typeof pfcStimulus> = {
   name: 'pfc',
   describe: '802.1Qbb PFC / 802.3x PAUSE: ingress XOFF/XON generation and egress pause timers of one port',
-  stimulus,
+  stimulus: pfcStimulus,
+  fromRegisters: (v) => ({ params: pfcFromRegisters(v) }),
+  random: randomPfc,
+  coverage: pfcCoverage,
   run(s, core = new Core('release')) {
     const port = buildPort(s.params, core);
     const out: object[] = [];

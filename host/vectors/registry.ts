@@ -4,6 +4,8 @@
 import type { z } from 'zod';
 import type { Core } from '../loader.js';
 import type { MemhLayout } from './memh.js';
+import type { RegisterView } from './from-config.js';
+import type { Rand } from './random.js';
 
 export interface VectorKernel<S extends z.ZodType = z.ZodType> {
   /** Kernel name on the command line: qcn-rp, qcn-cp, ets, pfc, credit. */
@@ -12,6 +14,13 @@ export interface VectorKernel<S extends z.ZodType = z.ZodType> {
   describe: string;
   /** Schema of the stimulus document; its messages become `path: rule` lines. */
   stimulus: S;
+  /** The stimulus keys (all but `events`) read from a register image (`--config`); absent: the
+   *  kernel has no registers in the image. */
+  fromRegisters?(view: RegisterView): Record<string, unknown>;
+  /** A valid random stimulus of n events (`--random`); `fixed` holds the keys fromRegisters gave. */
+  random?(r: Rand, n: number, fixed?: Record<string, unknown>): Record<string, unknown>;
+  /** What the output lines exercise, as named counts (the `--random` coverage line). */
+  coverage?(stimulus: z.output<S>, lines: object[]): Record<string, number>;
   /** Runs the kernel over the validated stimulus, returning every output line. `core` defaults to a
    *  fresh release core; the differential test passes one that records every kernel call. */
   run(stimulus: z.output<S>, core?: Core): object[];

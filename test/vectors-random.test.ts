@@ -1,0 +1,86 @@
+// `dcbkit vectors ets|pfc --random N --seed S [--config CONFIG]`: the drawn stimuli are valid (the
+// kernel's own schema accepts them), deterministic per seed, cover every category of the coverage
+// line, and round-trip: the stimulus written with --stimulus-out, replayed with --stimulus alone,
+// gives byte-identical vectors.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateVectors, prepareRun, runPrepared } from '../host/commands/vectors.js';
+import { runCli } from './helpers.js';
+import { E2E_CONFIGS } from './vectors-configs.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-random-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The counts of a coverage line: `coverage K seed=S events=N lines=M: a 1, b 2`. */
+export function coverageCounts(line: string): Record<string, number> {
+  const m = /^coverage \S+ seed=\d+ events=\d+ lines=\d+: (.*)$/.exec(line);
+  if (!m) throw new Error(`not a coverage line: ${line}`);
+  return Object.fromEntries(m[1].split(', ').map((kv) => { const i = kv.lastIndexOf(' '); return [kv.slice(0, i), Number(kv.slice(i + 1))]; }));
+}
+
+describe('random stimuli', () => {
+  const cases: [string, string | undefined, string[]][] = [
+    ['ets', undefined, ['strict', 'weighted', 'zero-bw', 'carry-overs', 'blocks']],
+    ['ets', E2E_CONFIGS[1], ['strict', 'weighted', 'zero-bw', 'carry-overs', 'blocks']],
+    ['ets', E2E_CONFIGS[0], ['weighted', 'carry-overs', 'blocks']], // no 0 % TC, and no priority maps to a strict TC
+    ['pfc', undefined, ['xoff', 'xon', 'refreshes', 'drops', 'rx_pfc', 'rx_pause']],
+    ['pfc', E2E_CONFIGS[2], ['xoff', 'xon', 'refreshes', 'drops', 'rx_pfc', 'rx_pause']],
+  ];
+  for (const [kernel, config, nonZero] of cases) {
+    it(`${kernel} ${config ? config.replace(/.*\//, '') : '(no config)'}: valid, covering, deterministic, round-trips`, () => {
+      const opts = config ? { config } : {};
+      const a = prepareRun(kernel, undefined, opts, { events: 3000, seed: 7 });
+      const b = prepareRun(kernel, undefined, opts, { events: 3000, seed: 7 });
+      expect(JSON.stringify(a.stimulus)).toBe(JSON.stringify(b.stimulus));
+      const other = prepareRun(kernel, undefined, opts, { events: 3000, seed: 8 });
+      expect(JSON.stringify(other.stimulus)).not.toBe(JSON.stringify(a.stimulus));
+      const r = runPrepared(a);
+      const counts = coverageCounts(r.coverage!);
+      for (const k of nonZero) expect(counts[k], `${k} in ${r.coverage}`).toBeGreaterThan(0);
+      // frame sizes reach both ends of 64..max frame
+      const events = (a.stimulus as { events: { bytes?: number }[] }).events;
+      const maxFrame = kernel === 'ets' ? (a.stimulus as { max_frame: number }).max_frame : (r.s as { params: { mtu: number } }).params.mtu;
+      expect(events.some((e) => e.bytes === 64)).toBe(true);
+      expect(events.some((e) => e.bytes === maxFrame)).toBe(true);
+      expect(events.length).toBe(3000);
+      // replayed as a stimulus (no config, no seed): the same lines
+      const replay = generateVectors(kernel, JSON.parse(JSON.stringify(a.stimulus)));
+      expect(JSON.stringify(replay)).toBe(JSON.stringify(r.lines));
+    });
+  }
+
+  it('the CLI: coverage on stderr, --stimulus-out replays byte-identically', () => {
+    const out = join(tmp, 'ets-stim.json');
+    const a = runCli(['vectors', 'ets', '--random', '400', '--seed', '3', '--config', E2E_CONFIGS[1], '--stimulus-out', out]);
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.stderr).toMatch(/^coverage ets seed=3 events=400 lines=400: strict \d+, weighted \d+, zero-bw \d+, none \d+, carry-overs \d+, blocks \d+\n$/);
+    const b = runCli(['vectors', 'ets', '--stimulus', out]);
+    expect(b.status).toBe(0);
+    expect(b.stdout).toBe(a.stdout);
+    // 70/30 at MTU 4096: Q = ceil(4116 / 30) = 138; 9660 and 4140 B rounded up to 151 and 65 credits of 64 B
+    expect(JSON.parse(readFileSync(out, 'utf8')).quantum).toEqual([9664, 4160, 0, 0, 0, 0, 0, 0]);
+    const memh = join(tmp, 'pfc-memh');
+    const c = runCli(['vectors', 'pfc', '--random', '300', '--seed', '5', '--format', 'memh', '--out', memh]);
+    expect(c.status, c.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(memh, 'manifest.json'), 'utf8')) as { coverage: string };
+    expect(c.stderr).toBe(`${manifest.coverage}\n`);
+  });
+
+  it('bad flags exit 2', () => {
+    const cases: [string[], RegExp][] = [
+      [['vectors', 'ets', '--random', '0'], /--random: must be a whole number of events 1\.\./],
+      [['vectors', 'ets', '--random', '10', '--seed', '-1'], /--seed: must be a whole number/],
+      [['vectors', 'ets', '--seed', '3', '--stimulus', '-'], /--seed: seeds --random/],
+      [['vectors', 'credit', '--random', '10'], /--random: kernel credit has no random generator/],
+      [['vectors', 'ets', '--random', '10', '--stimulus', '-'], /--random: draws the stimulus/],
+    ];
+    for (const [args, message] of cases) {
+      const r = runCli(args, { input: '{}' });
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
