@@ -13,7 +13,8 @@ import '../scenario-kind.js'; // names the scenario in its unknown-key messages
 import { startRun } from '../sim/run.js';
 import type { SimResult } from '../sim/result.js';
 import { progress } from '../sim/progress.js';
-import { DEFAULT_MAX_MEMORY, formatBytes } from '../sim/budget.js';
+import { DEFAULT_MAX_MEMORY, formatBytes, type ScenarioSource } from '../sim/budget.js';
+import { statSync } from 'node:fs';
 import { sizeBytes } from '../scenario/units.js';
 import { checkOutDir, RUN_OUTPUT } from '../io.js';
 // The report and its plots (vega, vega-lite: most of the code dcbkit ships) are imported only when
@@ -44,6 +45,12 @@ export function parseMaxMemory(text: string | undefined): number {
   return r.data;
 }
 
+/** The scenario file's size and format, which the memory budget counts (host/sim/budget.ts). */
+export function scenarioSource(path: string): ScenarioSource | undefined {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st?.isFile() ? { bytes: st.size, yaml: !/\.json$/i.test(path) } : undefined;
+}
+
 /**
  * Library form of `dcbkit run`: loads, checks and simulates; throws InputError on a bad scenario
  * or one over the memory budget, RunInterrupted when `stop()` turns true between intervals.
@@ -51,7 +58,7 @@ export function parseMaxMemory(text: string | undefined): number {
 export async function runCommand(args: RunArgs, stop: () => boolean = () => false): Promise<SimResult> {
   const scn = loadScenario(args.scenario);
   const threads = parseThreads(args.threads, scn);
-  const run = startRun(scn, { maxMemoryBytes: parseMaxMemory(args['max-memory']), withReport: args.out !== undefined, threads });
+  const run = startRun(scn, { maxMemoryBytes: parseMaxMemory(args['max-memory']), withReport: args.out !== undefined, threads, source: scenarioSource(args.scenario) });
   // Asked for more threads than the fabric can use: say why (an automatic choice needs no note).
   if (args.threads !== undefined && run.threads < args.threads && !args.json) process.stderr.write(`note: running on ${run.threads} thread${run.threads > 1 ? 's' : ''}: ${run.threadsNote ?? 'the fabric has no more parts'}\n`);
   const steps = Math.ceil(scn.duration_ps / scn.sample_ps);
