@@ -15,6 +15,7 @@ import { buildNativePort, gccVersion, nativeSamples, type NativePort } from './n
 import { nativeInstructionsPerPacket, wasmInstructionsPerPacket, type PerfResult } from './perf.js';
 import { median, summarize, type Summary } from './stats.js';
 import { measureStartup, type StartupReport } from './startup.js';
+import { measureFixedCost, type FixedCostReport } from './fixed-cost.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maxOf, minOf } from '../host/extent.js';
@@ -55,6 +56,8 @@ export interface BenchReport {
   fabric_clos?: ClosBench;
   /** Start-up of the installed CLI: median wall and CPU ms of short commands, beside bare node (bench/startup.ts). */
   cli_startup_ms?: StartupReport;
+  /** Fixed cost and peak RSS of 1-us runs of the incast and a k = 8 tree, and a sweep's cost per point (bench/fixed-cost.ts). */
+  fixed_cost?: FixedCostReport;
   /** With --runs N: every run's value of the headline figures (bench/runs.ts). */
   across_runs?: AcrossRuns;
 }
@@ -182,6 +185,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
   report.fabric = benchFabric({ quick });
   report.fabric_clos = benchClos({ quick });
   report.cli_startup_ms = measureStartup({ runs: quick ? 3 : 9 });
+  report.fixed_cost = await measureFixedCost({ runs: quick ? 1 : 7, sweepPoints: quick ? 3 : 20 });
   if (reasons) report.pipeline.reason = reasons;
   const perfReasons = ['reason' in wasmPerf ? wasmPerf.reason : '', 'reason' in cPerf ? `C: ${cPerf.reason}` : ''].filter(Boolean);
   if (perfReasons.length) report.pipeline.instructions_reason = perfReasons.join('; ');
@@ -211,6 +215,12 @@ export function formatBench(r: BenchReport): string {
     const s = r.cli_startup_ms;
     const c = (x: { ms: number; cpu_ms: number }) => `${x.ms} ms (cpu ${x.cpu_ms})`;
     lines.push(`cli start-up (median of ${s.method.runs}): --version ${c(s.version)}, --help ${c(s.help)}, validate ${c(s.validate)}, tiny run ${c(s.tiny_run)}; node -e 0 ${c(s.node_e_0)}`);
+  }
+  if (r.fixed_cost) {
+    const x = r.fixed_cost;
+    const c = (v: { wall_ms: number; cpu_ms: number; peak_rss_mb: number }) => `${v.wall_ms} ms (cpu ${v.cpu_ms}), peak RSS ${v.peak_rss_mb} MB`;
+    lines.push(`fixed cost (median of ${x.method.runs}): 1-us incast ${c(x.incast_1us)}; 1-us k = 8 tree ${c(x.clos_k8_1us)}; node -e 0 ${c(x.node_e_0)}; ` +
+      `sweep ${x.sweep_point_ms} ms per point on a warm worker (the run itself ${x.sweep_point_run_ms} ms)`);
   }
   if (r.across_runs) {
     const span = (xs: (number | null)[]) => {

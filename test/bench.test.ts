@@ -38,6 +38,15 @@ describe('dcbkit bench --quick --json', () => {
       expect(rep.cli_startup_ms[k].cpu_ms, k).toBeGreaterThan(0);
     }
     expect(rep.cli_startup_ms.method.entry).toBe('dist/cli/dcbkit.js');
+    // fixed cost and peak RSS of the two 1-us runs beside bare node, a sweep's cost per point (bench/fixed-cost.ts)
+    for (const k of ['incast_1us', 'clos_k8_1us', 'node_e_0']) {
+      for (const f of ['wall_ms', 'cpu_ms', 'peak_rss_mb']) expect(rep.fixed_cost[k][f], `${k}.${f}`).toBeGreaterThan(0);
+    }
+    // a run holds more than bare node does: the figure is the child's, not the parent's
+    expect(rep.fixed_cost.clos_k8_1us.peak_rss_mb).toBeGreaterThan(rep.fixed_cost.node_e_0.peak_rss_mb);
+    // a difference of two sweeps' wall times: a number, not asserted (a loaded machine can tip it)
+    expect(Number.isFinite(rep.fixed_cost.sweep_point_ms)).toBe(true);
+    expect(rep.fixed_cost.sweep_point_run_ms).toBeGreaterThan(0);
   });
 
   it('prints a human table without --json', () => {
@@ -46,6 +55,7 @@ describe('dcbkit bench --quick --json', () => {
     expect(r.stdout).toMatch(/^port pipeline: /);
     expect(r.stdout).toMatch(/ets_dwrr_select: [\d.]+ ns\/op p50/);
     expect(r.stdout).toMatch(/^cli start-up \(median of \d+\): --version [\d.]+ ms \(cpu [\d.]+\), --help .* node -e 0 [\d.]+ ms/m);
+    expect(r.stdout).toMatch(/^fixed cost \(median of \d+\): 1-us incast [\d.]+ ms \(cpu [\d.]+\), peak RSS [\d.]+ MB; 1-us k = 8 tree .* sweep -?[\d.]+ ms per point/m);
   });
 });
 

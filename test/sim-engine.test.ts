@@ -236,7 +236,7 @@ describe('deliveries to hosts (no arrival event, docs/sim.md)', () => {
     duration: '3us', sample, timing: 'ideal', hosts: [{ name: 'a' }, { name: 'b' }], links: [{ a: 'a', b: 'b', speed: '100G', delay: '1us' }],
     traffic: { flows: [{ src: 'a', dst: 'b', priority: 0, size: 1500, frames: 1500 }] },
   }));
-  const delivered = (r: ReturnType<typeof one>) => r.series.find((x) => x.name === 'throughput flow 0')!.values.map((v) => v > 0);
+  const delivered = (r: ReturnType<typeof one>) => Array.from(r.series.find((x) => x.name === 'throughput flow 0')!.values, (v) => v > 0);
 
   it('a frame arriving exactly at a batch end counts in that batch, one picosecond later in the next', () => {
     expect(delivered(one(1_121_600)).slice(0, 2)).toEqual([true, false]);

@@ -67,6 +67,14 @@ export let routeColumns: i32 = 0;
 export let nStorms: i32 = 0;
 export let wdCap: i32 = 0;
 export let freeList: i32 = -1;
+/**
+ * Records [poolNext, poolEnd) have never been used. They are handed out in order once the free
+ * list is empty, so a run's memory holds only the pages of the records it needed at its busiest
+ * (a free list threaded through every record at init made the whole pool resident). The order
+ * records are handed out in is the same as a free list of [lo, hi) threaded in order.
+ */
+export let poolNext: i32 = 0;
+export let poolEnd: i32 = 0;
 export let now: i64 = 0;
 export let qcnMask: i32 = 0;
 export let creditAging: i64 = 0;
@@ -112,8 +120,9 @@ export const F_CAPTURE: i32 = SP_FLAG_CAPTURE;
 
 @inline
 export function allocPacket(): i32 {
-  const k = freeList;
+  let k = freeList;
   if (k >= 0) freeList = load<i32>(pktAt(k) + SK_NEXT);
+  else if (poolNext < poolEnd) k = poolNext++;
   else count(SC_POOL_EXHAUSTED, 1);
   return k;
 }

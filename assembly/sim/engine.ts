@@ -54,7 +54,7 @@ import { dcqcnNpConfigure, qcnRpAdvance, qcnRpConfigure } from '../qcn_rp';
 import {
   CREDIT_HALF, EV_ARRIVE, EV_CREDIT_REFRESH, EV_FLOW, EV_REFRESH, EV_RP_TIMER, EV_RTO, EV_STORM,
   EV_TX_DONE, EV_WAKE, EV_WATCHDOG, FOREVER, INDEX_MASK, anyCredit, count, cpRec, creditAging, creditMaskAt,
-  creditRec, ctr, dcqcn, flowAt, flows, freeList, hdr, hostQueue, mix, modeAt, nFlows, routeColumns,
+  creditRec, ctr, dcqcn, flowAt, flows, freeList, hdr, poolEnd, poolNext, hostQueue, mix, modeAt, nFlows, routeColumns,
   nPorts, nStorms, nh, nodes, now, owns, part, pathLen, paths, pktAt, pool, portAt, ports, qcnMask, revPaths, route, storms,
   wdCap, wdPolls, wdlog,
 } from './arena';
@@ -76,7 +76,7 @@ import { watchdogPoll } from './watchdog';
 export function simInit(base: i32): i32 {
   const setup = simSetup(base);
   if (setup != 0) return setup;
-  // Packet pool: a free list threaded through SK_NEXT.
+  // Packet pool: records handed out in order, then recycled through a free list (arena.ts).
   const poolCap = load<i32>(hdr + SH_POOL_CAP);
   linkPool(0, poolCap);
   // Heap ARR: at most one arrival per packet record; TX: at most one transmitter-done per port.
@@ -119,10 +119,11 @@ export function simAttach(base: i32): void {
   for (let p = 0; p < nPorts; p++) anyCredit |= creditMaskAt(portAt(p));
 }
 
-/** Threads the free list through the packet records [lo, hi). */
+/** Gives the packet records [lo, hi) to this instance, none used yet (arena.ts poolNext). */
 export function linkPool(lo: i32, hi: i32): void {
-  for (let k = lo; k < hi; k++) store<i32>(pktAt(k) + SK_NEXT, k + 1 < hi ? k + 1 : -1);
-  freeList = lo < hi ? lo : -1;
+  freeList = -1;
+  poolNext = lo;
+  poolEnd = hi;
 }
 
 /**
@@ -372,7 +373,7 @@ export function simBatchEnd(until: i64): void {
 
 /** Number of free packet records (the host checks the pool is back to full after a drained run). */
 export function simFreePackets(): i32 {
-  let n = 0;
+  let n = poolEnd - poolNext;
   for (let k = freeList; k >= 0; k = load<i32>(pktAt(k) + SK_NEXT)) n++;
   return n;
 }
@@ -392,6 +393,7 @@ export function simPermutePool(a: i32, b: i32): void {
   const off = <i64>(b & 0x7fffffff) % cap;
   let k = <i32>off;
   freeList = k;
+  poolNext = poolEnd; // every record is on the list
   for (let i: i64 = 1; i <= cap; i++) {
     const next = i < cap ? <i32>((step * i + off) % cap) : -1;
     store<i32>(pktAt(k) + SK_NEXT, next);

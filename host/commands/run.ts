@@ -14,7 +14,8 @@ import '../scenario-kind.js'; // names the scenario in its unknown-key messages
 import { startRun } from '../sim/run.js';
 import type { SimResult } from '../sim/result.js';
 import { progress } from '../sim/progress.js';
-import { DEFAULT_MAX_MEMORY, formatBytes } from '../sim/budget.js';
+import { DEFAULT_MAX_MEMORY, formatBytes, type ScenarioSource } from '../sim/budget.js';
+import { statSync } from 'node:fs';
 import { sizeBytes } from '../scenario/units.js';
 import { checkOutDir, RUN_OUTPUT, writeTreeAtomic, type OutputKind } from '../io.js';
 import { CAPTURE_GENERATOR, CAPTURE_MANIFEST, DEFAULT_SNAPLEN, MAX_DEFAULT_PORTS, PacketCapture } from '../sim/capture.js';
@@ -77,6 +78,12 @@ export function parseMaxMemory(text: string | undefined): number {
   return r.data;
 }
 
+/** The scenario file's size and format, which the memory budget counts (host/sim/budget.ts). */
+export function scenarioSource(path: string): ScenarioSource | undefined {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st?.isFile() ? { bytes: st.size, yaml: !/\.json$/i.test(path) } : undefined;
+}
+
 /**
  * Library form of `dcbkit run`: loads, checks and simulates; throws InputError on a bad scenario
  * or one over the memory budget, RunInterrupted when `stop()` turns true between intervals.
@@ -85,7 +92,7 @@ export async function runCommand(args: RunArgs, stop: () => boolean = () => fals
   const scn = loadScenario(args.scenario);
   const threads = parseThreads(args.threads, scn);
   const capture = args.pcap !== undefined ? new PacketCapture(scn, { ports: pcapPorts(args['pcap-ports']), snaplen: args['pcap-snaplen'] }) : undefined;
-  const run = startRun(scn, { maxMemoryBytes: parseMaxMemory(args['max-memory']), withReport: args.out !== undefined, threads, capture });
+  const run = startRun(scn, { maxMemoryBytes: parseMaxMemory(args['max-memory']), withReport: args.out !== undefined, threads, capture, source: scenarioSource(args.scenario) });
   // Asked for more threads than the fabric can use: say why (an automatic choice needs no note).
   if (args.threads !== undefined && run.threads < args.threads && !args.json) process.stderr.write(`note: running on ${run.threads} thread${run.threads > 1 ? 's' : ''}: ${run.threadsNote ?? 'the fabric has no more parts'}\n`);
   const steps = Math.ceil(scn.duration_ps / scn.sample_ps);

@@ -14,6 +14,7 @@ import { compile, type TopLevelSpec } from 'vega-lite';
 import type { SimResult, SimSeries } from '../sim/result.js';
 import { maxOf } from '../extent.js';
 import { humanTime } from './completion.js';
+import { collectGarbage } from '../gc.js';
 
 export const MAX_POINTS = 2000;
 const WIDTH = 720;
@@ -47,7 +48,7 @@ export function displayScale(unit: string, maxAbs: number): { label: string; div
 }
 
 /** Indices of the samples kept for plotting: all when short, else the min and max of each bucket. */
-export function thinIndices(values: readonly number[], maxPoints = MAX_POINTS): number[] {
+export function thinIndices(values: ArrayLike<number>, maxPoints = MAX_POINTS): number[] {
   const n = values.length;
   if (n <= maxPoints) return Array.from({ length: n }, (_, i) => i);
   // First and last sample, plus the min and max of each bucket: at most max(maxPoints, 4) indices.
@@ -105,6 +106,7 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
     return await view.toSVG();
   } finally {
     view.finalize();
+    collectGarbage(); // the dataflow just dropped: the next plot's peak does not add to it (host/gc.ts)
   }
 }
 
@@ -129,7 +131,7 @@ export function lineSpec(series: SimSeries[], kind: SimSeries['kind'], durationP
   const groups = units.flatMap((unit) => {
     const all = series.filter((s) => s.unit === unit);
     let maxAbs = 0;
-    for (const s of all) maxAbs = maxOf(s.values.map(Math.abs), maxAbs);
+    for (const s of all) for (const v of s.values) if (Math.abs(v) > maxAbs) maxAbs = Math.abs(v); // no copy of a long series
     const out: { unit: string; inUnit: SimSeries[]; maxAbs: number }[] = [];
     for (let i = 0; i < all.length; i += PANEL_SERIES) out.push({ unit, inUnit: all.slice(i, i + PANEL_SERIES), maxAbs });
     return out;

@@ -16,6 +16,7 @@ import { completion, grouped, humanBytes, humanRate, humanTime, isMessage } from
 import { maxOf } from '../extent.js';
 import { DEPRECATED_FIELDS } from '../sim/result.js';
 import type { SimResult, SimSeries, SimSummary } from '../sim/result.js';
+import { seriesCsvBytes, seriesCsvText } from '../sim/series-csv.js';
 
 /**
  * JSON with object keys sorted at every level, 2-space indent and a final newline; arrays of plain
@@ -64,27 +65,14 @@ export function runInfo(s: SimSummary): object {
   };
 }
 
-/** RFC 4180 quoting for one CSV field. */
-export function csvField(v: string | number): string {
-  const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export const SERIES_CSV_HEADER = 'series,entity,unit,t_ps,value,priority';
+export { csvField, SERIES_CSV_HEADER } from '../sim/series-csv.js';
 
 /**
  * Long-layout CSV of the given series: one row per sample, series in the order given. The last
  * column is the priority of a per-(port, priority) series, empty for the others.
  */
 export function seriesCsv(series: SimSeries[]): string {
-  const lines = [SERIES_CSV_HEADER];
-  for (const s of series) {
-    const head = `${csvField(s.name)},${csvField(s.entity)},${csvField(s.unit)},`;
-    const tail = `,${s.priority === undefined ? '' : csvField(s.priority)}`;
-    const n = Math.min(s.t_ps.length, s.values.length);
-    for (let i = 0; i < n; i++) lines.push(head + csvField(s.t_ps[i]) + ',' + csvField(s.values[i]) + tail);
-  }
-  return lines.join('\n') + '\n';
+  return seriesCsvText(series);
 }
 
 function esc(s: string | number): string {
@@ -301,13 +289,13 @@ ${watchdog}
 }
 
 /** Every file of the report, path relative to the output directory -> contents. */
-export async function reportFiles(result: SimResult): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
+export async function reportFiles(result: SimResult): Promise<Map<string, string | Uint8Array>> {
+  const files = new Map<string, string | Uint8Array>();
   files.set('summary.json', canonicalJson(deterministicSummary(result.summary)));
   files.set('run.json', canonicalJson(runInfo(result.summary)));
   for (const kind of SERIES_KINDS) {
     const ss = result.series.filter((x) => x.kind === kind);
-    if (ss.length > 0) files.set(`series/${kind}.csv`, seriesCsv(ss));
+    if (ss.length > 0) files.set(`series/${kind}.csv`, seriesCsvBytes(ss));
   }
   const plots = await renderPlots(result);
   for (const [name, svg] of plots) files.set(name, svg);

@@ -1,38 +1,123 @@
-// The memory budget of a simulation run: what its sampled series (and, with --out, their CSV text)
-// and the engine's arena will hold, estimated before the first sample so a runaway scenario
-// (`sample: 1ps` over 6 ms, `duration: 1000000s` at 10 us) is refused at once with exit 2 and the
-// numbers, instead of growing to gigabytes and dying. docs/reports.md documents the figures.
+// The memory budget of a simulation run: an upper bound of the process's peak resident memory
+// (RSS), computed from the scenario and the arena's plan before anything large is allocated, so a
+// run that would not fit --max-memory is refused at once with exit 2, its parts and what to change,
+// instead of growing to gigabytes. docs/reports.md documents the figures.
+//
+// The bound is the sum of what the run holds at its peak, which is the end (every series full, the
+// report being rendered):
+//   - dcbkit itself: Node, the code of `run` and the compiled core (BASE_BYTES), the scenario and
+//     the fabric's host-side tables per port and flow, and one more isolate per extra thread;
+//   - the arena (fabric.ts): its tables in full, and of the packet pool and event heap only the part
+//     a run can touch (records are handed out in order, assembly/sim/arena.ts): at most the frames
+//     every port can send in the run's duration, never more than the pool;
+//   - the series (sample.ts): one double per sample and series, plus the shared time axis;
+//   - with --out, the report: the series CSV (series-csv.ts) at its widest numbers, the plots'
+//     renderer (vega) and its points (at most MAX_POINTS per series are plotted).
+// The constants were measured as peak RSS (`/usr/bin/time -v`) of `dcbkit run` on this project's
+// examples and fat trees; test/sim-budget-rss.test.ts checks the bound against the measured peak.
 import { InputError } from '../errors.js';
 import type { Scenario } from '../scenario/scenario.js';
+import type { ArenaPlan } from './fabric.js';
+import { csvRowBytesBound } from './series-csv.js';
 import type { SimSeries } from './result.js';
+import { WIRE_OVERHEAD } from '../codes.js';
 
 /** Default --max-memory: 2 GiB. */
 export const DEFAULT_MAX_MEMORY = 2 * 1024 ** 3;
-/** One sample in memory: t_ps and value, one double each in their arrays. */
-export const BYTES_PER_SAMPLE = 16;
-/** One sample as a CSV row: about 60 characters, held once in the row list and once in the joined text. */
-export const CSV_BYTES_PER_SAMPLE = 128;
 /** The longest string V8 builds (2^29 - 24 characters): the cap on one series/<kind>.csv. */
 export const MAX_STRING_CHARS = 2 ** 29 - 24;
 const CSV_CHARS_PER_SAMPLE = 64;
 
+const MiB = 1024 ** 2;
+/** Peak RSS of `dcbkit run --json` of the smallest scenario: Node, the command's code, the core. */
+export const BASE_BYTES = 80 * MiB;
+/** Host-side memory per port and per flow: the checked scenario, routes, the fabric's JS tables. */
+const HOST_BYTES_PER_PORT = 2 * 1024;
+const HOST_BYTES_PER_FLOW = 1024;
+/** Reading a YAML scenario: the parser's document tree, per byte of source (JSON's is far smaller). */
+const YAML_BYTES_PER_SOURCE_BYTE = 120;
+/** Each thread beyond the first: a worker isolate with its own copy of the engine's code. */
+const THREAD_BYTES = 16 * MiB;
+/** --out: the report renderer (vega, vega-lite) loaded, beyond BASE_BYTES. */
+const REPORT_BYTES = 13 * MiB;
+/**
+ * --out: one plotted point through the spec, the dataflow, the scene graph and the SVG text, for
+ * the largest plot (the heap is collected between plots, host/gc.ts). A pause sample is a bar (a
+ * rectangle with its opacity): three points' worth; a rate sample sits in a panel per flow: two.
+ */
+const PLOT_BYTES_PER_POINT = 1144;
+const PLOT_WEIGHT: Partial<Record<SimSeries['kind'], number>> = { pause: 3, rate: 2 };
+/** Points plotted per series at most (host/report/plots.ts MAX_POINTS). */
+const PLOTTED_POINTS = 2000;
+/** Control frames a port holds at once, at most: a PFC frame per priority, CNMs, a credit grant. */
+const CONTROL_RECORDS_PER_PORT = 16;
+/** An event-heap entry (assembly/sim/events.ts): time and payload. */
+const HEAP_ENTRY_BYTES = 16;
+
+/** The scenario file the run was read from: its size and whether it was YAML. */
+export interface ScenarioSource { bytes: number; yaml: boolean }
+
+/** The run's parts at its peak, bytes; `bytes` is their sum, the bound of the peak RSS. */
 export interface RunFootprint {
   samples: number;
   series: number;
   /** Samples of the kind with the most, which becomes the largest CSV file. */
   largestKindSamples: number;
   arenaBytes: number;
+  dcbkit: number;
+  arena: number;
+  seriesBytes: number;
+  report: number;
   bytes: number;
 }
 
-export function runFootprint(scn: Scenario, series: readonly SimSeries[], arenaBytes: number, withReport: boolean): RunFootprint {
+/**
+ * Packet records a run can touch. Data frames (and roce ACKs) are made at hosts, at most one per
+ * minimum-frame time of the host's link over the run plus what its queues hold; a switch forwards
+ * the record it received, and makes only control frames (PFC, CNMs, credit grants), a few in flight
+ * per port. Never more than the pool.
+ */
+function recordsTouched(scn: Scenario, plan: ArenaPlan): number {
+  const minWire = scn.minFrame + WIRE_OVERHEAD;
+  let n = 1024;
+  for (const p of scn.ports) {
+    n += CONTROL_RECORDS_PER_PORT;
+    if (scn.nodes[p.node].isHost) n += Math.ceil(scn.duration_ps / (minWire * p.psPerByte)) + 8 * Math.ceil(scn.hostQueue / scn.minFrame + 1);
+  }
+  return Math.min(plan.poolRecords, n);
+}
+
+export function runFootprint(
+  scn: Scenario, series: readonly Pick<SimSeries, 'kind' | 'name' | 'entity' | 'unit' | 'priority' | 'tc'>[], plan: ArenaPlan, withReport: boolean,
+  source?: ScenarioSource,
+): RunFootprint {
   const samples = Math.ceil(scn.duration_ps / scn.sample_ps);
   const perKind = new Map<string, number>();
   for (const s of series) perKind.set(s.kind, (perKind.get(s.kind) ?? 0) + 1);
   let largest = 0;
   for (const n of perKind.values()) largest = Math.max(largest, n);
-  const perSample = BYTES_PER_SAMPLE + (withReport ? CSV_BYTES_PER_SAMPLE : 0);
-  return { samples, series: series.length, largestKindSamples: samples * largest, arenaBytes, bytes: samples * series.length * perSample + arenaBytes };
+
+  const dcbkit = BASE_BYTES + scn.ports.length * HOST_BYTES_PER_PORT + scn.flows.length * HOST_BYTES_PER_FLOW + (Math.max(1, plan.parts) - 1) * THREAD_BYTES +
+    (source?.yaml ? source.bytes * YAML_BYTES_PER_SOURCE_BYTE : 0);
+  const records = recordsTouched(scn, plan);
+  const tables = plan.arenaBytes - plan.poolRecords * plan.recordBytes - plan.heapEntries * HEAP_ENTRY_BYTES;
+  const events = Math.min(plan.heapEntries, records + scn.ports.length * 16 + scn.flows.length * 8 + 64);
+  const arena = tables + records * plan.recordBytes + events * HEAP_ENTRY_BYTES;
+  const seriesBytes = series.length > 0 ? 8 * samples * (series.length + 1) : 0;
+  let report = 0;
+  if (withReport) {
+    let csv = 0;
+    for (const s of series) csv += samples * csvRowBytesBound(s, scn.duration_ps);
+    // The queue plot draws the per-TC series when there are any, not the ports' totals (plots.ts).
+    const perTc = series.some((s) => s.kind === 'queue' && s.tc !== undefined);
+    let points = 0;
+    for (const s of series) if (!(perTc && s.kind === 'queue' && s.tc === undefined)) points += Math.min(samples, PLOTTED_POINTS) * (PLOT_WEIGHT[s.kind] ?? 1);
+    report = REPORT_BYTES + csv + points * PLOT_BYTES_PER_POINT;
+  }
+  return {
+    samples, series: series.length, largestKindSamples: samples * largest, arenaBytes: plan.arenaBytes,
+    dcbkit, arena, seriesBytes, report, bytes: dcbkit + arena + seriesBytes + report,
+  };
 }
 
 /** `2.5 GiB`, `300 MiB`: binary units, as --max-memory is usually given. */
@@ -43,20 +128,31 @@ export function formatBytes(n: number): string {
   return `${i === 0 ? n : n.toPrecision(3)} ${units[i]}`;
 }
 
-/** Throws InputError at `sample` when the run would exceed `maxBytes` or a CSV would exceed a string. */
+/**
+ * Throws InputError when the run would exceed `maxBytes` or a CSV would exceed a string. The path
+ * is `sample` when the series (and their CSV) are the larger part, else `--max-memory`; the rule
+ * lists every part and what changes it.
+ */
 export function checkBudget(f: RunFootprint, maxBytes: number, withReport = false): void {
-  const what = `${f.samples.toLocaleString('en-US')} samples (duration / sample) x ${f.series} series`;
-  const fix = 'raise sample, shorten duration or record fewer series (series.ports, series.flows)';
+  // Built only for a refusal: toLocaleString loads ICU's locale data, a cost every run would pay.
+  const what = () => `${f.samples.toLocaleString('en-US')} samples (duration / sample) x ${f.series} series`;
+  const seriesFix = 'raise sample, shorten duration or record fewer series (series.ports, series.flows)';
   if (f.bytes > maxBytes) {
+    const seriesPart = f.seriesBytes + (withReport ? f.report : 0);
+    const parts = [
+      `${what()}${withReport ? ' and their report' : ''} need about ${formatBytes(seriesPart)} (${seriesFix})`,
+      `the fabric's arena about ${formatBytes(f.arena)} (packet pool and tables: fewer switches and ports, or smaller buffers, buffer.size)`,
+      `dcbkit itself about ${formatBytes(f.dcbkit)}`,
+    ];
     throw new InputError({
-      path: 'sample',
-      rule: `${what} and a ${formatBytes(f.arenaBytes)} arena need about ${formatBytes(f.bytes)}, over the memory budget of ${formatBytes(maxBytes)} (--max-memory): ${fix}`,
+      path: seriesPart >= f.arena ? 'sample' : '--max-memory',
+      rule: `${parts.join('; ')}: in all about ${formatBytes(f.bytes)}, over the memory budget of ${formatBytes(maxBytes)} (--max-memory)`,
     });
   }
   if (withReport && f.largestKindSamples * CSV_CHARS_PER_SAMPLE > MAX_STRING_CHARS) {
     throw new InputError({
       path: 'sample',
-      rule: `${what} make a series CSV of about ${formatBytes(f.largestKindSamples * CSV_CHARS_PER_SAMPLE)}, more than one file of the report can hold (${formatBytes(MAX_STRING_CHARS)}): ${fix}`,
+      rule: `${what()} make a series CSV of about ${formatBytes(f.largestKindSamples * CSV_CHARS_PER_SAMPLE)}, more than one file of the report can hold (${formatBytes(MAX_STRING_CHARS)}): ${seriesFix}`,
     });
   }
 }

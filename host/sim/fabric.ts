@@ -80,8 +80,19 @@ export interface Fabric {
  * Builds the engine's tables for `scn` in a fresh core instance (memory grows here, once). With
  * `threads` > 1 the fabric is partitioned (partition.ts) and, unless it cannot be split, run by
  * that many threads over one shared memory (parallel.ts); the tables read the same either way.
+ * `admit` sees the arena's plan before it is reserved and may throw to refuse the run.
  */
-export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release', threads = 1, capture?: CaptureLayout): Fabric {
+/** The arena's size and its two big tables, known before it is reserved (the memory budget reads it). */
+export interface ArenaPlan {
+  arenaBytes: number;
+  /** Packet records and their size; event-heap entries (16 bytes each); partitions. */
+  poolRecords: number;
+  recordBytes: number;
+  heapEntries: number;
+  parts: number;
+}
+
+export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release', threads = 1, capture?: CaptureLayout, admit?: (plan: ArenaPlan) => void): Fabric {
   const plan = partitionFabric(scn, threads);
   const parts = plan.parts;
   const owner = plan.owner;
@@ -165,6 +176,8 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     return { owner: take(nPorts), part, ringTable, rings, ctl: take(controlBytes(parts)) };
   }
   const arenaBytes = off;
+  // Refused runs stop here, before the arena is reserved.
+  admit?.({ arenaBytes, poolRecords: poolCap, recordBytes: L.SK_SIZE, heapEntries: pa0 ? pa0.part.reduce((n, x) => n + x.heapCap, 0) : heapCap, parts });
   const base = core.fn<(b: number) => number>('simReserve')(arenaBytes);
   if (base === 0) throw new Error(`cannot reserve ${arenaBytes} bytes for the simulator arena`);
   const a = Object.fromEntries(Object.entries(o).map(([k, v]) => [k, base + v])) as typeof o;

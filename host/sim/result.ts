@@ -3,7 +3,11 @@
 // (host/report/report.ts: CSV, SVG plots, HTML). Times are integer picoseconds, sizes bytes, rates
 // bit/s (docs/design.md §2). Extend only compatibly: add optional fields, rename nothing.
 
-/** One sampled quantity over time; `t_ps[i]` is the end of sampling interval i. */
+/**
+ * One sampled quantity over time; `t_ps[i]` is the end of sampling interval i and `values[i]` the
+ * sample. A run preallocates both for its sample count (duration / sample, known before it starts):
+ * every series of one run shares one `t_ps` array, and read them by index and length only.
+ */
 export interface SimSeries {
   name: string;
   kind: 'queue' | 'rate' | 'pause' | 'throughput' | 'credit' | 'other';
@@ -14,8 +18,8 @@ export interface SimSeries {
   priority?: number;
   /** The traffic class of a per-(port, TC) queue series; absent on a port's total. */
   tc?: number;
-  t_ps: number[];
-  values: number[];
+  t_ps: Float64Array;
+  values: Float64Array;
 }
 
 export interface SimFlowResult {

@@ -7,10 +7,16 @@ import type { Scenario } from '../scenario/scenario.js';
 import type { SimResult } from './result.js';
 import { cyclicDependencyGraphs } from '../analysis/deadlock.js';
 import { DeadlockMonitor, type PortProbe } from '../analysis/deadlock-monitor.js';
-import { checkBudget, DEFAULT_MAX_MEMORY, runFootprint } from './budget.js';
+import { checkBudget, DEFAULT_MAX_MEMORY, runFootprint, type RunFootprint, type ScenarioSource } from './budget.js';
+import type { ArenaPlan } from './fabric.js';
+import { getHeapStatistics } from 'node:v8';
+import { collectGarbage } from '../gc.js';
+
+/** Heap in use above which a run starts with a full collection (a small command's heap is about 15 MB). */
+const GC_BEFORE_RUN_BYTES = 32 * 1024 ** 2;
 import { buildFabric } from './fabric.js';
 import { checkCaptureBudget, type PacketCapture } from './capture.js';
-import { EtsShareMeter, Sampler } from './sample.js';
+import { EtsShareMeter, Sampler, seriesPlan } from './sample.js';
 import { summarise } from './summary.js';
 
 export { buildFabric, type Fabric } from './fabric.js';
@@ -22,6 +28,8 @@ export interface RunOptions {
   maxMemoryBytes?: number;
   /** The series will also be written as CSV (--out), which the budget counts too. */
   withReport?: boolean;
+  /** The file the scenario was read from (the budget counts what parsing it held). */
+  source?: ScenarioSource;
   /**
    * Test seam: re-thread the packet pool's free list as k_i = (a i + b) mod capacity before the
    * first event (assembly/sim/engine.ts simPermutePool); a run must not depend on it.
@@ -52,6 +60,21 @@ export interface RunStepper {
   close(): void;
 }
 
+/**
+ * The memory budget's figures for a run of `scn` (budget.ts), without running it: the fabric is
+ * planned but its arena never reserved.
+ */
+export function estimateFootprint(scn: Scenario, opts: { withReport?: boolean; threads?: number; source?: ScenarioSource } = {}): RunFootprint {
+  let plan: ArenaPlan | undefined;
+  const planned = new Error('planned');
+  try {
+    buildFabric(scn, 'release', opts.threads ?? 1, undefined, (p) => { plan = p; throw planned; });
+  } catch (e) {
+    if (e !== planned) throw e;
+  }
+  return runFootprint(scn, seriesPlan(scn).map((p) => p.meta), plan!, opts.withReport ?? false, opts.source);
+}
+
 /** Runs a scenario to its duration and returns metrics and sampled series. */
 export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
   const run = startRun(scn, opts);
@@ -66,21 +89,24 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
 export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const t0 = process.hrtime.bigint();
   const capture = opts.capture;
-  const fab = buildFabric(scn, opts.flavour, opts.threads ?? 1, capture?.layout());
-  if (opts.poolOrder) fab.core.fn<(a: number, b: number) => void>('simPermutePool')(opts.poolOrder.a, opts.poolOrder.b);
-  const { L, r32, r64, portAt, flowAt } = fab;
-  const sampler = new Sampler(fab, scn);
-  // Every series is known now: refuse before the first sample if they cannot be held.
+  // What reading a large scenario left behind (a fat tree's YAML: about 180 bytes of parser garbage
+  // per byte of source) goes before the arena comes, so the run's peak memory is its own and the
+  // budget's bound holds whatever the input's format; a small run's heap is left alone.
+  if (getHeapStatistics().used_heap_size > GC_BEFORE_RUN_BYTES) collectGarbage();
+  // The series are known from the scenario and the arena's size from its plan: a run that would
+  // not fit the budget (series, arena, packet capture) is refused before the arena is reserved or
+  // any series allocated.
+  const plan = seriesPlan(scn);
   const withReport = opts.withReport ?? false;
-  try {
-    const maxBytes = opts.maxMemoryBytes ?? DEFAULT_MAX_MEMORY;
-    const footprint = runFootprint(scn, sampler.series, fab.arenaBytes, withReport);
+  const maxBytes = opts.maxMemoryBytes ?? DEFAULT_MAX_MEMORY;
+  const fab = buildFabric(scn, opts.flavour, opts.threads ?? 1, capture?.layout(), (arena) => {
+    const footprint = runFootprint(scn, plan.map((p) => p.meta), arena, withReport, opts.source);
     checkBudget(footprint, maxBytes, withReport);
     if (capture) checkCaptureBudget(scn, capture.ports, capture.snaplen, maxBytes - footprint.bytes, maxBytes);
-  } catch (e) {
-    fab.close();
-    throw e;
-  }
+  });
+  if (opts.poolOrder) fab.core.fn<(a: number, b: number) => void>('simPermutePool')(opts.poolOrder.a, opts.poolOrder.b);
+  const { L, r32, r64, portAt, flowAt } = fab;
+  const sampler = new Sampler(fab, scn, plan);
   const ets = new EtsShareMeter(fab, scn);
   capture?.attach(fab);
   const runUntil = capture ? (tPs: number, sampleEts?: boolean) => capture.runUntil(tPs, sampleEts) : fab.runUntil;

@@ -13,74 +13,102 @@ export function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
-/** The run's series and the recorder that appends one sample to each after every interval. */
+/** Samples a run records per series: one per sampling interval, the last one possibly shorter. */
+export function sampleCount(scn: Scenario): number {
+  return Math.ceil(scn.duration_ps / scn.sample_ps);
+}
+
+type SeriesMeta = Omit<SimSeries, 't_ps' | 'values'>;
+/** Where a series' sample comes from: a port's queue total or TC, a (port, priority) pause, a flow. */
+type Source =
+  | { what: 'queue'; p: number }
+  | { what: 'queueTc'; p: number; tc: number }
+  | { what: 'paused'; p: number; pr: number }
+  | { what: 'throughput' | 'rate' | 'target'; f: number; i: number };
+
+/**
+ * The series a run records, in report order, from the scenario alone: the memory budget counts
+ * them before anything is allocated (budget.ts), the sampler fills them.
+ */
+export function seriesPlan(scn: Scenario): { meta: SeriesMeta; src: Source }[] {
+  const plan: { meta: SeriesMeta; src: Source }[] = [];
+  const add = (name: string, kind: SimSeries['kind'], unit: string, entity: string, src: Source, extra: Partial<SeriesMeta> = {}) =>
+    plan.push({ meta: { name, kind, unit, entity, ...extra }, src });
+  for (const p of scn.seriesPorts) add(`queue ${scn.ports[p].name}`, 'queue', 'bytes', scn.ports[p].name, { what: 'queue', p });
+  // Per (port, TC) occupancy for the TCs the scenario's flows map to at that port: queue.svg
+  // draws these (a lossless TC held by PFC next to a lossy one that tail-drops); the total stays
+  // in the CSV for tools that read it.
+  const flowPrios = [...new Set(scn.flows.map((f) => f.priority))];
+  for (const p of scn.seriesPorts) {
+    for (const tc of [...new Set(flowPrios.map((pr) => scn.ports[p].dcb.prioTc[pr]))].sort((x, y) => x - y)) {
+      add(`queue ${scn.ports[p].name} TC${tc}`, 'queue', 'bytes', scn.ports[p].name, { what: 'queueTc', p, tc }, { tc });
+    }
+  }
+  // Paused share of each sampling interval per (port, priority): the priorities the port's
+  // transmitter obeys pause for (its node's PFC priorities; all eight on a PAUSE port).
+  for (const p of scn.seriesPorts) {
+    const modes = scn.nodes[scn.ports[p].node].modes;
+    for (let pr = 0; pr < 8; pr++) {
+      if (modes.includes('pause') || modes[pr] === 'pfc') add(`paused ${scn.ports[p].name} p${pr}`, 'pause', '%', scn.ports[p].name, { what: 'paused', p, pr }, { priority: pr });
+    }
+  }
+  scn.seriesFlows.forEach((f, i) => add(`throughput flow ${f}`, 'throughput', 'Gb/s', `flow ${f}`, { what: 'throughput', f, i }));
+  // The reaction point's target rate beside its current rate: with both, the rate plot shows
+  // Reinemo et al. 2010, Figure 3 (fast recovery halving toward TR, then TR climbing by AI and HAI steps).
+  if (scn.qcn.enable) {
+    scn.seriesFlows.forEach((f, i) => add(`rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`, { what: 'rate', f, i }));
+    scn.seriesFlows.forEach((f, i) => add(`target rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`, { what: 'target', f, i }));
+  }
+  return plan;
+}
+
+/**
+ * The run's series and the recorder that writes one sample of each after every interval. The
+ * arrays are allocated once, at their final length (sampleCount), so the run's memory is known
+ * before it starts and never grows while it runs.
+ */
 export class Sampler {
-  readonly series: SimSeries[] = [];
-  private readonly record: ((t: number, dt: number) => void)[] = [];
+  readonly series: SimSeries[];
+  private readonly t: Float64Array;
+  private readonly read: ((t: number, dt: number) => number)[];
+  private n = 0;
 
-  constructor(fab: Fabric, scn: Scenario) {
+  constructor(fab: Fabric, scn: Scenario, plan = seriesPlan(scn)) {
     const { L, r32, r64, portAt, flowAt } = fab;
-    const mk = (name: string, kind: SimSeries['kind'], unit: string, entity: string): SimSeries => {
-      const s: SimSeries = { name, kind, unit, entity, t_ps: [], values: [] };
-      this.series.push(s);
-      return s;
-    };
-    const push = (s: SimSeries, t: number, v: number) => { s.t_ps.push(t); s.values.push(v); };
-    const qSeries = scn.seriesPorts.map((p) => mk(`queue ${scn.ports[p].name}`, 'queue', 'bytes', scn.ports[p].name));
-    // Per (port, TC) occupancy for the TCs the scenario's flows map to at that port: queue.svg
-    // draws these (a lossless TC held by PFC next to a lossy one that tail-drops); the total stays
-    // in the CSV for tools that read it.
-    const flowPrios = [...new Set(scn.flows.map((f) => f.priority))];
-    const tcSeries = scn.seriesPorts.flatMap((p) => [...new Set(flowPrios.map((pr) => scn.ports[p].dcb.prioTc[pr]))].sort((x, y) => x - y).map((tc) => {
-      const s = mk(`queue ${scn.ports[p].name} TC${tc}`, 'queue', 'bytes', scn.ports[p].name);
-      s.tc = tc;
-      return { at: portAt(p) + L.SP_QBYTES + 4 * tc, s };
-    }));
-    // Paused share of each sampling interval per (port, priority): the priorities the port's
-    // transmitter obeys pause for (its node's PFC priorities; all eight on a PAUSE port).
-    const pauseMode = scn.ports.map((p) => scn.nodes[p.node].modes.includes('pause'));
-    const pausable = (p: number) => [0, 1, 2, 3, 4, 5, 6, 7].filter((pr) => pauseMode[p] || scn.nodes[scn.ports[p].node].modes[pr] === 'pfc');
-    const pSeries = scn.seriesPorts.flatMap((p) => pausable(p).map((pr) => {
-      const s = mk(`paused ${scn.ports[p].name} p${pr}`, 'pause', '%', scn.ports[p].name);
-      s.priority = pr;
-      return { p, pr, s, last: 0 };
-    }));
-    const fSeries = scn.seriesFlows.map((f) => mk(`throughput flow ${f}`, 'throughput', 'Gb/s', `flow ${f}`));
-    const rSeries = scn.qcn.enable ? scn.seriesFlows.map((f) => mk(`rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`)) : [];
-    // The reaction point's target rate beside its current rate: with both, the rate plot shows
-    // Reinemo et al. 2010, Figure 3 (fast recovery halving toward TR, then TR climbing by AI and HAI steps).
-    const trSeries = scn.qcn.enable ? scn.seriesFlows.map((f) => mk(`target rate flow ${f}`, 'rate', 'Gb/s', `flow ${f}`)) : [];
+    const cap = sampleCount(scn);
+    this.t = new Float64Array(cap);
+    this.series = plan.map(({ meta }) => ({ ...meta, t_ps: this.t, values: new Float64Array(cap) }));
+    const lastPaused = plan.map(() => 0);
     const lastDeliv = scn.seriesFlows.map(() => 0);
-
-    this.record.push((t) => {
-      scn.seriesPorts.forEach((p, i) => push(qSeries[i], t, r32(portAt(p) + L.SP_QTOTAL)));
-      for (const q of tcSeries) push(q.s, t, r32(q.at));
-    });
-    this.record.push((t, dt) => {
-      for (const ps of pSeries) {
-        const tot = fab.pausedPs(ps.p, t, ps.pr);
-        push(ps.s, t, round3((100 * (tot - ps.last)) / dt));
-        ps.last = tot;
+    const line = (fa: number) => r64(fa + L.SF_LINE_BPS);
+    const active = (fa: number) => r32(fa + L.SF_RP + L.QCN_RP_ACTIVE) !== 0;
+    this.read = plan.map(({ src }, k): ((t: number, dt: number) => number) => {
+      switch (src.what) {
+        case 'queue': { const at = portAt(src.p) + L.SP_QTOTAL; return () => r32(at); }
+        case 'queueTc': { const at = portAt(src.p) + L.SP_QBYTES + 4 * src.tc; return () => r32(at); }
+        case 'paused': return (t, dt) => {
+          const tot = fab.pausedPs(src.p, t, src.pr);
+          const v = round3((100 * (tot - lastPaused[k])) / dt);
+          lastPaused[k] = tot;
+          return v;
+        };
+        case 'throughput': return (_t, dt) => {
+          const d = r64(flowAt(src.f) + L.SF_DELIV);
+          const v = round3(((d - lastDeliv[src.i]) * 8) / dt * 1000); // bytes/ps -> Gb/s
+          lastDeliv[src.i] = d;
+          return v;
+        };
+        case 'rate': return () => { const fa = flowAt(src.f); return round3((active(fa) ? r64(fa + L.SF_RP + L.QCN_RP_CR) : line(fa)) / 1e9); };
+        case 'target': return () => { const fa = flowAt(src.f); return round3((active(fa) ? r64(fa + L.SF_RP + L.QCN_RP_TR) : line(fa)) / 1e9); };
       }
-    });
-    this.record.push((t, dt) => {
-      scn.seriesFlows.forEach((f, i) => {
-        const fa = flowAt(f);
-        const d = r64(fa + L.SF_DELIV);
-        push(fSeries[i], t, round3(((d - lastDeliv[i]) * 8) / dt * 1000)); // bytes/ps -> Gb/s
-        lastDeliv[i] = d;
-        if (rSeries.length) {
-          const active = r32(fa + L.SF_RP + L.QCN_RP_ACTIVE) !== 0;
-          push(rSeries[i], t, round3((active ? r64(fa + L.SF_RP + L.QCN_RP_CR) : r64(fa + L.SF_LINE_BPS)) / 1e9));
-          push(trSeries[i], t, round3((active ? r64(fa + L.SF_RP + L.QCN_RP_TR) : r64(fa + L.SF_LINE_BPS)) / 1e9));
-        }
-      });
     });
   }
 
-  /** Appends the samples of the interval (t - dt, t] that the engine has just simulated. */
+  /** Writes the samples of the interval (t - dt, t] that the engine has just simulated. */
   sample(t: number, dt: number): void {
-    for (const r of this.record) r(t, dt);
+    const i = this.n++;
+    this.t[i] = t;
+    for (let k = 0; k < this.read.length; k++) this.series[k].values[i] = this.read[k](t, dt);
   }
 }
 
