@@ -22,6 +22,7 @@
 //   - its rate limiter allows: the last frame left the limiter at least one frame time at the current
 //     rate ago. The limit is the QCN / DCQCN current rate, read at each check, so a rate change takes
 //     effect at once, earlier or later (rateChanged re-times a flow that waits).
+// Both count time with the NIC's own clock, the one that drives its port (timing.ts clockRate).
 // A flow that is not ready leaves the ring (its deficit reset, as DRR does for an empty queue) with
 // one FLOW event queued at the time it will be ready; it rejoins at the ring's tail.
 //

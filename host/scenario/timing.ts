@@ -43,7 +43,7 @@ export const timingSchema = z.union([
     /** Every switch's latency jitter unless it gives its own (default 0). */
     switch_latency_jitter: latency.optional(),
   }),
-]).default('real');
+], { error: 'timing is ideal, real, or {clock_ppm, switch_latency, switch_latency_jitter}' }).default('real');
 
 export type TimingInput = z.output<typeof timingSchema>;
 
