@@ -253,12 +253,12 @@ describe('run --pcap refusals: exit 2, nothing written', () => {
 
   it('refuses a capture whose bound exceeds the memory budget', () => {
     const dir = join(tmp, 'over');
-    const r = runCli(['run', storm, '--pcap', dir, '--max-memory', '60MB']);
+    const r = runCli(['run', storm, '--pcap', dir, '--max-memory', '140MB']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--pcap: 6 port\(s\) over 14 ms can make up to .* of capture .* --max-memory/);
     expect(existsSync(dir)).toBe(false);
     // One port fits the same budget.
-    expect(runCli(['run', storm, '--pcap', dir, '--pcap-ports', 'sw0>h0', '--max-memory', '60MB']).status).toBe(0);
+    expect(runCli(['run', storm, '--pcap', dir, '--pcap-ports', 'sw0>h0', '--max-memory', '140MB']).status).toBe(0);
     expect(manifestOf(dir).ports.map((p) => p.port)).toEqual(['sw0>h0']);
   });
 
