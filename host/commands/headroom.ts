@@ -1,6 +1,6 @@
 // `dcbkit headroom --speed 100G --cable 300m --mtu 9216 [--json] [--profile ieee|sonic|sonic-2023]
 // [--interface-delay BT] [--asic spectrumN | --asic-table FILE --lanes N --small-packet-percent N --shared-headroom-pool
-// --gearbox-delay NS]`: the PFC headroom of one lossless priority (host/headroom.ts, docs/design.md §4.1). `--json` prints
+// --gearbox-delay T]`: the PFC headroom of one lossless priority (host/headroom.ts, docs/design.md §4.1). `--json` prints
 // {"headroom_bytes": N, "components": {...bits per component...}, ...}; all flags are checked
 // before anything is printed (bad flags: `path: rule` on stderr, exit 2).
 import type { CommandModule } from 'yargs';
