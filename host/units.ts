@@ -27,7 +27,7 @@ export function parseRate(v: number | string): number | undefined {
 export function parsePortSpeed(v: number | string, path = 'speed'): number {
   const bps = parseRate(v);
   if (bps === undefined || !PORT_SPEEDS.includes(bps)) {
-    throw new InputError({ path, rule: `must be one of ${PORT_SPEED_NAMES.join(', ')} (got ${JSON.stringify(v)})` });
+    throw new InputError({ path, rule: `must be one of ${PORT_SPEED_NAMES.join(', ')} (got ${JSON.stringify(v)})${didYouMean('rate', v)}` });
   }
   return bps;
 }
