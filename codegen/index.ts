@@ -4,6 +4,7 @@
 // The output is a pure function of config + device: no timestamps, stable key order.
 import { createHash } from 'node:crypto';
 import { InputError, type Problem } from '../host/errors.js';
+import { splitList } from '../host/cli-lists.js';
 import { computeHeadroom } from '../host/headroom.js';
 import type { Device } from './device.js';
 import type { DcbConfig } from '../host/config/index.js';
@@ -52,12 +53,17 @@ export interface Manifest {
   files: { path: string; bytes: number; sha256: string }[];
   quantisation: Quantisation[];
   omitted: { path: string; reason: string }[];
+  /** Targets `--target all` left out because they cannot hold the config, each with its reasons (absent when none). */
+  skipped?: { target: string; reasons: string[] }[];
   versions: Record<string, string>;
 }
 
+/** The target a `target: path` problem of a target's check belongs to. */
+const targetOf = (p: Problem) => p.path.split(': ')[0];
+
 /** Target names as given: repeated and/or comma lists (`--target sonic,linux --target p4`). */
 export function splitTargetNames(names: string[]): string[] {
-  return names.flatMap((n) => n.split(',')).map((n) => n.trim());
+  return splitList(names, '--target');
 }
 
 export function resolveTargets(names: string[]): CodegenTarget[] {
@@ -90,10 +96,23 @@ export function refusals(
   return { ir, targets, emitOpts, problems: targets.flatMap((t) => t.check(ir, emitOpts)) };
 }
 
-/** Generates every requested target (from parseConfig's normalised config) or throws one InputError listing all `target: path: rule` problems. */
+/**
+ * Generates every requested target (from parseConfig's normalised config) or throws one InputError
+ * listing all `target: path: rule` problems. A target that `all` brought in, not named itself, and
+ * that cannot hold the config is left out instead, named in the manifest's `skipped` with its reasons:
+ * `--target all` means every target that can, and a named target still refuses.
+ */
 export function generate(config: DcbConfig, device: Device, targetNames: string[], opts: GenerateOptions = {}): Generated {
-  const { ir, targets, emitOpts, problems } = refusals(config, device, targetNames, opts);
-  if (problems.length) throw new InputError(problems);
+  const { ir, targets: requested, emitOpts, problems } = refusals(config, device, targetNames, opts);
+  const given = splitTargetNames(targetNames);
+  const leaveOutable = (name: string) => given.includes('all') && !given.includes(name);
+  const fatal = problems.filter((p) => !leaveOutable(targetOf(p)));
+  if (fatal.length) throw new InputError(fatal);
+  const skipped = requested
+    .filter((t) => problems.some((p) => targetOf(p) === t.name))
+    .map((t) => ({ target: t.name, reasons: problems.filter((p) => targetOf(p) === t.name).map((p) => `${p.path.slice(t.name.length + 2) || 'config'}: ${p.rule}`) }));
+  const targets = requested.filter((t) => !skipped.some((s) => s.target === t.name));
+  if (targets.length === 0) throw new InputError(problems);
   const files = new Map<string, string | Uint8Array>();
   const quantisation: Quantisation[] = [...ir.quantisation];
   const warnings: Problem[] = [];
@@ -110,6 +129,7 @@ export function generate(config: DcbConfig, device: Device, targetNames: string[
     files: [...files].map(([path, data]) => ({ path, bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.length, sha256: sha256(data) })),
     quantisation,
     omitted: ir.omitted,
+    ...(skipped.length ? { skipped } : {}),
     versions: opts.versions ?? {},
   };
   files.set('manifest.json', JSON.stringify(manifest, null, 2) + '\n');

@@ -182,16 +182,35 @@ export function mergeProblems(all: readonly Problem[]): Problem[] {
   const meantOptions = new Set(all.flatMap((p) => (p.rule.startsWith(UNKNOWN_OPTION) ? [/did you mean (--[\w-]+)\?/.exec(p.rule)?.[1]] : [])).filter((o) => o !== undefined));
   // Unknown words, not unknown options (whose paths start with '-').
   const unknownSubcommand = all.some((p) => p.rule.startsWith(UNKNOWN_SUBCOMMAND) && !p.path.startsWith('-'));
+  // `valdate my.yaml`: the words after a misspelt command are its arguments, not more unknown commands.
+  const commandMeant = all.some((p) => p.rule.startsWith(UNKNOWN_SUBCOMMAND) && p.rule.includes('did you mean') && !p.path.startsWith('-'));
   const seen = new Set<string>();
   const out: Problem[] = [];
   for (const p of all) {
     if (suggested.has(p.path) && !p.rule.includes('did you mean')) continue;
+    if (commandMeant && p.rule.startsWith(UNKNOWN_SUBCOMMAND) && !p.rule.includes('did you mean')) continue;
     if (meantOptions.has(p.path) && p.rule.startsWith('required')) continue;
     if (unknownSubcommand && (p.rule.startsWith(REQUIRED_SUBCOMMAND) || p.rule.startsWith(UNKNOWN_OPTION))) continue;
     const key = `${p.path}\u0000${p.rule}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Options declared as numbers that yargs read as NaN (`--threads two`): one problem each, quoting
+ * the text typed, before the command's own range check would print `got NaN`.
+ */
+export function notNumbers(argv: readonly string[], numberOptions: readonly string[]): Problem[] {
+  const out: Problem[] = [];
+  for (const name of numberOptions) {
+    const flag = `--${name}`;
+    argv.forEach((a, i) => {
+      const text = a === flag ? argv[i + 1] : a.startsWith(`${flag}=`) ? a.slice(flag.length + 1) : undefined;
+      if (text !== undefined && !Number.isFinite(Number(text))) out.push({ path: flag, rule: `must be a number, got ${JSON.stringify(text)}` });
+    });
   }
   return out;
 }

@@ -14,7 +14,7 @@ import { hideBin } from 'yargs/helpers';
 import { loadCommands } from './commands/index.js';
 import { packageRoot } from './loader.js';
 import { InputError, ProblemsError, formatProblem, type Problem } from './errors.js';
-import { joinNegativeValues, mergeProblems, misjoinedFlags, usageProblems } from './cli-usage.js';
+import { joinNegativeValues, mergeProblems, misjoinedFlags, notNumbers, usageProblems } from './cli-usage.js';
 
 const GIVE_A_COMMAND = 'give a command; see dcbkit --help';
 
@@ -26,7 +26,7 @@ interface ParserInternals {
     getCommandInstance(): { getCommandHandlers(): Record<string, unknown> };
   };
   getDemandedCommands(): { _?: { minMsg?: string | null } };
-  getOptions(): { boolean: string[] };
+  getOptions(): { boolean: string[]; number: string[] };
 }
 
 /** True when the user asked for machine-readable output (an option, not a value after `--`). */
@@ -48,6 +48,7 @@ export async function main(rawArgv: string[]): Promise<number> {
   const usage: Problem[] = [];
   const stopOnUsageProblems = () => {
     usage.push(...misjoinedFlags(joined, (parser as unknown as ParserInternals).getOptions().boolean));
+    usage.push(...notNumbers(argv, (parser as unknown as ParserInternals).getOptions().number));
     if (usage.length) throw new InputError(mergeProblems(usage));
   };
   const parser = yargs(argv)
@@ -84,7 +85,10 @@ export async function main(rawArgv: string[]): Promise<number> {
   parser.completion('completion', 'print a bash/zsh completion script for dcbkit (add it to ~/.bashrc or ~/.zshrc)');
   let exitCode = 0;
   try {
-    if (argv[0] === 'completion' && !argv.some((a) => a === '--help' || a === '-h')) printCompletionScript(parser, argv.slice(1));
+    if (argv[0] === 'completion') {
+      if (argv.some((a) => a === '--help' || a === '-h')) process.stdout.write(COMPLETION_HELP);
+      else printCompletionScript(parser, argv.slice(1));
+    }
     else {
       await parser.parseAsync();
       stopOnUsageProblems();
@@ -101,6 +105,17 @@ export async function main(rawArgv: string[]): Promise<number> {
   }
   return exitCode;
 }
+
+const COMPLETION_HELP = `dcbkit completion
+
+Print a bash completion script for dcbkit (zsh: run \`autoload -U bashcompinit && bashcompinit\` first).
+Add it to your shell once dcbkit is on PATH:
+
+  dcbkit completion >> ~/.bashrc
+
+Options:
+  -h, --help  this help
+`;
 
 /**
  * `dcbkit completion`: yargs' script for the shell in $SHELL (bash, or zsh). Handled here rather than

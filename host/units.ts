@@ -3,6 +3,8 @@
 // (issue 10). Parsers return undefined for text that does not parse, so that zod transforms and the
 // flag parsers word their own `path: rule` messages from the same rules.
 import { InputError } from './errors.js';
+import { didYouMean, quantityCheck } from './unit-grammar.js';
+export { quantityCheck, type QuantityKind } from './unit-grammar.js';
 
 /** Port speeds with model constants (headroom table, SONiC plugin), bit/s: 10G..800G. */
 export const PORT_SPEEDS: readonly number[] = [10e9, 25e9, 40e9, 50e9, 100e9, 200e9, 400e9, 800e9];
@@ -13,39 +15,29 @@ export function speedLabel(bps: number): string {
 
 export const PORT_SPEED_NAMES = PORT_SPEEDS.map(speedLabel);
 
-// "100G", "100 g", "100Gbps", "100Gb/s", "100GbE", "2500M", "1.6T" (unit letter case-insensitive).
-const RATE_RE = /^(\d+(?:\.\d+)?)\s*([MGT])(?:b(?:ps|\/s|it\/s|E)?)?$/i;
-const RATE_UNIT_BPS: Record<string, number> = { M: 1e6, G: 1e9, T: 1e12 };
-
-/** A rate written with a unit ("100G", "25Gbps", "2500M") or a number of bit/s; undefined if neither. */
+/**
+ * A rate with a unit (the grammar of docs/units.md) -> bit/s; undefined if it does not parse. A bare
+ * number is refused here too (0 aside): rateCheck says why and what was probably meant.
+ */
 export function parseRate(v: number | string): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-  const m = RATE_RE.exec(v.trim());
-  if (!m) return undefined;
-  return Math.round(Number(m[1]) * RATE_UNIT_BPS[m[2].toUpperCase()]);
+  return quantityCheck('rate', v).value;
 }
 
 /** A port speed of PORT_SPEEDS (any spelling parseRate takes); throws `path: must be one of ...`. */
 export function parsePortSpeed(v: number | string, path = 'speed'): number {
   const bps = parseRate(v);
   if (bps === undefined || !PORT_SPEEDS.includes(bps)) {
-    throw new InputError({ path, rule: `must be one of ${PORT_SPEED_NAMES.join(', ')} (got ${JSON.stringify(v)})` });
+    throw new InputError({ path, rule: `must be one of ${PORT_SPEED_NAMES.join(', ')} (got ${JSON.stringify(v)})${didYouMean('rate', v)}` });
   }
   return bps;
 }
 
 export const MAX_CABLE_M = 100_000;
-const LENGTH_RE = /^(\d+(?:\.\d+)?)\s*(m|km)$/i;
 
-/** "300m", "1.5km" or a number of metres -> metres rounded to 1 mm; undefined if not a length 0..MAX_CABLE_M. */
+/** "300m", "1.5km" -> metres rounded to 1 mm; undefined if not a length 0..MAX_CABLE_M with its unit. */
 export function parseLength(v: number | string): number | undefined {
-  let metres: number | undefined;
-  if (typeof v === 'number') metres = v;
-  else {
-    const m = LENGTH_RE.exec(v.trim());
-    if (m) metres = Number(m[1]) * (m[2].toLowerCase() === 'km' ? 1000 : 1);
-  }
-  if (metres === undefined || !Number.isFinite(metres) || metres < 0 || metres > MAX_CABLE_M) return undefined;
+  const metres = quantityCheck('length', v).value;
+  if (metres === undefined || metres > MAX_CABLE_M) return undefined;
   return Math.round(metres * 1000) / 1000;
 }
 
@@ -54,7 +46,7 @@ export const CABLE_RULE = `must be a length 0..${MAX_CABLE_M} m like "300m" or "
 /** A cable length (parseLength); throws `path: must be a length ...`. */
 export function parseCable(v: number | string, path = 'cable'): number {
   const metres = parseLength(v);
-  if (metres === undefined) throw new InputError({ path, rule: `${CABLE_RULE}, got ${JSON.stringify(v)}` });
+  if (metres === undefined) throw new InputError({ path, rule: `${CABLE_RULE}, got ${JSON.stringify(v)}${didYouMean('length', v)}` });
   return metres;
 }
 

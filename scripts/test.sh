@@ -23,6 +23,8 @@ command -v gcc      >/dev/null 2>&1 || need_apt+=(gcc)
 [ -f /usr/include/linux/dcbnl.h ] || need_apt+=(linux-libc-dev)
 command -v python3  >/dev/null 2>&1 || need_apt+=(python3)
 command -v lldptool >/dev/null 2>&1 || need_apt+=(lldpad)
+# git: test/first-run.test.ts clones the repository to time the first npx after npm ci
+command -v git      >/dev/null 2>&1 || need_apt+=(git)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || need_apt+=(redis-tools)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)

@@ -24,7 +24,7 @@ const CASES: [string, string[], string | undefined, string[]][] = [
   ['--hex with a non-hex digit', ['dcbx', 'decode', '--hex', 'zzzz'], undefined, ['--hex: must be hex digits 0-9 a-f (spaces and colons allowed), got "z"']],
   ['--hex with half a byte', ['dcbx', 'decode', '--hex', '0180c'], undefined, ['--hex: must be an even number of hex digits (whole bytes), got 5']],
   ['speed: 1e400 is not "null"', ['validate', file('inf.yaml', 'port: {speed: 1e400}\n')], undefined,
-    ['port.speed: must be a speed like "100G" or a number of bit/s, got a number too large to represent (infinity)']],
+    ['port.speed: must be a speed like "100G", got a number too large to represent (infinity)']],
   ['a misspelt scenario key', ['validate', file('typo.yaml', TINY.replace(/^duration:/m, 'duraton:'))], undefined,
     ['duraton: unknown key in a scenario (docs/sim.md); did you mean duration? (allowed keys here: kind, name, seed, duration, sample, deadlock_threshold, timing, flow_control, defaults, dcb_profiles, hosts, switches, links, qcn, watchdog, transport, roce, traffic, series)']],
   ['a misspelt key in a list entry', ['validate', file('typo2.yaml', TINY.replace('dst: h2, priority: 3', 'dest: h2, priority: 3'))], undefined,

@@ -7,7 +7,7 @@ import { checkScenario } from '../host/scenario/scenario.js';
 import { buildFabric } from '../host/sim/run.js';
 import { inputErrorOf } from './helpers.js';
 
-const rpOf = (rp: object) => parseConfig({ port: { speed: 100e9 }, qcn: { rp: { profile: 'dcqcn', ...rp } } }).config.qcn.rp;
+const rpOf = (rp: object) => parseConfig({ port: { speed: '100G' }, qcn: { rp: { profile: 'dcqcn', ...rp } } }).config.qcn.rp;
 const problemsOf = (rp: object) => inputErrorOf(() => rpOf(rp)).problems.map((p) => `${p.path}: ${p.rule}`);
 
 describe('qcn.rp.nvidia', () => {

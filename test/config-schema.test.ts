@@ -76,7 +76,7 @@ describe('normalisation', () => {
   });
 
   it('pfc.xoff/xon default from the MTU and qcn line rate from the port', () => {
-    const { config } = parseConfig({ port: { mtu: 1500, speed: 25e9 }, qcn: { rp: { profile: 'dcqcn' } } });
+    const { config } = parseConfig({ port: { mtu: 1500, speed: '25G' }, qcn: { rp: { profile: 'dcqcn' } } });
     expect([config.pfc.xoff, config.pfc.xon]).toEqual([6000, 3000]);
     expect(config.qcn.rp).toMatchObject({ profile: 'dcqcn', line_bps: 25e9, timer_ps: 55_000_000, g: 1 / 256, cnp_interval_ps: 50_000_000, alpha_bits: 20 });
   });

@@ -17,7 +17,7 @@ const RULES: [string, unknown, string][] = [
   ['unknown nested key', { pfc: { enabled: [3] } }, 'pfc.enabled: unknown key; allowed keys: enable, willing, mbc, cap, pause_time, headroom, xoff, xon, watchdog'],
   ['section of the wrong type', { pfc: [3] }, 'pfc: must be a mapping of keys to values, got [3]'],
   // port
-  ['speed not a speed', { port: { speed: 'fast' } }, 'port.speed: must be a speed like "100G" (10G, 25G, 40G, 50G, 100G, 200G, 400G, 800G) or a whole number of bit/s, got "fast"'],
+  ['speed not a speed', { port: { speed: 'fast' } }, 'port.speed: a rate needs a unit: bit/s with a prefix k, M, G or T, written G, Gbps, Gb/s or Gbit, e.g. 100G; got "fast"'],
   // 8e12 / 3e9 = 2666.67 ps per byte: not a whole number
   ['speed without whole ps per byte', { port: { speed: '3G' } }, 'port.speed: must give a whole number of picoseconds per byte (8e12 / speed), got 3000000000 bit/s'],
   ['speed out of range', { port: { speed: '2T' } }, 'port.speed: must be between 1 Mb/s and 1.6 Tb/s, got 2000000000000 bit/s'],

@@ -278,7 +278,7 @@ describe('dcbkit headroom', () => {
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ xoff_bytes: 312_320, xon_bytes: 86_016, size_bytes: 86_016 });
     const gearbox = runCli(['headroom', '--speed', '25G', '--cable', '100m', '--mtu', '9100', '--lossless-mtu', '1500', '--profile', 'sonic',
-      '--small-packet-percent', '100', '--gearbox-delay', '100']);
+      '--small-packet-percent', '100', '--gearbox-delay', '100ns']);
     expect(gearbox.status).toBe(0);
     expect(gearbox.stdout).toMatch(/spectrum1, 4 lanes, small packets 100 %, shared headroom pool off/);
     expect(gearbox.stdout).toMatch(/headroom \(xoff\): 39936 B, xon: 19456 B, size: 59392 B/);
@@ -295,7 +295,7 @@ describe('dcbkit headroom', () => {
     [['--speed', '100G', '--cable', '300m', '--asic', 'spectrum7', '--profile', 'sonic'], /^--asic: must be one of spectrum1, spectrum2, spectrum3, spectrum4, spectrum5, spectrum6 \(got "spectrum7"\)/m],
     [['--speed', '100G', '--cable', '300m', '--lanes', '65', '--profile', 'sonic'], /^--lanes: must be a whole number of lanes 1\.\.64; only 8 changes the result \(got "65"\)/m],
     [['--speed', '100G', '--cable', '300m', '--small-packet-percent', '101', '--profile', 'sonic'], /^--small-packet-percent: must be a whole percentage 0\.\.100/m],
-    [['--speed', '100G', '--cable', '300m', '--gearbox-delay', '-3', '--profile', 'sonic'], /^--gearbox-delay: must be a number of ns/m],
+    [['--speed', '100G', '--cable', '300m', '--gearbox-delay', '-3', '--profile', 'sonic'], /^--gearbox-delay: a time needs a unit/m],
     [['--speed', '100G', '--cable', '300m', '--lanes', '8'], /^--profile: --asic, --asic-table, --lanes, .* apply to the sonic profiles only \(got "ieee"\)/m],
     [['--cable', '300m'], /speed/],
     [['--speed', '100G', '--cable', '300m', '--interface-delay', '-5'], /^--interface-delay: must be a whole number of bit times/m],

@@ -12,8 +12,8 @@ import { dcbIntent, linuxTarget, lldpadIntent } from '../../codegen/linux.js';
 import { sonicTables, sonicTarget } from '../../codegen/sonic.js';
 import type { CodegenTarget } from '../../codegen/target.js';
 import { checkInterface, dcbView, lldpadIntended, lldpadView, readDcb, readLldpad, runTool, type ToolRunner } from './linux.js';
-import { AUDITED_TABLES, configDbFromHashes, loadConfigDbDump, sonicView } from './sonic.js';
-import { parseRedisUrl, readHashes } from './resp.js';
+import { AUDITED_TABLES, configDbFromHashes, loadConfigDbDump, portHasEntries, sonicView } from './sonic.js';
+import { maskedUrl, parseRedisUrl, readHashes } from './resp.js';
 import { View, comparedCount, diffViews, type Difference } from './view.js';
 
 export type AuditSource =
@@ -66,13 +66,21 @@ export async function auditDevice(config: DcbConfig, device: Device, source: Aud
   } else {
     const ir = irFor(config, device, sonicTarget);
     const ports = ir.ports.map((p) => p.name);
+    const address = source.kind === 'sonic-redis' ? parseRedisUrl(source.url) : undefined;
     const db = source.kind === 'sonic'
       ? loadConfigDbDump(source.file)
-      : configDbFromHashes(await readHashes(parseRedisUrl(source.url), CONFIG_DB, AUDITED_TABLES.map((t) => `${t}|`)));
+      : configDbFromHashes(await readHashes(address!, CONFIG_DB, AUDITED_TABLES.map((t) => `${t}|`)));
+    // A database without one entry for any port is the wrong database or the wrong switch, not a
+    // switch whose every setting differs: one line says so instead of a difference per setting.
+    if (!ports.some((port) => portHasEntries(db, port))) {
+      const flag = source.kind === 'sonic' ? '--sonic' : '--sonic-redis';
+      const inDb = source.kind === 'sonic' ? source.file : `db ${address!.db ?? CONFIG_DB}`;
+      throw new InputError({ path: flag, rule: `no tables for ${ports.join(', ')} in ${inDb}: wrong database or port?` });
+    }
     intended = sonicView(sonicTables(ir), ports);
     running = sonicView(db, ports);
   }
   const differences = diffViews(running, intended);
-  const where = source.kind === 'linux' ? source.iface : source.kind === 'sonic' ? source.file : source.url;
+  const where = source.kind === 'linux' ? source.iface : source.kind === 'sonic' ? source.file : maskedUrl(source.url);
   return { ok: differences.length === 0, target: source.kind === 'linux' ? 'linux' : 'sonic', source: `${source.kind}:${where}`, compared: comparedCount(intended), differences };
 }

@@ -222,17 +222,20 @@ export function parseLldptoolArgs(text: string): Map<string, string | null> {
 /** Runs a tool (no shell) and returns its stdout; a missing tool or a failed run is a problem naming --linux. */
 export type ToolRunner = (cmd: string, args: string[]) => string;
 
+/** lldptool fails where lldpad is not running or not installed; the audit of dcb alone needs neither. */
+const noLldpadHint = (cmd: string) => (cmd === 'lldptool' ? '; without lldpad, audit the kernel\'s DCB state alone with --no-lldptool' : '');
+
 export const runTool: ToolRunner = (cmd, args) => {
   const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 20_000, maxBuffer: 16 * 1024 * 1024 });
   const line = `${cmd} ${args.join(' ')}`;
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? `${cmd} is not installed (Debian: ${cmd === 'dcb' ? 'iproute2' : 'lldpad'})` : code === 'ETIMEDOUT' ? 'no reply within 20 s' : r.error.message;
-    throw new InputError({ path: '--linux', rule: `cannot run ${line}: ${why}` });
+    throw new InputError({ path: '--linux', rule: `cannot run ${line}: ${why}${noLldpadHint(cmd)}` });
   }
   if (r.status !== 0) {
     const said = (r.stderr || r.stdout).trim().split('\n')[0] ?? '';
-    throw new InputError({ path: '--linux', rule: `${line} failed (exit ${r.status ?? r.signal}): ${said}` });
+    throw new InputError({ path: '--linux', rule: `${line} failed (exit ${r.status ?? r.signal}): ${said}${noLldpadHint(cmd)}` });
   }
   return r.stdout;
 };

@@ -7,7 +7,8 @@
 //
 // State: the bytes received and not yet parsed, and a FIFO of the requests awaiting a reply
 // (Redis answers in request order). Invariant: a reply is consumed only once it is complete.
-import { createConnection, type Socket } from 'node:net';
+import { createConnection, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { InputError } from '../errors.js';
 
 export type RespValue = string | number | null | RespValue[] | RespError;
@@ -25,21 +26,40 @@ export class RespProtocolError extends Error {
 /** Nested arrays deeper than this are refused (CONFIG_DB replies nest two deep: SCAN's [cursor, keys]). */
 export const MAX_DEPTH = 16;
 
-/** Where a server listens: `unix:PATH` or `HOST:PORT` (`[v6]:PORT` for an IPv6 address). */
-export type RedisAddress = { path: string } | { host: string; port: number };
+/** The environment variable a password is read from when the address carries none. */
+export const REDIS_PASSWORD_ENV = 'DCBKIT_REDIS_PASSWORD';
 
-export function parseRedisUrl(url: string): RedisAddress {
-  const bad = (why: string) => new InputError({ path: '--sonic-redis', rule: `${why}; give unix:PATH (a socket) or HOST:PORT, got ${JSON.stringify(url)}` });
+/** Credentials and database of a connection, from the URL (or REDIS_PASSWORD_ENV for the password). */
+export interface RedisLogin { user?: string; password?: string; db?: number }
+
+/**
+ * Where a server listens: `unix:PATH`, `HOST:PORT` (`[v6]:PORT` for an IPv6 address), or a URL
+ * `redis://[user[:password]@]host:port[/db]`, `rediss://...` for TLS (the URI scheme of
+ * IANA's registry and redis-cli -u).
+ */
+export type RedisAddress = ({ path: string } | { host: string; port: number; tls?: boolean }) & RedisLogin;
+
+const ADDRESS_FORMS = 'unix:PATH (a socket), HOST:PORT or redis://[user[:password]@]host:port[/db] (rediss:// for TLS)';
+
+export function parseRedisUrl(url: string, env: NodeJS.ProcessEnv = process.env): RedisAddress {
+  const bad = (why: string) => new InputError({ path: '--sonic-redis', rule: `${why}; give ${ADDRESS_FORMS}, got ${JSON.stringify(maskedUrl(url))}` });
+  const password = env[REDIS_PASSWORD_ENV] || undefined;
   if (url.startsWith('unix:')) {
     const path = url.slice(5);
     if (!path) throw bad('empty socket path');
-    return { path };
+    return { path, password };
   }
-  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:\s/]+)):(\d{1,5})$/.exec(url);
-  if (!m) throw bad('not an address');
-  const port = Number(m[3]);
+  const u = /^(rediss?):\/\/(?:([^:@/]*)(?::([^@/]*))?@)?(\[[0-9A-Fa-f:.]+\]|[^:\s/@]+):(\d{1,5})(?:\/(\d{1,2}))?\/?$/.exec(url);
+  const m = u ? null : /^(?:\[([0-9A-Fa-f:.]+)\]|([^:\s/]+)):(\d{1,5})$/.exec(url);
+  if (!u && !m) throw bad(/^\w+:\/\//.test(url) && !/^rediss?:/.test(url) ? 'not a redis:// or rediss:// URL' : 'not an address');
+  const port = Number(u ? u[5] : m![3]);
   if (port < 1 || port > 65535) throw bad('the port must be 1..65535');
-  return { host: m[1] ?? m[2], port };
+  if (m) return { host: m[1] ?? m[2], port, password };
+  const db = u![6] === undefined ? undefined : Number(u![6]);
+  if (db !== undefined && db > 15) throw bad('the database must be 0..15');
+  const host = u![4].replace(/^\[|\]$/g, '');
+  const decode = (s: string | undefined) => (s ? decodeURIComponent(s) : undefined);
+  return { host, port, tls: u![1] === 'rediss', user: decode(u![2]), password: decode(u![3]) ?? password, db };
 }
 
 /**
@@ -69,6 +89,7 @@ export function parseReply(buf: Buffer, at: number, depth = 0): { value: RespVal
       const n = int();
       if (n < 0) return { value: null, next: after };
       if (buf.length < after + n + 2) return undefined;
+      if (buf[after + n] !== 0x0d || buf[after + n + 1] !== 0x0a) throw new RespProtocolError(`a bulk string of ${n} bytes is not followed by CRLF`);
       return { value: buf.toString('utf8', after, after + n), next: after + n + 2 };
     }
     case '*': {
@@ -87,6 +108,18 @@ export function parseReply(buf: Buffer, at: number, depth = 0): { value: RespVal
     default:
       throw new RespProtocolError(`reply type byte 0x${buf[at].toString(16).padStart(2, '0')} is not RESP`);
   }
+}
+
+/** A server's error reply as a problem: AUTH's arguments are never quoted, NOAUTH says where a password goes. */
+function refusal(where: string, args: readonly string[], message: string): string {
+  const what = args[0] === 'AUTH' ? 'AUTH' : `${args[0]} ${args[1] ?? ''}`.trim();
+  const hint = /^NOAUTH\b/.test(message) ? `; give the password in the URL (redis://:PASSWORD@host:port) or in $${REDIS_PASSWORD_ENV}` : '';
+  return `${where} refused ${what}: ${message}${hint}`;
+}
+
+/** The address as shown in messages and reports: a password in it is masked. */
+export function maskedUrl(url: string): string {
+  return url.replace(/^(rediss?:\/\/[^:@/]*):[^@/]*@/, '$1:***@');
 }
 
 function encodeCommand(args: string[]): Buffer {
@@ -110,12 +143,16 @@ export class RedisConnection {
   static connect(address: RedisAddress, timeoutMs: number): Promise<RedisConnection> {
     const where = 'path' in address ? `unix:${address.path}` : `${address.host}:${address.port}`;
     return new Promise((resolve, reject) => {
-      const socket = 'path' in address ? createConnection({ path: address.path }) : createConnection({ host: address.host, port: address.port });
+      const socket = 'path' in address
+        ? createConnection({ path: address.path })
+        : address.tls
+          ? tlsConnect({ host: address.host, port: address.port, servername: isIP(address.host) ? undefined : address.host })
+          : createConnection({ host: address.host, port: address.port });
       const timer = setTimeout(() => {
         socket.destroy();
         reject(new InputError({ path: '--sonic-redis', rule: `${where}: no connection within ${timeoutMs / 1000} s` }));
       }, timeoutMs);
-      socket.once('connect', () => {
+      socket.once(('tls' in address && address.tls) ? 'secureConnect' : 'connect', () => {
         clearTimeout(timer);
         resolve(new RedisConnection(socket, where));
       });
@@ -134,7 +171,7 @@ export class RedisConnection {
       (args) =>
         new Promise<RespValue>((resolve, reject) => {
           this.pending.push({
-            resolve: (v) => (v instanceof RespError ? reject(new InputError({ path: '--sonic-redis', rule: `${this.where} refused ${args[0]} ${args[1] ?? ''}: ${v.message}`.replace(/ +:/, ':') })) : resolve(v)),
+            resolve: (v) => (v instanceof RespError ? reject(new InputError({ path: '--sonic-redis', rule: refusal(this.where, args, v.message) })) : resolve(v)),
             reject,
           });
         }),
@@ -188,7 +225,8 @@ function hashOf(v: RespValue, key: string): Record<string, string> {
  * keys (never KEYS, which blocks the server), then one pipelined HGETALL per key. The whole read
  * must finish within `timeoutMs`.
  */
-export async function readHashes(address: RedisAddress, db: number, prefixes: string[], timeoutMs = 10_000): Promise<Map<string, Record<string, string>>> {
+export async function readHashes(address: RedisAddress, defaultDb: number, prefixes: string[], timeoutMs = 10_000): Promise<Map<string, Record<string, string>>> {
+  const db = address.db ?? defaultDb;
   const conn = await RedisConnection.connect(address, timeoutMs);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -198,7 +236,13 @@ export async function readHashes(address: RedisAddress, db: number, prefixes: st
     }, timeoutMs);
   });
   const read = async () => {
-    await conn.pipeline([['SELECT', String(db)]]);
+    if (address.password !== undefined) {
+      const [ok] = await conn.pipeline([address.user ? ['AUTH', address.user, address.password] : ['AUTH', address.password]]);
+      if (ok !== 'OK') throw new InputError({ path: '--sonic-redis', rule: `AUTH was answered ${JSON.stringify(ok)}, not OK` });
+    }
+    const [selected] = await conn.pipeline([['SELECT', String(db)]]);
+    // Redis answers SELECT with the simple string OK; anything else is not a redis server doing what was asked.
+    if (selected !== 'OK') throw new InputError({ path: '--sonic-redis', rule: `SELECT ${db} was answered ${JSON.stringify(selected)}, not OK` });
     const keys: string[] = [];
     let cursor = '0';
     do {

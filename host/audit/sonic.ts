@@ -233,3 +233,8 @@ export function sonicView(db: ConfigDb, ports: readonly string[]): View {
   if (ports.some((port) => db.PFC_WD?.[port])) for (const [f, val] of sorted(Object.entries(db.PFC_WD?.GLOBAL ?? {}))) v.set(`pfc_wd.global.${f}`, val);
   return v;
 }
+
+/** Whether any table holds an entry of `port`: keyed by it (`PORT_QOS_MAP|Ethernet0`) or by it and an id (`QUEUE|Ethernet0|3`). */
+export function portHasEntries(db: ConfigDb, port: string): boolean {
+  return Object.values(db).some((table) => Object.keys(table ?? {}).some((key) => key === port || key.startsWith(`${port}|`)));
+}

@@ -11,7 +11,7 @@ export const benchCommand: CommandModule<object, { json?: boolean; quick?: boole
   builder: (y) =>
     y
       .option('json', { type: 'boolean', describe: 'one JSON document on stdout' })
-      .option('quick', { type: 'boolean', describe: 'short smoke run (a few seconds), for CI' })
+      .option('quick', { type: 'boolean', describe: 'shorter run for CI: fewer rounds and packets, every part still measured (most of a minute on 2 cores)' })
       .option('runs', { type: 'number', describe: 'N separate processes, one after the other; each figure is the median over them (default 1)' }) as never,
   handler: async (args) => {
     const runs = args.runs ?? 1;

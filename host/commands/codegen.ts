@@ -1,8 +1,10 @@
 // `dcbkit codegen <config> [--device D] [--device-id N] [--max-share-error PP] [--dpdk-api sched,tm]
 //  --target sonic|p4|linux|c-header|lldp|dpdk|sv|all --out DIR [--json]`:
 // emits the tables and registers of every requested target from one IR (codegen/), plus
-// manifest.json. Every problem of every requested target is reported (exit 2, `target: path:
-// rule`) before anything is written; the output tree appears all at once or not at all.
+// manifest.json. Every problem of every named target is reported (exit 2, `target: path: rule`)
+// before anything is written; a target only `all` brought in that cannot hold the config is left
+// out and named, with why, on stdout and in manifest.json's `skipped`. The output tree appears all
+// at once or not at all.
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../config/index.js';
 import { CODEGEN_OUTPUT, checkOutDir, writeTreeAtomic } from '../io.js';
@@ -46,7 +48,7 @@ interface Args {
 
 export const codegenCommand: CommandModule<object, Args> = {
   command: 'codegen <config>',
-  describe: 'emit SONiC, P4, Linux, C register-map, LLDP and DPDK artefacts (and manifest.json) for a DCB config',
+  describe: 'emit SONiC, P4, Linux, C register-map, SystemVerilog register-map (sv), LLDP and DPDK artefacts (and manifest.json) for a DCB config',
   builder: (y) =>
     y
       .positional('config', { type: 'string', demandOption: true, describe: 'DCB config (YAML or JSON)' })
@@ -66,6 +68,7 @@ export const codegenCommand: CommandModule<object, Args> = {
     else {
       for (const f of manifest.files) process.stdout.write(`${f.path}  ${f.bytes} B  sha256 ${f.sha256.slice(0, 16)}\n`);
       process.stdout.write(`manifest.json  (${manifest.quantisation.length} quantisation entries, ${manifest.omitted.length} omitted settings)\n`);
+      for (const s of manifest.skipped ?? []) process.stdout.write(`left out ${s.target}, which cannot hold this config: ${s.reasons.join('; ')}\n`);
     }
   },
 };

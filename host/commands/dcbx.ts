@@ -9,6 +9,7 @@ import type { CommandModule } from 'yargs';
 import { InputError, fsReason } from '../errors.js';
 import { DecodeError, parseHex, toHex } from '../frames/bytes.js';
 import { parseSourceMac } from '../units.js';
+import { quantityCheck } from '../unit-grammar.js';
 import { writeFileAtomic } from '../io.js';
 import { writePcap } from '../pcap.js';
 import { decodeCapture, decodeHexFrame, decodeRecord, problem as decodeProblem, type DecodedFrame } from '../dcbx/decode.js';
@@ -204,17 +205,19 @@ const negotiateCmd: CommandModule<object, A> = {
       .positional('a', { type: 'string', demandOption: true })
       .positional('b', { type: 'string', demandOption: true })
       .option('mode', { type: 'string', describe: 'ieee | cee (default: cee when both configs have pg, else ieee)' })
-      .option('duration', { type: 'number', default: 60, describe: 'simulated seconds' })
+      .option('duration', { type: 'string', default: '60s', describe: 'simulated time, e.g. 60s or 500ms (docs/units.md)' })
       .option('pcap', { type: 'string', describe: 'write every LLDPDU exchanged to this pcap' })
       .option('json', { type: 'boolean', default: false }),
   handler: (a) => {
     const ca = loadPort(a.a, 'a');
     const cb = loadPort(a.b, 'b');
-    if (!(Number.isFinite(a.duration) && a.duration > 0 && a.duration <= 3600)) throw new InputError({ path: '--duration', rule: 'must be 0 < seconds <= 3600' });
+    const { value: durationPs, rule } = quantityCheck('time', String(a.duration), 's');
+    if (durationPs === undefined) throw new InputError({ path: '--duration', rule: rule! });
+    if (!(durationPs > 0 && durationPs <= 3600e12)) throw new InputError({ path: '--duration', rule: `must be above 0 and at most 3600s (got "${a.duration}")` });
     const mode = a.mode !== undefined ? modeOf(a, ca) : ca.pg && cb.pg ? 'cee' : 'ieee';
     withLabel('a', () => checkAdvertisable(ca, mode));
     withLabel('b', () => checkAdvertisable(cb, mode));
-    const r = simulate([{ name: 'a', cfg: ca }, { name: 'b', cfg: cb }], { mode, duration_ps: Math.round(a.duration * 1e12) });
+    const r = simulate([{ name: 'a', cfg: ca }, { name: 'b', cfg: cb }], { mode, duration_ps: durationPs });
     if (a.pcap !== undefined) writeFileAtomic(a.pcap, writePcap(r.lldpdus.map((p) => ({ t_ps: BigInt(p.t_ps), data: p.bytes }))), '--pcap');
     process.stdout.write(a.json ? JSON.stringify(negotiationJson(r)) + '\n' : describeNegotiation(r));
   },

@@ -1,6 +1,6 @@
 // `dcbkit headroom --speed 100G --cable 300m --mtu 9216 [--json] [--profile ieee|sonic|sonic-2023]
 // [--interface-delay BT] [--asic spectrumN | --asic-table FILE --lanes N --small-packet-percent N --shared-headroom-pool
-// --gearbox-delay NS]`: the PFC headroom of one lossless priority (host/headroom.ts, docs/design.md §4.1). `--json` prints
+// --gearbox-delay T]`: the PFC headroom of one lossless priority (host/headroom.ts, docs/design.md §4.1). `--json` prints
 // {"headroom_bytes": N, "components": {...bits per component...}, ...}; all flags are checked
 // before anything is printed (bad flags: `path: rule` on stderr, exit 2).
 import type { CommandModule } from 'yargs';
@@ -10,7 +10,7 @@ import {
   type AsicName, type HeadroomProfile, type HeadroomResult, type SonicParams,
 } from '../headroom.js';
 import { readDocument } from '../config/load.js';
-import { parseCable, parseMtu, parsePortSpeed, parseRate, PORT_SPEED_NAMES } from '../units.js';
+import { parseCable, parseMtu, parsePortSpeed, parseRate, PORT_SPEED_NAMES, quantityCheck } from '../units.js';
 
 /** The default --mtu of the ieee profile (the config's port MTU default). */
 const IEEE_MTU = 9216;
@@ -68,8 +68,9 @@ function sonicFlags(args: HeadroomArgs, problems: Problem[]): Partial<SonicParam
   if (args['shared-headroom-pool']) p.sharedHeadroomPool = true; // yargs gives an absent boolean as false
   const gearbox = args['gearbox-delay'];
   if (gearbox !== undefined) {
-    if (/^\d{1,9}(?:\.\d+)?$/.test(gearbox.trim())) p.gearboxDelayNs = Number(gearbox);
-    else problems.push({ path: '--gearbox-delay', rule: `must be a number of ns >= 0, below 1e9 (got "${gearbox}")` });
+    const { value: ps, rule } = quantityCheck('time', gearbox, 'ns');
+    if (ps !== undefined && ps < 1e18) p.gearboxDelayNs = ps / 1e3;
+    else problems.push({ path: '--gearbox-delay', rule: rule ?? `must be below 1e9 ns (got "${gearbox}")` });
   }
   if (Object.keys(p).length === 0 && problems.length === before) return undefined;
   if (!args.profile.startsWith('sonic')) {
@@ -157,7 +158,7 @@ export const headroomCommand: CommandModule<object, HeadroomArgs> = {
       .option('lanes', { type: 'string', describe: 'sonic profiles: lanes of the port (default 4; only 8 changes the result)' })
       .option('small-packet-percent', { type: 'string', describe: 'sonic profiles: share of 64 B frames in lossless traffic, 0..100 (default 50, as SONiC ships)' })
       .option('shared-headroom-pool', { type: 'boolean', describe: 'sonic profiles: the shared headroom pool is on (PG size = xon)' })
-      .option('gearbox-delay', { type: 'string', describe: 'sonic profiles: gearbox delay, ns (default 0)' })
+      .option('gearbox-delay', { type: 'string', describe: 'sonic profiles: gearbox delay, e.g. 40ns (default 0)' })
       .option('json', { type: 'boolean', describe: 'one JSON document on stdout' }) as never,
   handler: (args) => {
     let r: HeadroomResult;

@@ -46,7 +46,17 @@ export function codegenRefusals(config: DcbConfig, targets: string[] | undefined
     entry.targets.push(target);
     byReason.set(key, entry);
   }
-  return [...byReason.values()].map((e) => ({ path: e.path, rule: `codegen --target ${e.targets.join(',')} would refuse this: ${e.rule}` }));
+  return [...byReason.values()].map((e) => ({ path: e.path, rule: `codegen --target ${e.targets.join(',')} would refuse this: ${firstClause(e.rule, e.targets)}` }));
+}
+
+/**
+ * A refusal as one line: a long rule (rte_sched's weight arithmetic) is cut to its first clause,
+ * and `validate --target T` prints it whole.
+ */
+function firstClause(rule: string, targets: readonly string[]): string {
+  const cut = rule.indexOf(': ');
+  if (rule.length <= 120 || cut < 0) return rule;
+  return `${rule.slice(0, cut)} (validate --target ${targets.join(',')} says why and what to change)`;
 }
 
 export const validateCommand: CommandModule<object, { file: string; json?: boolean; kind?: string; target?: string[]; device?: string }> = {

@@ -2,7 +2,8 @@
 // priority lists, speeds, cable lengths, MAC addresses and OUIs. Every message names the rule and the
 // value it got, so a `path: rule` line is enough to fix the input (docs/design.md §5).
 import { z } from 'zod';
-import { CABLE_RULE, parseLength, parseRate, PORT_SPEED_NAMES, sourceMacCheck } from '../units.js';
+import { CABLE_RULE, parseLength, sourceMacCheck } from '../units.js';
+import { didYouMean, quantityCheck } from '../unit-grammar.js';
 
 /** Shows a rejected value the way the user wrote it (strings quoted, the rest as JSON). */
 export function show(v: unknown): string {
@@ -74,16 +75,16 @@ export function prioritySet() {
 /** 8 bits take 8e12/speed ps; the core counts whole picoseconds, so that must be an integer. */
 const PS_PER_BYTE_NUMERATOR = 8e12;
 
-/** Port speed: "100G", "2.5G", "100000M" or a number of bit/s; normalised to bit/s. */
+/** Port speed with its unit: "100G", "2.5G", "100000M", "100Gbit" (docs/units.md); normalised to bit/s. */
 export const speed = () =>
   z
     .union([z.number(), z.string()], {
-      error: mustBe('a speed like "100G" or a number of bit/s'),
+      error: mustBe('a speed like "100G"'),
     })
     .transform((v, ctx) => {
-      const bps = parseRate(v);
+      const { value: bps, rule } = quantityCheck('rate', v);
       if (bps === undefined || !Number.isSafeInteger(bps)) {
-        ctx.addIssue({ code: 'custom', message: `must be a speed like "100G" (${PORT_SPEED_NAMES.join(', ')}) or a whole number of bit/s, got ${show(v)}` });
+        ctx.addIssue({ code: 'custom', message: rule ?? `must be a whole number of bit/s, got ${show(v)}` });
         return z.NEVER;
       }
       if (bps < 1e6 || bps > 1.6e12) {
@@ -97,14 +98,14 @@ export const speed = () =>
       return bps;
     });
 
-/** Cable length: "300m", "2km" or a number of metres; normalised to metres (1 mm resolution). */
+/** Cable length with its unit: "300m", "2km" (docs/units.md); normalised to metres (1 mm resolution). */
 export const cable = () =>
   z
-    .union([z.number(), z.string()], { error: mustBe('a length like "300m" or a number of metres') })
+    .union([z.number(), z.string()], { error: mustBe('a length like "300m"') })
     .transform((v, ctx) => {
       const metres = parseLength(v);
       if (metres === undefined) {
-        ctx.addIssue({ code: 'custom', message: `${CABLE_RULE}, got ${show(v)}` });
+        ctx.addIssue({ code: 'custom', message: `${CABLE_RULE}, got ${show(v)}${didYouMean('length', v)}` });
         return z.NEVER;
       }
       return metres;

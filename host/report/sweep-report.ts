@@ -9,6 +9,7 @@
 //   run.json      wall time, jobs, achieved concurrency, versions: the only file that differs
 //                 between identical sweeps
 import { InputError } from '../errors.js';
+import { quantityOfAnyKind } from '../unit-grammar.js';
 import { SWEEP_OUTPUT, writeTreeAtomic } from '../io.js';
 import { toolVersions } from '../versions.js';
 import type { TopLevelSpec } from 'vega-lite';
@@ -64,7 +65,9 @@ const LOSS_CLASSES = ['no frame lost', 'lossless frames dropped'];
  */
 export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly SweepRow[], metric: keyof PointMetrics, xUnit?: XUnit): TopLevelSpec {
   const x = params[0];
-  const numericX = x.values.every((v) => typeof v === 'number');
+  // Values with a unit ("12500B", "10us") are drawn on a number axis in their base unit.
+  const xNumber = (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? quantityOfAnyKind(v) : undefined);
+  const numericX = x.values.every((v) => xNumber(v) !== undefined);
   if (xUnit && !numericX) throw new InputError({ path: '--x-unit', rule: `the first swept parameter ${x.path} has values that are not numbers` });
   const others = params.slice(1);
   const { div, label } = metricScale(metric, rows.map((r) => r.metrics[metric]));
@@ -72,7 +75,7 @@ export function sweepPlotSpec(params: readonly SweepParam[], rows: readonly Swee
   const data = rows
     .filter((r) => r.metrics[metric] !== null)
     .map((r) => ({
-      x: xUnit ? (r.params[x.path] as number) / xUnit.per : r.params[x.path],
+      x: numericX ? xNumber(r.params[x.path])! / (xUnit?.per ?? 1) : r.params[x.path],
       y: (r.metrics[metric] as number) / div,
       line: others.length ? others.map((p) => `${p.path}=${r.params[p.path]}`).join(', ') : metric,
       loss: LOSS_CLASSES[r.metrics.drops_lossless > 0 ? 1 : 0],

@@ -251,7 +251,7 @@ describe('audit --sonic-redis (a real redis-server holding CONFIG_DB)', () => {
     try {
       const r = auditRedis();
       expect(r.status).toBe(2);
-      expect(r.stderr.trim()).toMatch(/^--sonic-redis: unix:.*redis.sock refused SELECT 4: NOAUTH Authentication required\.?$/);
+      expect(r.stderr.trim()).toMatch(/^--sonic-redis: unix:.*redis.sock refused SELECT 4: NOAUTH Authentication required\.?; give the password in the URL \(redis:\/\/:PASSWORD@host:port\) or in \$DCBKIT_REDIS_PASSWORD$/);
     } finally {
       spawnSync('redis-cli', ['-s', sock, '-a', 'audit-test', '--no-auth-warning', 'CONFIG', 'SET', 'requirepass', ''], { encoding: 'utf8' });
     }
@@ -309,7 +309,7 @@ describe('audit --sonic-redis (a real redis-server holding CONFIG_DB)', () => {
   it('a server that is not there, or a bad address, is bad input (exit 2) naming --sonic-redis', () => {
     for (const [url, rule] of [
       [`unix:${join(dir, 'nothing.sock')}`, /^--sonic-redis: cannot connect to unix:.*nothing.sock: no such socket$/],
-      ['localhost', /^--sonic-redis: not an address; give unix:PATH \(a socket\) or HOST:PORT, got "localhost"$/],
+      ['localhost', /^--sonic-redis: not an address; give unix:PATH \(a socket\), HOST:PORT or redis:\/\/\[user\[:password\]@\]host:port\[\/db\] \(rediss:\/\/ for TLS\), got "localhost"$/],
       ['127.0.0.1:70000', /^--sonic-redis: the port must be 1..65535/],
       ['unix:', /^--sonic-redis: empty socket path/],
     ] as const) {

@@ -70,7 +70,7 @@ describe('c-header target', () => {
   });
 
   test('a speed or cable the PORT block cannot hold exactly is a problem, not a rounding', () => {
-    const d = parseDevice({ ports: [{ name: 'Ethernet0', index: 0, speed: '2500M', cable: 1.5 }] });
+    const d = parseDevice({ ports: [{ name: 'Ethernet0', index: 0, speed: '2500M', cable: '1.5m' }] });
     expect(cHeaderTarget.check(buildIr(losslessConfig(), d, { headroom: () => 1000 }))).toEqual([
       { path: 'c-header: port[0].speed_gbps', rule: 'value 2.5 does not fit the 16-bit field (whole numbers 0..65535)' },
       { path: 'c-header: port[0].cable_m', rule: 'value 1.5 does not fit the 32-bit field (whole numbers 0..4294967295)' },

@@ -78,9 +78,16 @@ describe('dcbkit codegen', () => {
     }
   });
 
-  test('a lossless priority sharing a PG with lossy ones: exit 2, one line per target, nothing written', () => {
+  test('a lossless priority sharing a PG with lossy ones: --target all leaves those targets out, naming them; named, exit 2, one line per target, nothing written', () => {
+    const all = runCli(['codegen', 'examples/configs/mixed-tc.yaml', '--target', 'all', '--out', join(tmp, 'mixed-all')]);
+    expect(all.status).toBe(0);
+    const left = ['sonic', 'p4', 'linux', 'c-header', 'sv'];
+    expect(all.stdout.split('\n').filter((l) => l.startsWith('left out')).map((l) => l.split(/[ ,]/)[2])).toEqual(left);
+    const manifest = JSON.parse(readFileSync(join(tmp, 'mixed-all', 'manifest.json'), 'utf8'));
+    expect(manifest.targets).toEqual(['lldp', 'dpdk']);
+    expect(manifest.skipped.map((s: { target: string }) => s.target)).toEqual(left);
     const out = join(tmp, 'mixed');
-    const r = runCli(['codegen', 'examples/configs/mixed-tc.yaml', '--target', 'all', '--out', out]);
+    const r = runCli(['codegen', 'examples/configs/mixed-tc.yaml', '--target', left.join(','), '--out', out]);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     const rule = 'pfc.enable: lossless priority 3 shares TC 0 and so its priority group with lossy priority 0,1,2';
@@ -103,11 +110,14 @@ describe('dcbkit codegen', () => {
   test('a 0 % ETS TC is rejected for sonic and for rte_sched; the other targets generate and report it', () => {
     const yaml = join(tmp, 'zero.yaml');
     writeFileSync(yaml, readFileSync('examples/codegen/eight-tc.yaml', 'utf8').replace('bw: [10, 20, 30, 40', 'bw: [0, 30, 30, 40'));
-    const bad = runCli(['codegen', yaml, '--target', 'all', '--out', join(tmp, 'zero-all')]);
+    const all = runCli(['codegen', yaml, '--target', 'all', '--out', join(tmp, 'zero-all'), '--json']);
+    expect(all.status).toBe(0);
+    expect(JSON.parse(all.stdout).skipped.map((s: { target: string }) => s.target)).toEqual(['sonic', 'dpdk']);
+    const bad = runCli(['codegen', yaml, '--target', 'all,sonic,dpdk', '--out', join(tmp, 'zero-named')]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('sonic: ets.bw[0]: SAI scheduler weight must be 1..100; an ETS TC with 0 % cannot be expressed\n'
       + 'dpdk: ets.bw[0]: rte_sched has no place for a 0 % ETS TC (served only while the other ETS TCs are idle): its best-effort queues share by WRR weight, and every strict TC ranks above them (rte_tm can: --dpdk-api tm emits tm.testpmd alone)\n');
-    expect(existsSync(join(tmp, 'zero-all'))).toBe(false);
+    expect(existsSync(join(tmp, 'zero-named'))).toBe(false);
     const ok = runCli(['codegen', yaml, '--target', 'linux', '--target', 'c-header', '--out', join(tmp, 'zero-ok'), '--json']);
     expect(ok.status).toBe(0);
     const m = JSON.parse(ok.stdout);

@@ -96,7 +96,7 @@ describe('dcbx encode', () => {
 describe('dcbx decode', () => {
   it('prints one JSON object per frame (JSON Lines) with its time and TLVs', () => {
     const file = tmpFile('neg.pcap');
-    expect(runCli(['dcbx', 'negotiate', yaml(SEED001_A), yaml(SEED001_B), '--duration', '10', '--pcap', file]).status).toBe(0);
+    expect(runCli(['dcbx', 'negotiate', yaml(SEED001_A), yaml(SEED001_B), '--duration', '10s', '--pcap', file]).status).toBe(0);
     const r = runCli(['dcbx', 'decode', file, '--json']);
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
