@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { InputError, fsReason } from '../errors.js';
+import { InputError } from '../errors.js';
+import { readInputText } from '../input.js';
 import { VECTORS_OUTPUT, checkOutDir, writeTreeAtomic } from '../io.js';
 import { Core } from '../loader.js';
 import { parseOrThrow } from '../problems.js';
@@ -16,12 +17,7 @@ import { packageRoot } from '../loader.js';
 import { memhFiles } from '../vectors/memh.js';
 
 export function readStimulus(source: string): unknown {
-  let text: string;
-  try {
-    text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
-  } catch (e) {
-    throw new InputError({ path: '--stimulus', rule: `cannot read ${source}: ${fsReason(e)}` });
-  }
+  const text = readInputText(source, '--stimulus');
   try {
     return JSON.parse(text);
   } catch (e) {
