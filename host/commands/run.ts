@@ -2,8 +2,9 @@
 // --threads runs one simulation on N threads (host/sim/partition.ts), every output the same as on one.
 // --json prints the SimSummary as one JSON document; --out writes the report (host/report/report.ts:
 // summary, series CSV, plots, HTML) atomically. A progress bar shows on a terminal only.
-// A run that would not fit --max-memory is refused before it starts (host/sim/budget.ts); Ctrl-C
-// stops a run between sampling intervals with one line on stderr, exit 130 and nothing written.
+// A run that would not fit --max-memory is refused before it starts (host/sim/budget.ts); SIGINT
+// (Ctrl-C) or SIGTERM stops a run while it simulates, renders or writes with one line on stderr,
+// exit 130 or 143 and nothing written (host/signals.ts).
 import type { CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
 import { availableParallelism } from 'node:os';
@@ -16,6 +17,7 @@ import { progress } from '../sim/progress.js';
 import { DEFAULT_MAX_MEMORY, formatBytes } from '../sim/budget.js';
 import { sizeBytes } from '../scenario/units.js';
 import { checkOutDir, RUN_OUTPUT } from '../io.js';
+import { Interrupted, stopSignal, withStopSignals } from '../signals.js';
 // The report and its plots (vega, vega-lite: most of the code dcbkit ships) are imported only when
 // a run writes them or is interrupted, so that `run --json` starts as fast as `validate`.
 const plots = () => import('../report/plots.js');
@@ -23,7 +25,7 @@ const report = () => import('../report/report.js');
 
 export interface RunArgs { scenario: string; out?: string; json?: boolean; 'max-memory'?: string; threads?: number }
 
-/** Thrown when the run was told to stop (SIGINT) before it finished. */
+/** Thrown when the run was told to stop (SIGINT or SIGTERM) before it finished. */
 export class RunInterrupted extends Error {}
 
 /** How often a run yields to the event loop so that a signal can be seen, ms of wall time. */
@@ -67,7 +69,7 @@ export async function runCommand(args: RunArgs, stop: () => boolean = () => fals
         lastYield = Date.now();
         if (stop()) {
           const tu = (await plots()).timeUnitFor(scn.duration_ps);
-          throw new RunInterrupted(`interrupted at ${(run.now() / tu.ps).toFixed(3)} of ${scn.duration_ps / tu.ps} ${tu.label} simulated`);
+          throw new RunInterrupted(`at ${(run.now() / tu.ps).toFixed(3)} of ${scn.duration_ps / tu.ps} ${tu.label} simulated`);
         }
       }
     }
@@ -100,32 +102,32 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
   handler: async (args) => {
     // A bad --out is reported before the simulation, not after it.
     if (args.out !== undefined) checkOutDir(args.out, RUN_OUTPUT);
-    let interrupted = false;
-    const onSigint = () => { interrupted = true; };
-    process.on('SIGINT', onSigint);
-    let result: SimResult;
-    try {
-      result = await runCommand(args, () => interrupted);
-      // Rendering the plots yields too; once the atomic write starts it runs to the end.
-      if (args.out && (await (await report()).writeReport(result, args.out, undefined, () => interrupted)) === null) throw new RunInterrupted('interrupted while rendering the report');
-    } catch (e) {
-      if (!(e instanceof RunInterrupted)) throw e;
-      process.stderr.write(`dcbkit: ${e.message}; nothing written\n`);
-      process.exitCode = 130;
-      return;
-    } finally {
-      process.off('SIGINT', onSigint);
-    }
-    if (args.json) process.stdout.write(JSON.stringify(result.summary) + '\n');
-    else {
-      const s = result.summary;
-      process.stdout.write(
-        `${s.scenario.name}: ${s.sim.packet_hops} packet-hops in ${s.sim.wall_s} s on ${s.sim.threads} thread${s.sim.threads > 1 ? 's' : ''} (${(s.sim.packet_hops_per_s / 1e6).toFixed(2)} M/s with set-up and sampling; dcbkit bench measures the engine alone)\n` +
-          `drops: lossless ${s.drops.lossless}, lossy ${s.drops.lossy}; PFC xoff ${s.pfc.xoff_sent} xon ${s.pfc.xon_sent}; CNMs ${s.qcn.cnms}\n` +
-          `${etsLine(s)}; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
-          (s.deadlock ? `DEADLOCK on priority ${s.deadlock.priority} from ${s.deadlock.detected_at_ps / 1e9} ms: ${s.deadlock.ports.join(' -> ')} (docs/deadlock.md)\n` : '') +
-          (args.out ? `report: ${args.out}/report.html\n` : ''),
-      );
-    }
+    await withStopSignals(async () => {
+      const stopped = () => stopSignal() !== undefined;
+      let result: SimResult;
+      try {
+        result = await runCommand(args, stopped);
+        // Rendering yields (the check after it), and so does the write between its files (host/io.ts).
+        if (args.out && (await (await report()).writeReport(result, args.out, undefined, stopped)) === null) throw new RunInterrupted('while rendering the report');
+      } catch (e) {
+        if (!(e instanceof RunInterrupted)) throw e;
+        throw new Interrupted(stopSignal() ?? 'SIGINT', `${e.message}; nothing written${args.out ? `: ${args.out} is as it was` : ''}`);
+      }
+      printResult(args, result);
+    });
   },
 };
+
+function printResult(args: RunArgs, result: SimResult): void {
+  if (args.json) process.stdout.write(JSON.stringify(result.summary) + '\n');
+  else {
+    const s = result.summary;
+    process.stdout.write(
+      `${s.scenario.name}: ${s.sim.packet_hops} packet-hops in ${s.sim.wall_s} s on ${s.sim.threads} thread${s.sim.threads > 1 ? 's' : ''} (${(s.sim.packet_hops_per_s / 1e6).toFixed(2)} M/s with set-up and sampling; dcbkit bench measures the engine alone)\n` +
+        `drops: lossless ${s.drops.lossless}, lossy ${s.drops.lossy}; PFC xoff ${s.pfc.xoff_sent} xon ${s.pfc.xon_sent}; CNMs ${s.qcn.cnms}\n` +
+        `${etsLine(s)}; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
+        (s.deadlock ? `DEADLOCK on priority ${s.deadlock.priority} from ${s.deadlock.detected_at_ps / 1e9} ms: ${s.deadlock.ports.join(' -> ')} (docs/deadlock.md)\n` : '') +
+        (args.out ? `report: ${args.out}/report.html\n` : ''),
+    );
+  }
+}

@@ -4,6 +4,11 @@
 //   block collection starts a line and every further entry of a flow collection follows a comma, so
 //   lines + commas bound the entries from above; this is counted in one pass over the text before
 //   the parser builds anything (the YAML parser keeps about 1.4 kB per entry).
+// - Values, YAML: the yaml package resolves a double-quoted scalar a character at a time (10 MB took
+//   1.5 s of CPU and 400 MB), so a YAML value may have at most MAX_VALUE_CHARS characters, told from
+//   the package's lexer (tens of ms for 10 MB) before anything is resolved; only a text longer than
+//   that can hold such a value, so short documents skip the pass. JSON strings are read by V8's
+//   JSON.parse, which has no such cost.
 // - Duplicate keys, YAML: the yaml package's own check (`uniqueKeys`) compares each new key with every
 //   earlier key of its map, quadratic in the map's size (50,000 keys took about a minute); the
 //   composed document is walked once here instead, each map's scalar keys in a hash set, with the
@@ -11,11 +16,22 @@
 // - Duplicate keys, JSON: JSON.parse keeps the last value of a repeated key silently (ECMA-404 leaves
 //   repeats to the reader, RFC 8259 §4 says names SHOULD be unique); the text is scanned once, one
 //   key set per open object, and a repeat is refused as YAML's is.
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, Lexer, type Document } from 'yaml';
 import type { Problem } from '../errors.js';
 
 /** Four times the entries of the largest generated scenario (`gen clos --k 32 --flows 100000`: 460,000). */
 export const MAX_DOCUMENT_ENTRIES = 2_000_000;
+
+/** 1 MiB: a thousand times the longest value dcbkit reads (a name, a path, a size). */
+export const MAX_VALUE_CHARS = 1024 * 1024;
+
+/** Characters of the longest token (a value, with its quotes) of the YAML `text`; 0 for a short text. */
+export function longestYamlValue(text: string): number {
+  if (text.length <= MAX_VALUE_CHARS) return 0;
+  let longest = 0;
+  for (const token of new Lexer().lex(text)) if (token.length > longest) longest = token.length;
+  return longest;
+}
 
 /** Lines plus commas of `text`: an upper bound of its collection entries. */
 export function entriesBound(text: string): number {

@@ -4,7 +4,7 @@ import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import { InputError } from '../errors.js';
 import { readInputText } from '../input.js';
-import { entriesBound, jsonDuplicateKeys, MAX_DOCUMENT_ENTRIES, yamlDuplicateKeys } from './document-limits.js';
+import { entriesBound, jsonDuplicateKeys, longestYamlValue, MAX_DOCUMENT_ENTRIES, MAX_VALUE_CHARS, yamlDuplicateKeys } from './document-limits.js';
 import { parseConfig, type ParsedConfig } from './schema.js';
 
 /** A parser's message, with the engine's stack overflow said in the user's terms. */
@@ -71,6 +71,8 @@ function parseText(text: string, source: string, format?: 'json' | 'yaml'): unkn
     if (repeated.length) throw new InputError(repeated.map((p) => ({ ...p, path: source })));
     return value;
   }
+  const longest = longestYamlValue(text);
+  if (longest > MAX_VALUE_CHARS) throw new InputError({ path: source, rule: `holds a value of ${longest} characters, more than the ${MAX_VALUE_CHARS} a value may have` });
   // YAML 1.2 core schema: 0x8906 is a number, `on`/`off` are strings, duplicate keys are errors
   // (checked by yamlDuplicateKeys in linear time, not by the parser's quadratic uniqueKeys).
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false });

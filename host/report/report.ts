@@ -9,7 +9,7 @@
 //   report.html       one self-contained page: summary tables and the SVGs inline, no external assets
 //
 // docs/reports.md describes each file for users.
-import { RUN_OUTPUT, writeTreeAtomic } from '../io.js';
+import { RUN_OUTPUT, writeTreeAtomicAsync } from '../io.js';
 import { toolVersions } from '../versions.js';
 import { renderPlots, SERIES_KINDS, timeUnitFor } from './plots.js';
 import type { SimResult, SimSeries, SimSummary } from '../sim/result.js';
@@ -243,6 +243,6 @@ export async function writeReport(result: SimResult, outDir: string, extra: Map<
   const files = await reportFiles(result);
   if (interrupted()) return null;
   for (const [k, v] of extra) files.set(k, v);
-  writeTreeAtomic(outDir, files, RUN_OUTPUT);
+  await writeTreeAtomicAsync(outDir, files, RUN_OUTPUT); // stops at SIGINT / SIGTERM, nothing written
   return [...files.keys()].sort();
 }
