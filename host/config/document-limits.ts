@@ -63,7 +63,7 @@ function keyText(key: string): string {
 /** Each repeated scalar key of every map in `doc` (walked without recursion). */
 export function yamlDuplicateKeys(doc: Document, text: string): Problem[] {
   const problems: Problem[] = [];
-  const lineAt = lineCounter(text);
+  const repeats: { key: string; offset: number; first: number }[] = [];
   const stack: unknown[] = [doc.contents];
   while (stack.length) {
     const node = stack.pop();
@@ -71,21 +71,28 @@ export function yamlDuplicateKeys(doc: Document, text: string): Problem[] {
     if (isSeq(node)) {
       for (const item of node.items) stack.push(item);
     } else if (isMap(node)) {
+      // offsets, turned into lines only for a repeat (counting lines for every key would be quadratic)
       const seen = new Map<unknown, number>();
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
         if (isScalar(pair.key)) {
           const v = pair.key.value;
           const first = seen.get(v);
-          const line = pair.key.range ? lineAt(pair.key.range[0]) : 0;
-          if (first !== undefined) problems.push({ path: '', rule: `line ${line}: not valid YAML: the key ${keyText(String(v))} is repeated (first on line ${first}); map keys must be unique` });
-          else seen.set(v, line);
+          const offset = pair.key.range?.[0] ?? 0;
+          if (first !== undefined) repeats.push({ key: String(v), offset, first });
+          else seen.set(v, offset);
         } else if (pair.key) stack.push(pair.key);
         stack.push(pair.value);
       }
     }
   }
-  return problems.sort((a, b) => Number(/\d+/.exec(a.rule)![0]) - Number(/\d+/.exec(b.rule)![0]));
+  // every offset named, in increasing order, counted in one pass over the text
+  const lineAt = lineCounter(text);
+  const lineOf = new Map([...new Set(repeats.flatMap((r) => [r.offset, r.first]))].sort((a, b) => a - b).map((o) => [o, lineAt(o)]));
+  for (const r of repeats.sort((a, b) => a.offset - b.offset)) {
+    problems.push({ path: '', rule: `line ${lineOf.get(r.offset)}: not valid YAML: the key ${keyText(r.key)} is repeated (first on line ${lineOf.get(r.first)}); map keys must be unique` });
+  }
+  return problems;
 }
 
 /** Each repeated key of every object in the JSON `text` (already valid JSON). */
