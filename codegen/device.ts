@@ -2,9 +2,9 @@
 // cable lengths and lanes, shared buffer, cell size, queues and priority groups per port). The DCB
 // config describes what one port should do; the device says where it is applied and what the
 // silicon can hold, so a config the device cannot express is rejected per target (docs/codegen.md).
-import { readFileSync } from 'node:fs';
+import { readInputText } from '../host/input.js';
 import { z } from 'zod';
-import { InputError, fsReason } from '../host/errors.js';
+import { InputError } from '../host/errors.js';
 import { parseOrThrow } from '../host/problems.js';
 import { parseDocumentText } from '../host/config/load.js';
 import { cable, interfaceName, speed } from '../host/config/fields.js';
@@ -66,11 +66,6 @@ export function parseDevice(value: unknown): Device {
 
 /** Reads a device description (YAML or JSON). */
 export function loadDevice(file: string): Device {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputError({ path: 'device', rule: `cannot read ${file}: ${fsReason(e)}` });
-  }
+  const text = readInputText(file, 'device');
   return parseDevice(parseDocumentText(text, 'device'));
 }

@@ -14,7 +14,7 @@ export interface Problem {
 export abstract class ProblemsError extends Error {
   readonly problems: Problem[];
   constructor(problems: Problem[] | Problem) {
-    const list = Array.isArray(problems) ? problems : [problems];
+    const list = (Array.isArray(problems) ? problems : [problems]).map((p) => ({ path: printable(p.path), rule: printable(p.rule) }));
     super(list.map(formatProblem).join('\n'));
     this.problems = list;
   }
@@ -28,6 +28,36 @@ export class InputError extends ProblemsError {
 /** Output that passed the up-front checks could still not be written (an environment failure). */
 export class OutputError extends ProblemsError {
   override name = 'OutputError';
+}
+
+/** Longest quoted value a message keeps whole; longer ones keep this many characters and say how many there were. */
+const QUOTE_KEEP = 80;
+/** Longest message line: a bound however many values one rule quotes. */
+const LINE_KEEP = 4000;
+
+/**
+ * `text` safe to print and bounded: control characters (C0, DEL, C1: a name holding ESC could
+ * recolour or rewrite the terminal) written as \u escapes, every quoted value over QUOTE_KEEP
+ * characters cut to its start (a 50 MB value is not echoed whole), and the whole at most LINE_KEEP.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  let s = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (s.length > QUOTE_KEEP) {
+    const parts: string[] = [];
+    let at = 0;
+    for (let open = s.indexOf('"'); open >= 0; open = s.indexOf('"', at)) {
+      let close = open + 1;
+      while (close < s.length && s[close] !== '"') close += s[close] === '\\' ? 2 : 1;
+      if (close >= s.length) break;
+      const inner = close - open - 1;
+      parts.push(s.slice(at, open + 1), inner > QUOTE_KEEP ? `${s.slice(open + 1, open + 1 + QUOTE_KEEP)}..." (${inner} characters)` : s.slice(open + 1, close + 1));
+      at = close + 1;
+    }
+    parts.push(s.slice(at));
+    s = parts.join('');
+  }
+  return s.length > LINE_KEEP ? `${s.slice(0, LINE_KEEP)}... (${s.length - LINE_KEEP} more characters)` : s;
 }
 
 export function formatProblem(p: Problem): string {

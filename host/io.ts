@@ -18,13 +18,22 @@
 // missing or empty directory, or one holding the command's signature file (run.json for run and
 // sweep, manifest.json for codegen) whose "generator" names the same command. Anything else is
 // refused as bad input before any work is done (checkOutDir), so a user's directory is never lost.
+//
+// A writer killed outright (SIGKILL, power cut) can leave its stage, the aside and a journal of its
+// renames; the next check or write of the same directory replays or undoes them from the journal
+// (host/output-recovery.ts), so --out holds the old tree or the new one, never neither for longer
+// than until the next command touches it. SIGINT and SIGTERM stop a writer that honours them
+// between staged files (writeTreeAtomicAsync, host/signals.ts) with nothing changed.
 import {
-  accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync,
+  accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync,
   renameSync, rmdirSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { InputError, OutputError, fsReason } from './errors.js';
+import { readInputText } from './input.js';
 import { appendAll } from './extent.js';
+import { recoverOutputs, tempName, type Journal } from './output-recovery.js';
+import { checkpoint, Interrupted, stopSignal } from './signals.js';
 
 /** What identifies a directory as an earlier output of one command. */
 export interface OutputKind {
@@ -38,11 +47,6 @@ export const RUN_OUTPUT: OutputKind = { generator: 'dcbkit run', signature: 'run
 export const SWEEP_OUTPUT: OutputKind = { generator: 'dcbkit sweep', signature: 'run.json' };
 export const CODEGEN_OUTPUT: OutputKind = { generator: 'dcbkit codegen', signature: 'manifest.json' };
 export const VECTORS_OUTPUT: OutputKind = { generator: 'dcbkit vectors', signature: 'manifest.json' };
-
-/** A name part no other process or call picks: pid and random digits. */
-function uniqueSuffix(): string {
-  return `${process.pid}-${Math.random().toString(36).slice(2)}`;
-}
 
 function errText(e: unknown): string {
   return fsReason(e);
@@ -86,7 +90,7 @@ function creatableProblem(dir: string): string | undefined {
 /** True when `dir` holds `kind`'s signature file naming `kind.generator`. */
 function isOwnOutput(dir: string, kind: OutputKind): boolean {
   try {
-    const doc = JSON.parse(readFileSync(join(dir, kind.signature), 'utf8')) as unknown;
+    const doc = JSON.parse(readInputText(join(dir, kind.signature), kind.signature)) as unknown;
     return typeof doc === 'object' && doc !== null && (doc as { generator?: unknown }).generator === kind.generator;
   } catch {
     return false;
@@ -104,6 +108,8 @@ export function checkOutDir(outDir: string, kind: OutputKind, label = '--out'): 
   };
   if (outDir === '') fail('must name a directory, got an empty string'); // resolve('') would be the working directory
   const root = resolve(outDir);
+  // what a killed writer left here is put right first (host/output-recovery.ts)
+  recoverOutputs(existsSync(root) ? realpathSync(root) : root);
   let st;
   try {
     st = statOrMissing(root);
@@ -139,26 +145,40 @@ function writesInPlace(dir: string): boolean {
   return readdirSync(dir).length === 0 || creatableProblem(dirname(dir)) !== undefined;
 }
 
+/** Writes one journal (host/output-recovery.ts) beside the entries it names, before the first rename. */
+function writeJournal(dir: string, journal: Journal): string {
+  const path = join(dir, `${tempName('swap')}.json`);
+  writeFileSync(path, JSON.stringify(journal));
+  return path;
+}
+
+/** Stages `files` under `stage`, one file per step (a step is where an async writer may stop). */
+function* stageFiles(stage: string, files: Map<string, string | Uint8Array>): Generator<void, void> {
+  for (const [rel, data] of files) {
+    const p = join(stage, rel);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, data);
+    yield;
+  }
+}
+
 /**
  * Writes `files` into the existing directory `dir` (in place): all of them, and the earlier entries
  * (but `keep`) gone, or on failure the directory as it was. Throws what the file system throws.
  */
-function writeInPlace(dir: string, files: Map<string, string | Uint8Array>, keep: readonly string[]): void {
-  const stageName = `.dcbkit-stage-${uniqueSuffix()}`;
-  const oldName = `.dcbkit-old-${uniqueSuffix()}`;
-  const stage = join(dir, stageName);
-  const old = join(dir, oldName);
-  const earlier = readdirSync(dir).filter((n) => !keep.includes(n));
+function* writeInPlace(dir: string, files: Map<string, string | Uint8Array>, keep: readonly string[]): Generator<void, void> {
+  const stage = join(dir, tempName('stage'));
+  const old = join(dir, tempName('old'));
+  // another writer's temporary entries are its own to remove
+  const earlier = readdirSync(dir).filter((n) => !keep.includes(n) && !n.startsWith('.dcbkit-'));
   const fresh = [...new Set([...files.keys()].map((rel) => rel.split('/')[0]))];
   const movedOld: string[] = [];
   const movedNew: string[] = [];
+  let journal: string | undefined;
   mkdirSync(stage);
   try {
-    for (const [rel, data] of files) {
-      const p = join(stage, rel);
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(p, data);
-    }
+    yield* stageFiles(stage, files);
+    journal = writeJournal(dir, { mode: 'in-place', dir, stage, aside: old, earlier, fresh });
     mkdirSync(old);
     for (const n of earlier) {
       renameSync(join(dir, n), join(old, n));
@@ -174,10 +194,12 @@ function writeInPlace(dir: string, files: Map<string, string | Uint8Array>, keep
     for (const n of movedOld) renameSync(join(old, n), join(dir, n));
     rmSync(stage, { recursive: true, force: true });
     rmSync(old, { recursive: true, force: true });
+    if (journal) rmSync(journal, { force: true });
     throw e;
   }
   rmSync(stage, { recursive: true, force: true });
   rmSync(old, { recursive: true, force: true });
+  rmSync(journal, { force: true });
 }
 
 /**
@@ -228,19 +250,51 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, label =
  * one by rename, so files still open there (a Slurm job's log) keep being written in place.
  */
 export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint8Array>, kind: OutputKind, label = '--out', keep: readonly string[] = []): void {
+  const steps = treeWriter(outDir, files, kind, label, keep);
+  while (!steps.next().done);
+}
+
+/**
+ * writeTreeAtomic for commands that honour SIGINT / SIGTERM (host/signals.ts): it yields to the
+ * event loop between the staged files and before the swap, and at a stop signal removes the stage
+ * and throws Interrupted (`what` says what was under way), leaving `outDir` as it was.
+ */
+export async function writeTreeAtomicAsync(
+  outDir: string, files: Map<string, string | Uint8Array>, kind: OutputKind, label = '--out', keep: readonly string[] = [],
+  what = () => `while writing ${outDir}; nothing written: ${outDir} is as it was`,
+): Promise<void> {
+  await checkpoint(what);
+  const steps = treeWriter(outDir, files, kind, label, keep);
+  let step = steps.next();
+  while (!step.done) {
+    await new Promise((r) => setImmediate(r));
+    const signal = stopSignal();
+    step = signal ? steps.throw(new Interrupted(signal, what())) : steps.next();
+  }
+}
+
+/** The steps of writeTreeAtomic: one per staged file, the last just before the swap. */
+function* treeWriter(outDir: string, files: Map<string, string | Uint8Array>, kind: OutputKind, label: string, keep: readonly string[]): Generator<void, void> {
   const sig = files.get(kind.signature);
   if (sig === undefined || JSON.parse(typeof sig === 'string' ? sig : new TextDecoder().decode(sig)).generator !== kind.generator) {
     throw new Error(`writeTreeAtomic: ${kind.signature} with "generator": "${kind.generator}" must be among the files`);
   }
-  checkOutDir(outDir, kind, label);
+  try {
+    checkOutDir(outDir, kind, label);
+  } catch (e) {
+    // checked before the command's work began too: what changed since is the environment (exit 1)
+    if (e instanceof InputError) throw new OutputError(e.problems.map((p) => ({ path: p.path, rule: `${p.rule} (this changed while the command ran); nothing was changed` })));
+    throw e;
+  }
   const root = resolve(outDir);
   // Swap the directory a symlink points at, not the link itself.
   const target = existsSync(root) ? realpathSync(root) : root;
   const existing = statOrMissing(target);
   if (existing && writesInPlace(target)) {
     try {
-      writeInPlace(target, files, keep);
+      yield* writeInPlace(target, files, keep);
     } catch (e) {
+      if (e instanceof Interrupted) throw e;
       throw new OutputError({ path: label, rule: `cannot write "${outDir}": ${errText(e)}; nothing was changed` });
     }
     return;
@@ -249,44 +303,28 @@ export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint
   let made: string | undefined;
   let stage: string | undefined;
   let aside: string | undefined;
+  let journal: string | undefined;
   try {
     made = mkdirSync(parent, { recursive: true });
     // mkdirSync, not mkdtempSync: mkdtemp makes the directory 0700 whatever the umask, and the
     // stage becomes the output directory, which should follow the umask like the files inside.
-    stage = join(parent, `.dcbkit-stage-${uniqueSuffix()}`);
+    stage = join(parent, tempName('stage'));
     mkdirSync(stage);
-    for (const [rel, data] of files) {
-      const p = join(stage, rel);
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(p, data);
-    }
-    const kept: string[] = [];
-    const restoreKept = () => {
-      for (const name of kept) renameSync(join(stage!, name), join(target, name));
-    };
-    try {
-      for (const name of keep) {
-        if (!lstatSync(join(target, name), { throwIfNoEntry: false })) continue;
-        renameSync(join(target, name), join(stage, name));
-        kept.push(name);
-      }
-      if (lstatSync(target, { throwIfNoEntry: false })) {
-        aside = join(parent, `.dcbkit-old-${basename(target)}-${uniqueSuffix()}`);
-        renameSync(target, aside);
-      }
-    } catch (e) {
-      restoreKept();
-      throw e;
+    yield* stageFiles(stage, files);
+    // the output directory keeps the mode it had (a chmod 555 or 2775 directory stays so)
+    if (existing) chmodSync(stage, Number(existing.mode) & 0o7777);
+    const moveAside = existing !== undefined;
+    if (moveAside) {
+      aside = join(parent, tempName('old'));
+      journal = writeJournal(parent, { mode: 'swap', target, stage, aside, keep: [...keep] });
+      renameSync(target, aside);
     }
     try {
-      // the output directory keeps the mode it had (a chmod 555 or 2775 directory stays so)
-      if (existing) chmodSync(stage, Number(existing.mode) & 0o7777);
       renameSync(stage, target);
     } catch (e) {
       if (aside) {
         try {
           renameSync(aside, target);
-          restoreKept();
         } catch {
           throw new OutputError({ path: label, rule: `cannot write "${outDir}": ${errText(e)}; the earlier output is in "${aside}"` });
         }
@@ -297,7 +335,8 @@ export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint
     stage = undefined;
     made = undefined;
   } catch (e) {
-    if (e instanceof OutputError) throw e;
+    if (journal) rmSync(journal, { force: true });
+    if (e instanceof OutputError || e instanceof Interrupted) throw e;
     throw new OutputError({ path: label, rule: `cannot write "${outDir}": ${errText(e)}; nothing was changed` });
   } finally {
     if (stage) rmSync(stage, { recursive: true, force: true });
@@ -305,7 +344,12 @@ export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint
   }
   if (aside) {
     try {
+      // entries kept from the old directory (a Slurm job's open log) move into the new one
+      for (const name of keep) {
+        if (lstatSync(join(aside, name), { throwIfNoEntry: false }) && !lstatSync(join(target, name), { throwIfNoEntry: false })) renameSync(join(aside, name), join(target, name));
+      }
       rmSync(aside, { recursive: true, force: true });
+      rmSync(journal!, { force: true });
     } catch (e) {
       throw new OutputError({ path: label, rule: `wrote "${outDir}" but could not remove the earlier output moved to "${aside}": ${errText(e)}` });
     }

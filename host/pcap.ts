@@ -15,6 +15,18 @@ export const LINKTYPE_ETHERNET = 1;
 const MAGIC_US = 0xa1b2c3d4;
 const MAGIC_NS = 0xa1b23c4d;
 const SNAPLEN = 262144;
+/**
+ * The longest record read: libpcap's MAXIMUM_SNAPLEN (262,144 bytes, pcap-int.h), the most any
+ * capture tool stores of one packet; a longer incl_len is damage (a stream would otherwise wait for
+ * and buffer up to 4 GiB of it).
+ */
+export const PCAP_MAX_RECORD = SNAPLEN;
+
+/** A record's incl_len after the sanity bound. */
+export function checkedRecordLength(incl: number, at: number): number {
+  if (incl > PCAP_MAX_RECORD) throw new DecodeError('bad_length', at, `pcap record of ${incl} bytes is over ${PCAP_MAX_RECORD}, the most a capture holds of one packet`);
+  return incl;
+}
 
 export interface PcapRecord {
   /** Capture time in picoseconds (the file keeps nanoseconds). */
@@ -76,7 +88,7 @@ export function readPcap(bytes: Uint8Array): PcapRecord[] {
     r.need(at, 16, `pcap record header at ${at}`);
     const sec = BigInt(v.getUint32(at, le));
     const frac = BigInt(v.getUint32(at + 4, le));
-    const incl = v.getUint32(at + 8, le);
+    const incl = checkedRecordLength(v.getUint32(at + 8, le), at + 8);
     const orig = v.getUint32(at + 12, le);
     if (frac >= (nano ? 1_000_000_000n : 1_000_000n)) throw new DecodeError('bad_value', at + 4, `timestamp fraction ${frac} is out of range`);
     r.need(at + 16, incl, `packet data of record at ${at}`);

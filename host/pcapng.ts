@@ -51,51 +51,88 @@ interface Section {
   index: number;
 }
 
-/** Reads every Ethernet packet of a pcapng file, in file order; warnings name skipped interfaces. */
-export function readPcapng(bytes: Uint8Array): { records: PcapngRecord[]; warnings: Problem[] } {
-  const r = new Reader(bytes);
-  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const records: PcapngRecord[] = [];
-  const sections: Section[] = [];
-  let section: Section | undefined;
-  let at = 0;
-  while (at < bytes.length) {
+/**
+ * A pcapng reader fed one block at a time (a file in a loop, a stream as its blocks complete): the
+ * sections and their interfaces are kept, so each block costs its own length, however many
+ * interface blocks came before it.
+ */
+export class PcapngBlocks {
+  private readonly sections: Section[] = [];
+  private section: Section | undefined;
+
+  /**
+   * Reads the block that starts at `at` of `bytes` (all of it there); returns its length and the
+   * packet it holds, if any. Error offsets count from the start of `bytes`.
+   */
+  block(bytes: Uint8Array, at: number): { length: number; record?: PcapngRecord } {
+    const r = new Reader(bytes);
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     r.need(at, 12, `pcapng block header at ${at}`);
-    const type = v.getUint32(at, section?.le ?? true); // the SHB type reads the same in both orders
-    const le = type === PCAPNG_SHB ? sectionByteOrder(v, at) : section?.le;
+    const type = v.getUint32(at, this.section?.le ?? true); // the SHB type reads the same in both orders
+    const le = type === PCAPNG_SHB ? sectionByteOrder(v, at) : this.section?.le;
     if (le === undefined) throw new DecodeError('wrong_type', at, 'a pcapng file starts with a Section Header Block');
-    const length = v.getUint32(at + 4, le);
-    if (length < 12 || length % 4 !== 0) throw new DecodeError('bad_length', at + 4, `pcapng block length ${length} is not a multiple of 4 of at least 12`);
+    const length = checkedBlockLength(v.getUint32(at + 4, le), at + 4);
     r.need(at, length, `pcapng block at ${at}`);
     if (v.getUint32(at + length - 4, le) !== length) throw new DecodeError('bad_length', at + length - 4, `pcapng block at ${at}: trailing length differs from ${length}`);
     if (type === PCAPNG_SHB) {
       if (length < 28) throw new DecodeError('bad_length', at + 4, `pcapng section header block of ${length} bytes is shorter than 28`);
       const major = v.getUint16(at + 12, le);
       if (major !== 1) throw new DecodeError('bad_value', at + 12, `pcapng version ${major} is not 1`);
-      section = { le, interfaces: [], index: sections.length };
-      sections.push(section);
+      this.section = { le, interfaces: [], index: this.sections.length };
+      this.sections.push(this.section);
     }
+    const section = this.section!;
     const body = at + 8;
     const end = at + length - 4;
-    if (type === IDB) section!.interfaces.push(readInterface(v, body, end, le));
+    if (type === IDB) section.interfaces.push(readInterface(v, body, end, le));
     else if (type === EPB || type === OBSOLETE_PB || type === SPB) {
-      const rec = type === SPB ? readSimple(bytes, v, body, end, section!) : readEnhanced(bytes, v, body, end, section!, type === OBSOLETE_PB);
-      if (rec) records.push(rec);
+      const record = type === SPB ? readSimple(bytes, v, body, end, section) : readEnhanced(bytes, v, body, end, section, type === OBSOLETE_PB);
+      return { length, record };
     }
+    return { length };
+  }
+
+  /** One warning per interface whose packets were skipped (not Ethernet), with their count. */
+  warnings(): Problem[] {
+    const warnings: Problem[] = [];
+    for (const s of this.sections) {
+      s.interfaces.forEach((ifc, i) => {
+        if (ifc.skipped > 0) {
+          warnings.push({
+            path: `pcapng section ${s.index} interface ${i}`,
+            rule: `link type ${ifc.linkType} is not Ethernet (1): ${ifc.skipped} packet(s) skipped`,
+          });
+        }
+      });
+    }
+    return warnings;
+  }
+}
+
+/**
+ * The largest pcapng block read: 16 MiB, far above a block holding the largest packet libpcap
+ * captures (MAXIMUM_SNAPLEN, 262,144 bytes) with its options; a larger length is damage, and a
+ * stream reader would otherwise wait for (and buffer) up to 4 GiB of it.
+ */
+export const PCAPNG_MAX_BLOCK = 16 * 1024 * 1024;
+
+/** A block's total length after the format's rules (multiple of 4, at least 12, at most PCAPNG_MAX_BLOCK). */
+export function checkedBlockLength(length: number, at: number): number {
+  if (length < 12 || length % 4 !== 0) throw new DecodeError('bad_length', at, `pcapng block length ${length} is not a multiple of 4 of at least 12`);
+  if (length > PCAPNG_MAX_BLOCK) throw new DecodeError('bad_length', at, `pcapng block length ${length} is over ${PCAPNG_MAX_BLOCK} bytes, the most a block may have here`);
+  return length;
+}
+
+/** Reads every Ethernet packet of a pcapng file, in file order; warnings name skipped interfaces. */
+export function readPcapng(bytes: Uint8Array): { records: PcapngRecord[]; warnings: Problem[] } {
+  const reader = new PcapngBlocks();
+  const records: PcapngRecord[] = [];
+  for (let at = 0; at < bytes.length;) {
+    const { length, record } = reader.block(bytes, at);
+    if (record) records.push(record);
     at += length;
   }
-  const warnings: Problem[] = [];
-  for (const s of sections) {
-    s.interfaces.forEach((ifc, i) => {
-      if (ifc.skipped > 0) {
-        warnings.push({
-          path: `pcapng section ${s.index} interface ${i}`,
-          rule: `link type ${ifc.linkType} is not Ethernet (1): ${ifc.skipped} packet(s) skipped`,
-        });
-      }
-    });
-  }
-  return { records, warnings };
+  return { records, warnings: reader.warnings() };
 }
 
 /** The byte order of the section whose header block starts at `at` (its bytes 8..11 are in range). */

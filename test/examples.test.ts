@@ -240,12 +240,12 @@ describe('examples/buffer-sizing (Reinemo et al. 2010: XON/XOFF needs ~2 x RTT o
   // switch of the README's one sweep, run in-process point by point (about 50 ms each).
   const BDP = 25_000;
   const GRID = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75, 3].map((b) => b * BDP);
-  const PARAMS = [`defaults.buffer.pg_buffer=${GRID.join(',')}`, 'flow_control.3=pfc,credit'];
+  const PARAMS = [`defaults.buffer.pg_buffer=${GRID.map((b) => `${b}B`).join(',')}`, 'flow_control.3=pfc,credit'];
   const doc = readScenarioFile(join(packageRoot(), 'examples', 'buffer-sizing', 'scenario.yaml'));
   const points = expandGrid(doc, parseParams(PARAMS)).map((p) => {
     const s = runScenario(checkScenario(p.scenario)).summary;
     return {
-      bdp: (p.params['defaults.buffer.pg_buffer'] as number) / BDP,
+      bdp: parseInt(String(p.params['defaults.buffer.pg_buffer']), 10) / BDP,
       mode: p.params['flow_control.3'] as string,
       metrics: pointMetrics(s),
       p3: s.flows.find((f) => f.priority === 3)!.throughput_bps / 1e9,

@@ -91,7 +91,7 @@ describe('port clocks', () => {
 describe('switch forwarding latency', () => {
   const oneFrame = (timing: unknown, switches: unknown[] = [{ name: 'sw0' }]) => {
     const doc = incast(1, { seed: 1, flowControl: LOSSY, duration: '100us', timing });
-    return run({ ...doc, switches, traffic: { flows: [{ src: 'h1', dst: 'h0', priority: 3, frames: 1500, size: 1500 }] } } as ScenarioInput).flows[0].fct_ps!;
+    return run({ ...doc, switches, traffic: { flows: [{ src: 'h1', dst: 'h0', priority: 3, frames: 1500, size: '1500B' }] } } as ScenarioInput).flows[0].fct_ps!;
   };
 
   it('adds the latency once per switch: 300 ns by default, a switch\'s own latency instead', () => {

@@ -11,8 +11,8 @@
 // -d --print-data` prints the same as {TABLE: {key: {field: value}}} with lists as arrays; config_db.json
 // is that shape too. A key may name several ports and id ranges (`Ethernet0,Ethernet4|3-4`);
 // references are bare names or, before SONiC 202012, `[TABLE|name]`.
-import { readFileSync } from 'node:fs';
-import { InputError, fsReason } from '../errors.js';
+import { readInputText } from '../input.js';
+import { InputError } from '../errors.js';
 import type { ConfigDb, Table } from '../../codegen/sonic.js';
 import { View, intSet } from './view.js';
 
@@ -68,12 +68,7 @@ export function parseConfigDbDump(doc: unknown, source: string): ConfigDb {
 }
 
 export function loadConfigDbDump(file: string): ConfigDb {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputError({ path: '--sonic', rule: `cannot read ${file}: ${fsReason(e)}` });
-  }
+  const text = readInputText(file, '--sonic');
   let doc: unknown;
   try {
     doc = JSON.parse(text);

@@ -7,7 +7,8 @@
 // at once or not at all.
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../config/index.js';
-import { CODEGEN_OUTPUT, checkOutDir, writeTreeAtomic } from '../io.js';
+import { CODEGEN_OUTPUT, checkOutDir, writeTreeAtomicAsync } from '../io.js';
+import { withStopSignals } from '../signals.js';
 import { toolVersions } from '../versions.js';
 import { formatProblem } from '../errors.js';
 import { defaultDevice, loadDevice, type Device } from '../../codegen/device.js';
@@ -59,10 +60,11 @@ export const codegenCommand: CommandModule<object, Args> = {
       .option('target', { type: 'string', array: true, demandOption: true, choices: [...TARGET_NAMES(), 'all'], coerce: splitTargetNames, describe: 'target(s) to emit: repeat the option or give a comma list (sonic,linux)' })
       .option('out', { type: 'string', demandOption: true, describe: 'output directory' })
       .option('json', { type: 'boolean', describe: 'print the manifest as JSON' }) as never,
-  handler: (args) => {
+  handler: async (args) => {
     checkOutDir(args.out, CODEGEN_OUTPUT);
     const { files, manifest, warnings } = codegenFiles(args.config, args.target, args.device, { deviceId: args['device-id'], maxShareErrorPp: args['max-share-error'], dpdkApi: args['dpdk-api'] });
-    writeTreeAtomic(args.out, files, CODEGEN_OUTPUT);
+    // SIGINT / SIGTERM before the swap: one line, exit 130 / 143, nothing written (host/signals.ts)
+    if (!(await withStopSignals(() => writeTreeAtomicAsync(args.out, files, CODEGEN_OUTPUT).then(() => true)))) return;
     for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
     if (args.json) process.stdout.write(JSON.stringify(manifest) + '\n');
     else {

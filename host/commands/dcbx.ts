@@ -4,9 +4,9 @@
 //   decode <pcap> | --hex HEX [--json] [--fcs]: every frame, JSON Lines with --json;
 //   negotiate <a> <b> [--mode] [--duration S] [--pcap F] [--json]: two agents exchange LLDPDUs
 //     until `--duration`; prints each side's operational ETS/PFC/APP, transitions and LLDPDUs.
-import { readFileSync } from 'node:fs';
+import { readInputBytes } from '../input.js';
 import type { CommandModule } from 'yargs';
-import { InputError, fsReason } from '../errors.js';
+import { InputError } from '../errors.js';
 import { DecodeError, parseHex, toHex } from '../frames/bytes.js';
 import { parseSourceMac } from '../units.js';
 import { quantityCheck } from '../unit-grammar.js';
@@ -45,11 +45,7 @@ export function describeFrames(frames: DecodedFrame[]): string {
 }
 
 function readInput(path: string): Uint8Array {
-  try {
-    return readFileSync(path);
-  } catch (e) {
-    throw new InputError({ path, rule: `cannot read: ${fsReason(e)}` });
-  }
+  return readInputBytes(path, path, 'capture');
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -110,6 +106,7 @@ async function decodeStdin(opts: Parameters<typeof decodeRecord>[2] & { warn: (p
   try {
     for await (const chunk of process.stdin) emit(stream.push(chunk as Uint8Array));
     stream.end();
+    emit([]); // the warnings end() completed
   } catch (e) {
     if (e instanceof DecodeError) throw decodeProblem('stdin', e);
     throw e;

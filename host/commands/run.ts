@@ -3,8 +3,9 @@
 // --threads runs one simulation on N threads (host/sim/partition.ts), every output the same as on one.
 // --json prints the SimSummary as one JSON document; --out writes the report (host/report/report.ts:
 // summary, series CSV, plots, HTML) atomically. A progress bar shows on a terminal only.
-// A run that would not fit --max-memory is refused before it starts (host/sim/budget.ts); Ctrl-C
-// stops a run between sampling intervals with one line on stderr, exit 130 and nothing written.
+// A run that would not fit --max-memory is refused before it starts (host/sim/budget.ts); SIGINT
+// (Ctrl-C) or SIGTERM stops a run while it simulates, renders or writes with one line on stderr,
+// exit 130 or 143 and nothing written (host/signals.ts).
 import type { CommandModule } from 'yargs';
 import { InputError } from '../errors.js';
 import { availableParallelism } from 'node:os';
@@ -17,9 +18,10 @@ import { progress } from '../sim/progress.js';
 import { DEFAULT_MAX_MEMORY, formatBytes, type ScenarioSource } from '../sim/budget.js';
 import { statSync } from 'node:fs';
 import { sizeBytes } from '../scenario/units.js';
-import { checkOutDir, RUN_OUTPUT, writeTreeAtomic, type OutputKind } from '../io.js';
+import { checkOutDir, RUN_OUTPUT, writeTreeAtomicAsync, type OutputKind } from '../io.js';
 import { CAPTURE_GENERATOR, CAPTURE_MANIFEST, DEFAULT_SNAPLEN, MAX_DEFAULT_PORTS, PacketCapture } from '../sim/capture.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { Interrupted, stopSignal, withStopSignals } from '../signals.js';
 // The report and its plots (vega, vega-lite: most of the code dcbkit ships) are imported only when
 // a run writes them or is interrupted, so that `run --json` starts as fast as `validate`.
 const plots = () => import('../report/plots.js');
@@ -57,7 +59,7 @@ function pcapPorts(text: string | undefined): string[] | undefined {
   return text === undefined ? undefined : text.split(',').map((x) => x.trim()).filter((x) => x !== '');
 }
 
-/** Thrown when the run was told to stop (SIGINT) before it finished. */
+/** Thrown when the run was told to stop (SIGINT or SIGTERM) before it finished. */
 export class RunInterrupted extends Error {}
 
 /** How often a run yields to the event loop so that a signal can be seen, ms of wall time. */
@@ -108,7 +110,7 @@ export async function runCommand(args: RunArgs, stop: () => boolean = () => fals
         lastYield = Date.now();
         if (stop()) {
           const tu = (await plots()).timeUnitFor(scn.duration_ps);
-          throw new RunInterrupted(`interrupted at ${(run.now() / tu.ps).toFixed(3)} of ${scn.duration_ps / tu.ps} ${tu.label} simulated`);
+          throw new RunInterrupted(`at ${(run.now() / tu.ps).toFixed(3)} of ${scn.duration_ps / tu.ps} ${tu.label} simulated`);
         }
       }
     }
@@ -146,36 +148,37 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
     // A bad --out is reported before the simulation, not after it.
     if (args.out !== undefined) checkOutDir(args.out, RUN_OUTPUT);
     const pcap = pcapTarget(args);
-    let interrupted = false;
-    const onSigint = () => { interrupted = true; };
-    process.on('SIGINT', onSigint);
-    let result: SimResult & { capture?: Map<string, string | Uint8Array> };
-    try {
-      result = await runCommand(args, () => interrupted);
-      // Rendering the plots yields too; once the atomic write starts it runs to the end.
-      // Capture files inside --out go with the report (all or nothing); elsewhere they are staged on their own.
-      const inOut = new Map([...(pcap?.prefix != null && result.capture ? result.capture : [])].map(([k, v]) => [`${pcap!.prefix}${k}`, v]));
-      if (args.pcap !== undefined && pcap?.prefix === null && result.capture) writeTreeAtomic(args.pcap, result.capture, PCAP_OUTPUT, '--pcap');
-      if (args.out && (await (await report()).writeReport(result, args.out, inOut, () => interrupted)) === null) throw new RunInterrupted('interrupted while rendering the report');
-    } catch (e) {
-      if (!(e instanceof RunInterrupted)) throw e;
-      process.stderr.write(`dcbkit: ${e.message}; nothing written\n`);
-      process.exitCode = 130;
-      return;
-    } finally {
-      process.off('SIGINT', onSigint);
-    }
-    if (args.json) process.stdout.write(JSON.stringify(result.summary) + '\n');
-    else {
-      const s = result.summary;
-      process.stdout.write(
-        `${s.scenario.name}: ${s.sim.packet_hops} packet-hops in ${s.sim.wall_s} s on ${s.sim.threads} thread${s.sim.threads > 1 ? 's' : ''} (${(s.sim.packet_hops_per_s / 1e6).toFixed(2)} M/s with set-up and sampling; dcbkit bench measures the engine alone)\n` +
-          `drops: lossless ${s.drops.lossless}, lossy ${s.drops.lossy}; PFC pause episodes ${s.pfc.xoff_episodes} (XOFF frames ${s.pfc.xoff_frames}, XON ${s.pfc.xon_sent}); CNMs ${s.qcn.cnms}\n` +
-          `${etsLine(s)}; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
-          (s.deadlock ? `DEADLOCK on priority ${s.deadlock.priority} from ${s.deadlock.detected_at_ps / 1e9} ms: ${s.deadlock.ports.join(' -> ')} (docs/deadlock.md)\n` : '') +
-          (args.out ? `report: ${args.out}/report.html\n` : '') +
-          (args.pcap !== undefined ? `packet traces: ${args.pcap}/${CAPTURE_MANIFEST}\n` : ''),
-      );
-    }
+    await withStopSignals(async () => {
+      const stopped = () => stopSignal() !== undefined;
+      let result: SimResult & { capture?: Map<string, string | Uint8Array> };
+      try {
+        result = await runCommand(args, stopped);
+        // Capture files inside --out go with the report (all or nothing); elsewhere they are staged
+        // on their own, after the report, so that a stop while rendering leaves both as they were.
+        // Rendering yields (the check after it), and so does the write between its files (host/io.ts).
+        const inOut = new Map([...(pcap?.prefix != null && result.capture ? result.capture : [])].map(([k, v]) => [`${pcap!.prefix}${k}`, v]));
+        if (args.out && (await (await report()).writeReport(result, args.out, inOut, stopped)) === null) throw new RunInterrupted('while rendering the report');
+        if (args.pcap !== undefined && pcap?.prefix === null && result.capture) await writeTreeAtomicAsync(args.pcap, result.capture, PCAP_OUTPUT, '--pcap');
+      } catch (e) {
+        if (!(e instanceof RunInterrupted)) throw e;
+        throw new Interrupted(stopSignal() ?? 'SIGINT', `${e.message}; nothing written${args.out ? `: ${args.out} is as it was` : ''}`);
+      }
+      printResult(args, result);
+    });
   },
 };
+
+function printResult(args: RunArgs, result: SimResult): void {
+  if (args.json) process.stdout.write(JSON.stringify(result.summary) + '\n');
+  else {
+    const s = result.summary;
+    process.stdout.write(
+      `${s.scenario.name}: ${s.sim.packet_hops} packet-hops in ${s.sim.wall_s} s on ${s.sim.threads} thread${s.sim.threads > 1 ? 's' : ''} (${(s.sim.packet_hops_per_s / 1e6).toFixed(2)} M/s with set-up and sampling; dcbkit bench measures the engine alone)\n` +
+        `drops: lossless ${s.drops.lossless}, lossy ${s.drops.lossy}; PFC pause episodes ${s.pfc.xoff_episodes} (XOFF frames ${s.pfc.xoff_frames}, XON ${s.pfc.xon_sent}); CNMs ${s.qcn.cnms}\n` +
+        `${etsLine(s)}; Jain fairness: ${s.fairness.jain ?? 'n/a'}\n` +
+        (s.deadlock ? `DEADLOCK on priority ${s.deadlock.priority} from ${s.deadlock.detected_at_ps / 1e9} ms: ${s.deadlock.ports.join(' -> ')} (docs/deadlock.md)\n` : '') +
+        (args.out ? `report: ${args.out}/report.html\n` : '') +
+        (args.pcap !== undefined ? `packet traces: ${args.pcap}/${CAPTURE_MANIFEST}\n` : ''),
+    );
+  }
+}

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { CommandModule, Options } from 'yargs';
 import { InputError, type Problem } from '../errors.js';
-import { checkOutDir, SWEEP_OUTPUT, writeTreeAtomic } from '../io.js';
+import { checkOutDir, SWEEP_OUTPUT, writeTreeAtomic, writeTreeAtomicAsync } from '../io.js';
 import { packageRoot } from '../loader.js';
 import { canonicalJson } from '../report/report.js';
 import type { SimSummary } from '../sim/result.js';
@@ -22,7 +22,8 @@ import { checkSlurmOptions, slurmScripts, submitSlurm } from '../sweep/slurm.js'
 import { sweepFiles, sweepJson, type XUnit } from '../report/sweep-report.js';
 import { runSweep, type PointMetrics, type SweepOutcome, type SweepParam } from '../sweep/sweep.js';
 import { toolVersions } from '../versions.js';
-import { prepareSweep, stopSweepOnSigint } from './sweep.js';
+import { prepareSweep, stopSweepAtOnce } from './sweep.js';
+import { withStopSignals } from '../signals.js';
 
 export interface ClusterArgs {
   shard?: string; resume?: boolean; slurm?: boolean; k8s?: boolean; shards?: number; submit?: boolean;
@@ -72,7 +73,7 @@ export async function writeFullSweep(
 ): Promise<void> {
   const plan = sweepPlan(doc, params, metrics, xUnit, outcome.rows.length);
   const byIndex = new Map(outcome.rows.map((r, i) => [r.index, outcome.summaries[i]]));
-  writeTreeAtomic(outDir, withPlan(await sweepFiles(params, outcome, metrics, xUnit), plan, byIndex), SWEEP_OUTPUT, '--out', KEPT_ENTRIES);
+  await writeTreeAtomicAsync(outDir, withPlan(await sweepFiles(params, outcome, metrics, xUnit), plan, byIndex), SWEEP_OUTPUT, '--out', KEPT_ENTRIES);
 }
 
 export async function clusterSweep(args: SweepArgs, metrics: (keyof PointMetrics)[], xUnit: XUnit | undefined): Promise<void> {
@@ -111,7 +112,7 @@ export async function clusterSweep(args: SweepArgs, metrics: (keyof PointMetrics
   const summaries: Map<number, SimSummary> = args.resume ? reusableSummaries(out, plan, mine) : new Map();
   const reused = summaries.size;
   const todo = mine.filter((p) => !summaries.has(p.index));
-  const released = stopSweepOnSigint(() => `${shard ? `shard ${shard.index}/${shard.count}` : 'a sweep'}: ${todo.length} points to run, ${reused} kept from ${out} ` +
+  const released = stopSweepAtOnce(() => `${shard ? `shard ${shard.index}/${shard.count}` : 'a sweep'}: ${todo.length} points to run, ${reused} kept from ${out} ` +
     `(the finished ones are lost); nothing written: ${out} is as it was${args.resume ? `, and the next --resume keeps its ${reused} points again` : ''}`);
   let outcome;
   try {
@@ -122,7 +123,7 @@ export async function clusterSweep(args: SweepArgs, metrics: (keyof PointMetrics
   for (const r of outcome.rows) summaries.set(r.index, outcome.summaries[r.index]);
   let rows;
   if (shard) {
-    writeShard(out, { ...plan, shard }, summaries, outcome.wall_s, outcome.jobs);
+    await writeShard(out, { ...plan, shard }, summaries, outcome.wall_s, outcome.jobs);
     rows = outcomeOf(mine, summaries, outcome.wall_s, outcome.jobs).rows;
   } else {
     const full = outcomeOf(points, summaries, outcome.wall_s, outcome.jobs);
@@ -155,7 +156,9 @@ export const sweepMergeCommand: CommandModule<object, { dirs: string[]; out: str
       .option('json', { type: 'boolean', describe: 'print the aggregate (sweep.json) on stdout' }) as never,
   handler: async (args) => {
     checkOutDir(args.out, SWEEP_OUTPUT);
-    const { plan, files } = await mergeShards(args.dirs, args.out);
+    const merged = await withStopSignals(() => mergeShards(args.dirs, args.out));
+    if (!merged) return; // stopped by a signal: said, nothing written
+    const { plan, files } = merged;
     if (args.json) process.stdout.write(readFileSync(join(args.out, 'sweep.json'), 'utf8'));
     else process.stdout.write(`merged ${plan.points} points from ${args.dirs.length} directories into ${args.out} (${files.length} files)\n`);
   },

@@ -15,6 +15,7 @@ import { defaultJobs, expandGrid, METRIC_NAMES, parseParams, runSweep, type Poin
 import { CLUSTER_OPTIONS, clusterSweep, isClusterSweep, writeFullSweep, type ClusterArgs } from './sweep-merge.js';
 import { maxOf } from '../extent.js';
 import { humanMetric } from '../report/completion.js';
+import { exitStatusOf, onStopNow, reportInterrupted, withStopSignals } from '../signals.js';
 
 export interface SweepOptions { params: string[]; jobs?: number; json?: boolean; workerFile?: string; xUnit?: XUnit }
 
@@ -66,19 +67,20 @@ export function prepareSweep(path: string, opts: Pick<SweepOptions, 'params' | '
 }
 
 /**
- * Ctrl-C during a sweep, as `run` answers it: one line saying what was under way and that nothing
- * was written (the results are written only once every point has run, so `--out DIR` is as it
- * was; with --resume, what DIR already holds stays for the next --resume), then exit 130. The
- * worker threads end with the process. Returns the function that removes the handler.
+ * SIGINT (Ctrl-C) or SIGTERM while the points run, as `run` answers it: one line saying what was
+ * under way and that nothing was written (the results are written only once every point has run,
+ * so `--out DIR` is as it was; with --resume, what DIR already holds stays for the next --resume),
+ * then exit 130 or 143 at once: the worker threads hold no output and end with the process. Needs
+ * withStopSignals around the command; returns the function that ends this phase (the write that
+ * follows stops at its own checks, host/io.ts).
  */
-export function stopSweepOnSigint(what: () => string): () => void {
+export function stopSweepAtOnce(what: () => string): () => void {
   const started = Date.now();
-  const onSigint = () => {
-    process.stderr.write(`dcbkit: interrupted ${((Date.now() - started) / 1000).toFixed(1)} s into ${what()}\n`);
-    process.exit(130);
-  };
-  process.on('SIGINT', onSigint);
-  return () => process.off('SIGINT', onSigint);
+  onStopNow((signal) => {
+    reportInterrupted(signal, `${((Date.now() - started) / 1000).toFixed(1)} s into ${what()}`);
+    process.exit(exitStatusOf(signal));
+  });
+  return () => onStopNow(undefined);
 }
 
 /** The printed table: the usual columns plus every --metric chosen that is not among them. */
@@ -94,7 +96,9 @@ function humanTable(params: SweepParam[], outcome: SweepOutcome, metrics: readon
   return [head, ...rows].map((r) => r.map((c, i) => c.padStart(w[i])).join('  ')).join('\n') + '\n';
 }
 
-export const sweepCommand: CommandModule<object, { scenario: string; param: string[]; out?: string; jobs?: number; threads?: number; metric?: string[]; 'x-unit'?: string; json?: boolean } & ClusterArgs> = {
+type SweepCommandArgs = { scenario: string; param: string[]; out?: string; jobs?: number; threads?: number; metric?: string[]; 'x-unit'?: string; json?: boolean } & ClusterArgs;
+
+export const sweepCommand: CommandModule<object, SweepCommandArgs> = {
   command: 'sweep <scenario>',
   describe: 'simulate a scenario over a grid of parameter values on all cores; aggregate table and plots',
   builder: (y) =>
@@ -116,27 +120,31 @@ export const sweepCommand: CommandModule<object, { scenario: string; param: stri
     if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new InputError({ path: '--jobs', rule: 'a whole number of worker threads, at least 1' });
     checkThreadsArg(args.threads);
     const xUnit = args['x-unit'] === undefined ? undefined : parseXUnit(args['x-unit']);
-    if (isClusterSweep(args)) return clusterSweep(args, metrics, xUnit);
-    if (args.out !== undefined) checkOutDir(args.out, SWEEP_OUTPUT);
-    const { doc, params, points } = prepareSweep(args.scenario, { params: args.param, xUnit });
-    const released = stopSweepOnSigint(() => `a sweep of ${points.length} points (the finished ones are lost); nothing written${args.out ? `: ${args.out} is as it was` : ''}`);
-    let outcome;
-    try {
-      outcome = await runSweep(points, { jobs: args.jobs, json: args.json, threads: args.threads });
-    } finally {
-      released();
-    }
-    const cap = outcome.jobs_capped;
-    if (cap) process.stderr.write(`note: --jobs ${cap.requested} capped to ${cap.used}: ${cap.reason}\n`);
-    if (args.out) await writeFullSweep(args.out, doc, params, outcome, metrics, xUnit);
-    if (args.json) {
-      // The cap depends on the machine, so it joins stdout only; sweep.json stays machine-independent.
-      process.stdout.write(canonicalJson(cap ? { ...sweepJson(params, outcome.rows), jobs_capped: cap } : sweepJson(params, outcome.rows)));
-      return;
-    }
-    process.stdout.write(humanTable(params, outcome, metrics));
-    const pointsWall = outcome.summaries.reduce((a, x) => a + x.sim.wall_s, 0);
-    process.stdout.write(`${outcome.rows.length} points on ${outcome.jobs} jobs in ${outcome.wall_s.toFixed(2)} s (points' own time ${pointsWall.toFixed(2)} s: concurrency ${(pointsWall / outcome.wall_s).toFixed(2)})\n`);
-    if (args.out) process.stdout.write(`aggregate: ${resolve(args.out, 'sweep.csv')}\n`);
+    await withStopSignals(() => (isClusterSweep(args) ? clusterSweep(args, metrics, xUnit) : localSweep(args, metrics, xUnit)));
   },
 };
+
+/** `sweep` of the whole grid on this machine (no --shard, --resume or scheduler). */
+async function localSweep(args: SweepCommandArgs, metrics: (keyof PointMetrics)[], xUnit: XUnit | undefined): Promise<void> {
+  if (args.out !== undefined) checkOutDir(args.out, SWEEP_OUTPUT);
+  const { doc, params, points } = prepareSweep(args.scenario, { params: args.param, xUnit });
+  const released = stopSweepAtOnce(() => `a sweep of ${points.length} points (the finished ones are lost); nothing written${args.out ? `: ${args.out} is as it was` : ''}`);
+  let outcome;
+  try {
+    outcome = await runSweep(points, { jobs: args.jobs, json: args.json, threads: args.threads });
+  } finally {
+    released();
+  }
+  const cap = outcome.jobs_capped;
+  if (cap) process.stderr.write(`note: --jobs ${cap.requested} capped to ${cap.used}: ${cap.reason}\n`);
+  if (args.out) await writeFullSweep(args.out, doc, params, outcome, metrics, xUnit);
+  if (args.json) {
+    // The cap depends on the machine, so it joins stdout only; sweep.json stays machine-independent.
+    process.stdout.write(canonicalJson(cap ? { ...sweepJson(params, outcome.rows), jobs_capped: cap } : sweepJson(params, outcome.rows)));
+    return;
+  }
+  process.stdout.write(humanTable(params, outcome, metrics));
+  const pointsWall = outcome.summaries.reduce((a, x) => a + x.sim.wall_s, 0);
+  process.stdout.write(`${outcome.rows.length} points on ${outcome.jobs} jobs in ${outcome.wall_s.toFixed(2)} s (points' own time ${pointsWall.toFixed(2)} s: concurrency ${(pointsWall / outcome.wall_s).toFixed(2)})\n`);
+  if (args.out) process.stdout.write(`aggregate: ${resolve(args.out, 'sweep.csv')}\n`);
+}

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { InputError, fsReason } from '../errors.js';
+import { readInputText } from '../input.js';
 import { VECTORS_OUTPUT, checkOutDir, checkOutFile, writeFileAtomic, writeTreeAtomic } from '../io.js';
 import { Core } from '../loader.js';
 import { parseOrThrow } from '../problems.js';
@@ -23,12 +24,7 @@ import { RANDOM_MAX_EVENTS, Rand, coverageLine } from '../vectors/random.js';
 import type { VectorKernel } from '../vectors/registry.js';
 
 export function readStimulus(source: string): unknown {
-  let text: string;
-  try {
-    text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
-  } catch (e) {
-    throw new InputError({ path: '--stimulus', rule: `cannot read ${source}: ${fsReason(e)}` });
-  }
+  const text = readInputText(source, '--stimulus');
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -163,11 +163,13 @@ export const IFNAME_MAX_BYTES = 15;
  */
 export function interfaceNameRule(name: string): string | undefined {
   const bytes = Buffer.from(name, 'utf8');
-  const rule = `must be an interface name: 1..${IFNAME_MAX_BYTES} bytes, not "." or "..", without '/', ':', NUL or whitespace`;
+  const rule = `must be an interface name: 1..${IFNAME_MAX_BYTES} bytes, not "." or "..", without '/', ':', whitespace or control characters`;
   if (bytes.length === 0) return 'must not be empty';
   if (bytes.length > IFNAME_MAX_BYTES) return `${rule}; got ${bytes.length} bytes in ${show(name)}`;
   if (name === '.' || name === '..') return `${rule}; got ${show(name)}`;
-  const bad = bytes.findIndex((b) => b === 0 || b === 0x2f || b === 0x3a || b === 0x20 || (b >= 0x09 && b <= 0x0d) || b === 0xa0);
+  // Control characters (ESC, BEL, DEL, ...) would reach terminals and generated scripts raw; the
+  // kernel's dev_valid_name allows them, but no real interface is named with one.
+  const bad = bytes.findIndex((b) => b < 0x20 || b === 0x7f || b === 0x2f || b === 0x3a || b === 0x20 || b === 0xa0);
   if (bad >= 0) return `${rule}; got byte 0x${bytes[bad].toString(16).padStart(2, '0')} at ${bad} in ${show(name)}`;
   return undefined;
 }

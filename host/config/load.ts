@@ -1,9 +1,10 @@
 // Reading config-like documents (YAML 1.2 or JSON) from a file or stdin. Parse errors become
 // InputError problems that name the line, so nothing about a bad file ever reaches stdout.
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
-import { InputError, fsReason } from '../errors.js';
+import { InputError } from '../errors.js';
+import { readInputText } from '../input.js';
+import { entriesBound, jsonDuplicateKeys, longestYamlValue, MAX_DOCUMENT_ENTRIES, MAX_VALUE_CHARS, yamlDuplicateKeys } from './document-limits.js';
 import { parseConfig, type ParsedConfig } from './schema.js';
 
 /** A parser's message, with the engine's stack overflow said in the user's terms. */
@@ -47,21 +48,38 @@ export function parseDocumentText(text: string, source: string, format?: 'json' 
 }
 
 function parseText(text: string, source: string, format?: 'json' | 'yaml'): unknown {
+  // A byte order mark is allowed at the start of a JSON text too (RFC 8259 §8.1 lets a parser ignore it).
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const entries = entriesBound(text);
+  if (entries > MAX_DOCUMENT_ENTRIES) {
+    throw new InputError({ path: source, rule: `has ${entries} lines and commas, more than the ${MAX_DOCUMENT_ENTRIES} entries a document may hold` });
+  }
   const asJson = format === 'json' || (format === undefined && /^\s*[{[]/.test(text));
   if (asJson) {
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (e) {
       // V8's message has no line; the YAML parser (JSON is YAML 1.2 flow syntax) locates it.
       const msg = parserMessage((e as Error).message);
       const pos = /position (\d+)/.exec(msg);
-      const yamlErr = parseDocument(text).errors[0];
+      const yamlErr = parseDocument(text, { uniqueKeys: false }).errors[0];
       const line = pos ? lineOf(text, Number(pos[1])) : yamlErr?.linePos?.[0]?.line;
       throw new InputError({ path: source, rule: `${line !== undefined ? `line ${line}: ` : ''}not valid JSON: ${msg}` });
     }
+    const repeated = jsonDuplicateKeys(text);
+    if (repeated.length) throw new InputError(repeated.map((p) => ({ ...p, path: source })));
+    return value;
   }
-  // YAML 1.2 core schema: 0x8906 is a number, `on`/`off` are strings, duplicate keys are errors.
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const longest = longestYamlValue(text);
+  if (longest > MAX_VALUE_CHARS) throw new InputError({ path: source, rule: `holds a value of ${longest} characters, more than the ${MAX_VALUE_CHARS} a value may have` });
+  // YAML 1.2 core schema: 0x8906 is a number, `on`/`off` are strings, duplicate keys are errors
+  // (checked by yamlDuplicateKeys in linear time, not by the parser's quadratic uniqueKeys).
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
+  if (!doc.errors.length) {
+    const repeated = yamlDuplicateKeys(doc, text);
+    if (repeated.length) throw new InputError(repeated.map((p) => ({ ...p, path: source })));
+  }
   if (doc.errors.length) {
     throw new InputError(
       doc.errors.map((err) => ({
@@ -80,12 +98,7 @@ function parseText(text: string, source: string, format?: 'json' | 'yaml'): unkn
 
 /** Reads a document from `path` (`-` = stdin); the format follows the extension (.json, else YAML). */
 export function readDocument(path: string): unknown {
-  let text: string;
-  try {
-    text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError({ path, rule: `cannot read: ${fsReason(e)}` });
-  }
+  const text = readInputText(path, path);
   const ext = extname(path).toLowerCase();
   return parseDocumentText(text, path, ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined);
 }

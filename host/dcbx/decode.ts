@@ -49,7 +49,8 @@ export function decodeRecord(r: PcapngRecord & { t_ps?: bigint }, index: number,
   if (!isDcbFrame(r.data)) return undefined;
   try {
     // a pcapng simple packet block has no timestamp
-    const t = r.t_ps === undefined ? undefined : r.t_ps <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(r.t_ps) : r.t_ps.toString();
+    // a number while exact, else the decimal digits (an if_tsoffset can make a time negative)
+    const t = r.t_ps === undefined ? undefined : r.t_ps <= BigInt(Number.MAX_SAFE_INTEGER) && r.t_ps >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(r.t_ps) : r.t_ps.toString();
     return { frame: index, ...(t === undefined ? {} : { t_ps: t }), ...decodeAny(r.data, opts) } as DecodedFrame;
   } catch (e) {
     if (e instanceof DecodeError) throw problem(`frame[${index}]`, e);

@@ -9,7 +9,7 @@
 //   report.html       one self-contained page: summary tables and the SVGs inline, no external assets
 //
 // docs/reports.md describes each file for users.
-import { RUN_OUTPUT, writeTreeAtomic } from '../io.js';
+import { RUN_OUTPUT, writeTreeAtomicAsync } from '../io.js';
 import { toolVersions } from '../versions.js';
 import { flowNames, plotWindow, renderPlots, SERIES_KINDS, timeUnitFor } from './plots.js';
 import { completion, grouped, humanBytes, humanRate, humanTime, isMessage } from './completion.js';
@@ -312,6 +312,6 @@ export async function writeReport(result: SimResult, outDir: string, extra: Map<
   const files: Map<string, string | Uint8Array> = await reportFiles(result);
   if (interrupted()) return null;
   for (const [k, v] of extra) files.set(k, v);
-  writeTreeAtomic(outDir, files, RUN_OUTPUT);
+  await writeTreeAtomicAsync(outDir, files, RUN_OUTPUT); // stops at SIGINT / SIGTERM, nothing written
   return [...files.keys()].sort();
 }

@@ -7,9 +7,9 @@
 // that does not fit the buffer, priorities without a TC) and returns a normalised scenario with
 // every quantity in integer base units (ps, bytes, bit/s) and every generator expanded into flows.
 import { WIRE_OVERHEAD } from '../codes.js';
-import { readFileSync } from 'node:fs';
+import { readInputText } from '../input.js';
 import { parseDocumentText } from '../config/load.js';
-import { InputError, formatProblem, fsReason, type Problem } from '../errors.js';
+import { InputError, formatProblem, type Problem } from '../errors.js';
 import { parseOrThrow } from '../problems.js';
 import { psPerByte } from './units.js';
 import { parseDcb, type DcbView } from './dcb.js';
@@ -33,12 +33,7 @@ export {
  * keys come back renamed, each reported through `warn` (default: a `warning:` line on stderr).
  */
 export function readScenarioFile(path: string, warn = (w: Problem) => void process.stderr.write(`warning: ${formatProblem(w)}\n`)): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError({ path, rule: `cannot read the scenario: ${fsReason(e)}` });
-  }
+  const text = readInputText(path, path);
   const doc = parseDocumentText(text, path); // YAML or JSON, errors with their line; alias bombs and deep nesting refused
   const renamed = renameDeprecatedKeys(doc);
   renamed.warnings.forEach(warn);

@@ -3,9 +3,16 @@
 // only the points whose results an earlier output in --out lacks.
 //
 // Split: grid point i belongs to shard i mod N (deterministic, and long grids spread evenly).
-// Identity: a sweep is named by the SHA-256 of its scenario document, its grid and its plot
-// options (canonical JSON), stored with the plan in run.json under "sweep"; merge refuses shard
-// directories of different sweeps and --resume refuses an --out of another sweep.
+// Identity: a sweep is named by the SHA-256 of the SHA-256 of its scenario document (canonical
+// JSON), its grid and its plot options, stored with the plan in run.json under "sweep"; merge
+// refuses shard directories of different sweeps and --resume refuses an --out of another sweep.
+// The id is recomputed from the plan's own fields when a directory is read, so an edited plan
+// (a value of the grid changed in run.json) no longer matches its id and is refused.
+// Binding: run.json's "point_sha256" holds, for each point summary, the SHA-256 of the sweep id,
+// the point's index and parameters and the summary file's bytes (pointDigest), written with the
+// summary and checked whenever one is read (merge: exit 2 naming the point; --resume: run again).
+// So an edited value, two summaries swapped, or a summary of another sweep is refused. This
+// catches damage and mistakes; it is no signature (anyone can recompute a digest).
 // A shard directory is an output of `dcbkit sweep` (run.json, "generator": "dcbkit sweep"), so the
 // project's output-dir rules (host/io.ts) accept it as an earlier output, and holds
 //   run.json                      generator, "sweep" (id, params, metrics, x_unit, points, shard),
@@ -13,10 +20,11 @@
 //   points/<index>.summary.json   its points' summaries, named with the full grid's width
 // A merged (or one-machine) output has the same run.json keys plus the files of sweep-report.ts.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readInputText } from '../input.js';
 import { join } from 'node:path';
 import { InputError, type Problem } from '../errors.js';
-import { SWEEP_OUTPUT, writeTreeAtomic } from '../io.js';
+import { SWEEP_OUTPUT, writeTreeAtomicAsync } from '../io.js';
 import { canonicalJson, deterministicSummary } from '../report/report.js';
 import type { SimSummary } from '../sim/result.js';
 import { sweepFiles, type XUnit } from '../report/sweep-report.js';
@@ -29,6 +37,8 @@ export interface ShardSpec { index: number; count: number }
 /** What identifies a sweep, stored as run.json's "sweep" in every sweep output. */
 export interface SweepPlan {
   id: string;
+  /** SHA-256 of the scenario document (canonical JSON); part of the id. */
+  scenario_sha256: string;
   params: { path: string; values: ParamValue[] }[];
   metrics: (keyof PointMetrics)[];
   x_unit: XUnit | null;
@@ -59,12 +69,36 @@ export function shardPoints<T extends { index: number }>(points: readonly T[], s
 export function sweepPlan(
   scenario: unknown, params: readonly SweepParam[], metrics: readonly (keyof PointMetrics)[], xUnit: XUnit | undefined, points: number,
 ): SweepPlan {
-  const identity = {
-    scenario, params: params.map((p) => ({ path: p.path, values: p.values })), metrics: [...metrics], x_unit: xUnit ?? null,
-  };
-  const id = createHash('sha256').update(canonicalJson(identity)).digest('hex');
   // The scenario is known by its hash only (a fat tree's document runs to megabytes).
-  return { id, params: identity.params, metrics: identity.metrics, x_unit: identity.x_unit, points };
+  const plan = {
+    scenario_sha256: sha256(canonicalJson(scenario)), params: params.map((p) => ({ path: p.path, values: p.values })), metrics: [...metrics], x_unit: xUnit ?? null, points,
+  };
+  return { id: planId(plan), ...plan };
+}
+
+function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** The id a plan's fields give (what sweepPlan stores, and what a read plan is checked against). */
+function planId(p: Pick<SweepPlan, 'scenario_sha256' | 'params' | 'metrics' | 'x_unit'>): string {
+  return sha256(canonicalJson({ scenario: p.scenario_sha256, params: p.params, metrics: p.metrics, x_unit: p.x_unit }));
+}
+
+/** The digest binding point `index` of sweep `plan` to the bytes of its summary file (file comment). */
+export function pointDigest(plan: Pick<SweepPlan, 'id' | 'params'>, index: number, summary: string | Uint8Array): string {
+  const params = Object.fromEntries(plan.params.map((p, k) => [p.path, gridValues(plan.params, index)[k]]));
+  return sha256(`${canonicalJson({ sweep: plan.id, point: index, params })}\n${sha256(summary)}`);
+}
+
+/** point_sha256 of run.json for the point summaries among `files` (relative path -> contents). */
+function pointDigests(plan: SweepPlan, files: ReadonlyMap<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < plan.points; i++) {
+    const text = files.get(pointFile(i, plan.points));
+    if (text !== undefined) out[String(i)] = pointDigest(plan, i, text);
+  }
+  return out;
 }
 
 /** Name of point i's summary in a sweep of `total` points (as sweep-report.ts names them). */
@@ -72,7 +106,7 @@ export function pointFile(index: number, total: number): string {
   return `points/${String(index).padStart(String(Math.max(0, total - 1)).length, '0')}.summary.json`;
 }
 
-interface SweepDirInfo { plan: SweepPlan; pointWall: Record<string, number>; wall_s: number; jobs: number }
+interface SweepDirInfo { plan: SweepPlan; pointWall: Record<string, number>; pointSha: Record<string, string>; wall_s: number; jobs: number }
 
 const count = (min: number) => z.number().int().min(min);
 /** The "sweep" plan and the counts of a sweep's run.json, as sweep and sweep-merge write them. */
@@ -80,13 +114,16 @@ const sweepRunSchema = z.object({
   generator: z.literal(SWEEP_OUTPUT.generator),
   sweep: z.object({
     id: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex'),
+    scenario_sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex'),
     params: z.array(z.object({ path: z.string(), values: z.array(z.union([z.number(), z.string(), z.boolean()])).min(1) })),
     metrics: z.array(z.enum(METRIC_NAMES as [keyof PointMetrics, ...(keyof PointMetrics)[]])),
     x_unit: z.object({ label: z.string(), per: z.number().positive() }).nullable(),
     points: count(1),
     shard: z.object({ index: count(0), count: count(1) }).refine((s) => s.index < s.count, 'index must be below count').optional(),
-  }).refine((p) => p.points === p.params.reduce((n, q) => n * q.values.length, 1), 'points must be the product of the parameters\' value counts'),
+  }).refine((p) => p.points === p.params.reduce((n, q) => n * q.values.length, 1), 'points must be the product of the parameters\' value counts')
+    .refine((p) => p.id === planId(p), 'the plan does not match its id: the grid, metrics or scenario digest were edited after the sweep ran'),
   point_wall_s: z.record(z.string(), z.number().min(0)).optional(),
+  point_sha256: z.record(z.string(), z.string()).optional(),
   wall_s: z.number().min(0).optional(),
   jobs: count(0).optional(), // 0 in the plan directory of --slurm / --k8s
 });
@@ -98,7 +135,7 @@ const sweepRunSchema = z.object({
 export function readSweepDir(dir: string): SweepDirInfo | string | undefined {
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(join(dir, SWEEP_OUTPUT.signature), 'utf8'));
+    doc = JSON.parse(readInputText(join(dir, SWEEP_OUTPUT.signature), join(dir, SWEEP_OUTPUT.signature)));
   } catch {
     return undefined;
   }
@@ -110,7 +147,7 @@ export function readSweepDir(dir: string): SweepDirInfo | string | undefined {
     return `${i.path.join('.')}: ${i.message}`;
   }
   const v = r.data;
-  return { plan: v.sweep as SweepPlan, pointWall: v.point_wall_s ?? {}, wall_s: v.wall_s ?? 0, jobs: v.jobs ?? 1 };
+  return { plan: v.sweep as SweepPlan, pointWall: v.point_wall_s ?? {}, pointSha: v.point_sha256 ?? {}, wall_s: v.wall_s ?? 0, jobs: v.jobs ?? 1 };
 }
 
 /**
@@ -122,7 +159,13 @@ export function readPointSummary(dir: string, info: SweepDirInfo, index: number)
   if (!existsSync(file)) return undefined;
   let det: SimSummary;
   try {
-    det = JSON.parse(readFileSync(file, 'utf8')) as SimSummary;
+    const text = readInputText(file, file);
+    const recorded = info.pointSha[String(index)];
+    if (recorded === undefined) return { fault: `point ${index}: run.json records no digest for it (point_sha256), so it cannot be told to belong to this sweep` };
+    if (pointDigest(info.plan, index, text) !== recorded) {
+      return { fault: `point ${index}: the summary does not match the digest run.json records for it: edited, moved from another point, or of another sweep` };
+    }
+    det = JSON.parse(text) as SimSummary;
     const bad = Object.entries(pointMetrics(det)).find(([, v]) => v !== null && !(typeof v === 'number' && Number.isFinite(v)));
     if (bad) return { fault: `its ${bad[0]} is not a number` };
     if (typeof det.sim.packet_hops !== 'number') return { fault: 'its sim.packet_hops is not a number' };
@@ -166,19 +209,19 @@ function pointWalls(summaries: ReadonlyMap<number, SimSummary>): Record<string, 
 /** Adds the plan and per-point wall times to the run.json of a full sweep's files. */
 export function withPlan(files: Map<string, string>, plan: SweepPlan, summaries: ReadonlyMap<number, SimSummary>): Map<string, string> {
   const run = JSON.parse(files.get(SWEEP_OUTPUT.signature)!) as Record<string, unknown>;
-  files.set(SWEEP_OUTPUT.signature, canonicalJson({ ...run, sweep: plan, point_wall_s: pointWalls(summaries) }));
+  files.set(SWEEP_OUTPUT.signature, canonicalJson({ ...run, sweep: plan, point_wall_s: pointWalls(summaries), point_sha256: pointDigests(plan, files) }));
   return files;
 }
 
 /** Writes a shard's directory: its points' summaries and run.json with the plan (see file comment). */
-export function writeShard(outDir: string, plan: SweepPlan, summaries: ReadonlyMap<number, SimSummary>, wall_s: number, jobs: number): string[] {
+export async function writeShard(outDir: string, plan: SweepPlan, summaries: ReadonlyMap<number, SimSummary>, wall_s: number, jobs: number): Promise<string[]> {
   const files = new Map<string, string>();
   for (const [i, s] of [...summaries].sort((a, b) => a[0] - b[0])) files.set(pointFile(i, plan.points), canonicalJson(deterministicSummary(s)));
   files.set(SWEEP_OUTPUT.signature, canonicalJson({
-    generator: SWEEP_OUTPUT.generator, sweep: plan, point_wall_s: pointWalls(summaries), wall_s, jobs,
+    generator: SWEEP_OUTPUT.generator, sweep: plan, point_wall_s: pointWalls(summaries), point_sha256: pointDigests(plan, files), wall_s, jobs,
     points: summaries.size, versions: toolVersions(),
   }));
-  writeTreeAtomic(outDir, files, SWEEP_OUTPUT, '--out', KEPT_ENTRIES);
+  await writeTreeAtomicAsync(outDir, files, SWEEP_OUTPUT, '--out', KEPT_ENTRIES);
   return [...files.keys()].sort();
 }
 
@@ -249,9 +292,9 @@ export async function mergeShards(dirs: readonly string[], outDir: string): Prom
   const wall = Math.max(...infos.map((x) => x.info.wall_s));
   const jobs = infos.reduce((a, x) => a + x.info.jobs, 0);
   const params: SweepParam[] = plan.params.map((p) => ({ path: p.path, segments: [], values: p.values }));
-  const fullPlan: SweepPlan = { id: plan.id, params: plan.params, metrics: plan.metrics, x_unit: plan.x_unit, points: plan.points };
+  const fullPlan: SweepPlan = { id: plan.id, scenario_sha256: plan.scenario_sha256, params: plan.params, metrics: plan.metrics, x_unit: plan.x_unit, points: plan.points };
   const files = withPlan(await sweepFiles(params, outcomeOf(points, summaries, wall, jobs), plan.metrics, plan.x_unit ?? undefined), fullPlan, summaries);
-  writeTreeAtomic(outDir, files, SWEEP_OUTPUT, '--out', KEPT_ENTRIES);
+  await writeTreeAtomicAsync(outDir, files, SWEEP_OUTPUT, '--out', KEPT_ENTRIES);
   return { plan: fullPlan, files: [...files.keys()].sort() };
 }
 
