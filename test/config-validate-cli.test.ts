@@ -125,7 +125,7 @@ describe('dcbkit validate: one failing input per rule', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('-: line 3: not valid YAML: All mapping items must start at the same column\n');
     const dup = runCli(['validate', '-'], { input: 'pfc:\n  enable: [3]\n  enable: [4]\n' });
-    expect(dup.stderr).toBe('-: line 3: not valid YAML: Map keys must be unique\n');
+    expect(dup.stderr).toBe('-: line 3: not valid YAML: the key "enable" is repeated (first on line 2); map keys must be unique\n');
     expect(dup.status).toBe(2);
     expect(dup.stdout).toBe('');
   });
@@ -146,7 +146,7 @@ describe('dcbkit validate: one failing input per rule', () => {
 
   it('reports a missing file as bad input', () => {
     const r = runCli(['validate', 'examples/configs/no-such-file.yaml']);
-    expect(r.stderr).toBe('examples/configs/no-such-file.yaml: cannot read: no such file or directory\n');
+    expect(r.stderr).toBe('examples/configs/no-such-file.yaml: cannot read "examples/configs/no-such-file.yaml": no such file or directory\n');
     expect(r.status).toBe(2);
   });
 });

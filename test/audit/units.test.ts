@@ -246,11 +246,11 @@ describe('RESP', () => {
     expect(() => parseReply(b('*1\r\n'.repeat(MAX_DEPTH + 3) + ':1\r\n'), 0)).toThrow(RespProtocolError);
   });
 
-  it('addresses: unix:PATH, HOST:PORT and [v6]:PORT; anything else names --sonic-redis', () => {
+  it('addresses: unix:PATH, HOST:PORT and [v6]:PORT; (redis:// URLs: test/audit/redis-login.test.ts); anything else names --sonic-redis', () => {
     expect(parseRedisUrl('unix:/run/redis/redis.sock')).toEqual({ path: '/run/redis/redis.sock' });
     expect(parseRedisUrl('10.0.0.1:6379')).toEqual({ host: '10.0.0.1', port: 6379 });
     expect(parseRedisUrl('[::1]:6379')).toEqual({ host: '::1', port: 6379 });
-    for (const bad of ['redis://x:1', 'x:0', 'x', ':6379', 'x:6379:1']) expect(inputErrorOf(() => parseRedisUrl(bad)).problems[0].path, bad).toBe('--sonic-redis');
+    for (const bad of ['http://x:1', 'x:0', 'x', ':6379', 'x:6379:1']) expect(inputErrorOf(() => parseRedisUrl(bad)).problems[0].path, bad).toBe('--sonic-redis');
   });
 });
 
