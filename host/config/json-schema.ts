@@ -12,8 +12,9 @@ const int = (minimum: number, maximum: number): Json => ({ type: 'integer', mini
 
 /** Input forms that the zod transforms accept, by path (`[]` = array items). */
 const FORMS: Record<string, Json> = {
-  'port.speed': { anyOf: [{ type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?\\s*[MGTmgt]([bB]([pP][sS]|/[sS]|[iI][tT]/[sS]|[eE])?)?$', examples: ['10G', '25G', '100G', '400G'] }, int(1e6, 1.6e12)] },
-  'port.cable': { anyOf: [{ type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?\\s*([mM]|[kK][mM])$', examples: ['3m', '300m', '2km'] }, { type: 'number', minimum: 0, maximum: 100000 }] },
+  // A rate and a length carry their unit (docs/units.md): no bare numbers, 0 alone for the cable.
+  'port.speed': { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?\\s*[kKMGTmgt]([bB]([pP][sS]|/[sS]|[iI][tT](/[sS])?|[eE])?)?$', examples: ['10G', '25G', '100G', '400G', '100Gbit'] },
+  'port.cable': { anyOf: [{ type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?\\s*([mM]|[kK][mM])$', examples: ['3m', '300m', '2km'] }, { const: 0 }] },
   'port.mac': { type: 'string', pattern: '^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\\1[0-9A-Fa-f]{2}){4}$' },
   'ets.tsa.[]': { anyOf: [{ enum: ['strict', 'ets', 'cbs', 'vendor'] }, { enum: [0, 1, 2, 255] }] },
   'ets.recommendation.tsa.[]': { anyOf: [{ enum: ['strict', 'ets', 'cbs', 'vendor'] }, { enum: [0, 1, 2, 255] }] },
@@ -27,9 +28,9 @@ const FORMS: Record<string, Json> = {
 const DESCRIPTIONS: Record<string, string> = {
   port: 'The link this config applies to.',
   'port.name': 'Port name. Default Ethernet0.',
-  'port.speed': 'Port speed: "100G", "2.5G", "100000M" or bit/s; 8e12/speed must be whole picoseconds. Default 100G.',
+  'port.speed': 'Port speed with its unit: "100G", "2.5G", "100000M", "100Gbit"; 8e12/speed must be whole picoseconds. Default 100G.',
   'port.mtu': 'Largest frame in bytes, FCS included (both frame terms of the headroom formula). Default 9216.',
-  'port.cable': 'Cable length: "300m", "2km" or metres (5 ns/m). Default 300 m.',
+  'port.cable': 'Cable length with its unit: "300m", "2km" (5 ns/m); 0 alone may stand bare. Default 300 m.',
   'port.mac': 'Unicast port MAC (LLDPDU source; PFC willing tie-break). Default 02:00:00:00:00:01.',
   ets: 'IEEE 802.1Qaz ETS. Default when neither ets nor pg is given: 802.1Q strict priority, prio_tc [1,0,2,3,4,5,6,7].',
   'ets.willing': 'Adopt the peer\'s ETS Recommendation (DCBX). Default false.',
