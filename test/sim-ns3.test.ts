@@ -100,7 +100,7 @@ describe('dcbkit against ns-3', () => {
     expect(refusal((f) => { f.start_jitter = '1us'; })).toMatch(/flow 0 has a start_jitter/);
     expect(refusal((_, d) => { delete (d as { timing?: unknown }).timing; })).toMatch(/clock offsets and switch latency \(add timing: ideal\)/);
     expect(refusal((f, d) => { d.traffic!.flows!.push({ ...f, priority: 1 } as never); })).toMatch(/flows use priorities 0, 1/);
-    expect(refusal((_, d) => { d.defaults!.buffer = { size: 400_000, lossy_queue: 150_000 }; })).toMatch(/sw: 3 egress queues of 150000 B can outgrow its 400000 B buffer/);
+    expect(refusal((_, d) => { d.defaults!.buffer = { size: '400000B', lossy_queue: '150000B' }; })).toMatch(/sw: 3 egress queues of 150000 B can outgrow its 400000 B buffer/);
     // The program names the line it cannot read and exits 2.
     const dir = mkdtempSync(join(tmpdir(), 'dcbkit-ns3-bad-'));
     const spec = join(dir, 'bad.spec');
@@ -152,7 +152,7 @@ function lossyFabric(o: {
 }): ScenarioInput {
   return {
     name: o.name, seed: 1, duration: o.duration, flow_control: LOSSY, timing: 'ideal', // ns-3 has neither clock offsets nor switch latency
-    defaults: { link: { speed: `${LINK_GBPS}G`, cable: '10m' }, buffer: { size: '64MB', lossy_queue: 150_000 }, host_queue: 1_000_000 },
+    defaults: { link: { speed: `${LINK_GBPS}G`, cable: '10m' }, buffer: { size: '64MB', lossy_queue: '150000B' }, host_queue: '1000000B' },
     hosts: o.hosts.map((name) => ({ name })), switches: o.switches.map((name) => ({ name })), links: o.links,
     traffic: {
       flows: o.flows.map((f) => ({
