@@ -151,7 +151,7 @@ function randomFabric(spec: FabricSpec): ScenarioInput {
     if (dst === src) dst = (src + 1) % hosts.length;
     const roce = f.roce && spec.mechanism !== 'credit';
     return {
-      src: hosts[src], dst: hosts[dst], priority: f.priority, frames: f.frames, start: f.start, ...(f.size > 0 ? { size: f.size } : {}),
+      src: hosts[src], dst: hosts[dst], priority: f.priority, frames: f.frames, start: f.start === 0 ? 0 : `${f.start / 1e6}us`, ...(f.size > 0 ? { size: `${f.size}B` } : {}),
       ...(roce ? { transport: 'roce' as const } : {}), ...(f.rate ? { rate: f.rate } : {}),
     };
   });
@@ -174,7 +174,7 @@ function randomFabric(spec: FabricSpec): ScenarioInput {
     ...(m === 'credit' ? { flow_control: ['lossy', 'lossy', 'lossy', 'credit', 'lossy', 'lossy', 'lossy', 'lossy'] } : {}),
     ...(m === 'qcn' || m === 'dcqcn' ? { qcn: { enable: true } } : {}),
     ...(spec.watchdog && m === 'pfc' ? { watchdog: { detection_time: '10us', restoration_time: '10us', poll_interval: '5us', action: 'drop' } } : {}),
-    defaults: { link: { speed: '100G', cable: '10m' }, buffer: { size: (m === 'lossy' ? 0 : ports * 150_000) + spec.buffer, headroom: 'auto' }, dcb },
+    defaults: { link: { speed: '100G', cable: '10m' }, buffer: { size: `${(m === 'lossy' ? 0 : ports * 150_000) + spec.buffer}B`, headroom: 'auto' }, dcb },
     hosts: hosts.map((name) => ({ name })), switches: switches.map((name) => ({ name })), links,
     series: { ports: [links[0].a + '>' + links[0].b], flows: [] },
     traffic: {
@@ -220,7 +220,7 @@ describe('--threads', () => {
     for (const bad of ['0', '1.5', '256', 'two']) {
       const r = runCli(['run', 'examples/sim-tiny/scenario.yaml', '--threads', bad]);
       expect(r.status, bad).toBe(2);
-      expect(r.stderr).toMatch(/^--threads: a whole number of threads from 1 to 255/);
+      expect(r.stderr).toMatch(bad === 'two' ? /^--threads: must be a number, got "two"/ : /^--threads: a whole number of threads from 1 to 255/);
     }
     const s = runCli(['sweep', 'examples/sim-tiny/scenario.yaml', '--param', 'seed=1,2', '--threads', '0']);
     expect(s.status).toBe(2);

@@ -374,6 +374,6 @@ describe('audit --sonic (a CONFIG_DB dump)', () => {
     }
     const missing = runCli(['audit', CONFIG, '--sonic', join(dir, 'absent.json')]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr.trim()).toMatch(/^--sonic: cannot read .*absent.json: no such file or directory$/);
+    expect(missing.stderr.trim()).toMatch(/^--sonic: cannot read .*absent.json"?: no such file or directory$/);
   });
 });

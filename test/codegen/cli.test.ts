@@ -146,7 +146,7 @@ describe('dcbkit codegen', () => {
     const dev = join(tmp, 'dev800.yaml');
     writeFileSync(dev, 'ports:\n  - {name: Ethernet0, index: 0, speed: 800G, cable: 5m}\n  - {name: Ethernet4, index: 1, speed: fast, cable: 5m}\n');
     const bad = runCli(['codegen', 'examples/configs/roce.yaml', '--device', dev, '--target', 'all', '--out', join(tmp, 'x')]);
-    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'device.ports[1].speed: must be a speed like "100G" (10G, 25G, 40G, 50G, 100G, 200G, 400G, 800G) or a whole number of bit/s, got "fast"\n']);
+    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'device.ports[1].speed: a rate needs a unit: bit/s with a prefix k, M, G or T, written G, Gbps, Gb/s or Gbit, e.g. 100G; got "fast"\n']);
     writeFileSync(dev, 'ports:\n  - {name: Ethernet0, index: 0, speed: 1G, cable: 5m}\n');
     const hr = runCli(['codegen', 'examples/configs/roce.yaml', '--device', dev, '--target', 'all', '--out', join(tmp, 'x')]);
     expect(hr.status).toBe(2);
