@@ -39,7 +39,7 @@ describe('sweep --param values', () => {
   it('a bad value is reported once, at --param[i], however many grid points carry it', () => {
     const r = runCli(['sweep', 'examples/sim-tiny/scenario.yaml', '--param', 'seed=1,2,3', '--param', 'defaults.link.speed=100G,fast']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('--param[1]: defaults.link.speed=fast: a speed must look like 100G or 25Gbps\n');
+    expect(r.stderr).toBe('--param[1]: defaults.link.speed=fast: a rate needs a unit: bit/s with a prefix k, M, G or T, written G, Gbps, Gb/s or Gbit, e.g. 100G; got "fast"\n');
     // a problem of the scenario itself, the same at every point, is reported once at its own path
     const bad = join(tmp, 'bad-seed.yaml');
     writeFileSync(bad, TINY.replace(/^seed: 1$/m, 'seed: -1'));
@@ -55,7 +55,7 @@ describe('misspelt options', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(runCli(['run', 'examples/sim-tiny/scenario.yaml', '--jsn']).stderr).toMatch(/^--jsn: unknown option for dcbkit run; did you mean --json\?/);
     // nothing close: no guess
-    expect(runCli(['run', 'examples/sim-tiny/scenario.yaml', '--xyzzy']).stderr).toBe('--xyzzy: unknown option for dcbkit run; its options are --out, --json, --max-memory, --threads\n');
+    expect(runCli(['run', 'examples/sim-tiny/scenario.yaml', '--xyzzy']).stderr).toBe('--xyzzy: unknown option for dcbkit run; its options are --out, --json, --max-memory, --threads, --pcap, --pcap-ports, --pcap-snaplen\n');
   });
 });
 
@@ -85,7 +85,7 @@ describe('dcbkit vectors', () => {
     const help = runCli(['vectors', '--help']).stdout.replace(/\s+/g, ' ');
     for (const page of ['docs/qcn.md', 'docs/ets.md', 'docs/pfc.md', 'docs/credit.md']) expect(help).toContain(page);
     expect(help).toContain('--example');
-    expect(runCli(['vectors', 'ets']).stderr).toBe('--stimulus: required (stimulus JSON file, or - for stdin; format in docs/ets.md; `dcbkit vectors ets --example` prints a sample)\n');
+    expect(runCli(['vectors', 'ets']).stderr).toBe('--stimulus: required (stimulus JSON file, or - for stdin; format in docs/ets.md; `dcbkit vectors ets --example` prints a sample; or --random N --seed S)\n');
   });
 
   it.each(kernels)('%s --example prints examples/vectors/KERNEL.json, a stimulus the kernel runs', (kernel) => {
