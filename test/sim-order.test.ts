@@ -83,7 +83,7 @@ function build(spec: FabricSpec, renumber: boolean): Built {
     let dst = f.dst % hosts.length;
     if (dst === src) dst = (src + 1) % hosts.length;
     return {
-      src: hosts[src], dst: hosts[dst], priority: f.priority, frames: spec.uniform ? 1500 : f.frames, start: spec.uniform ? 0 : f.start, ...(f.size > 0 ? { size: f.size } : {}),
+      src: hosts[src], dst: hosts[dst], priority: f.priority, frames: spec.uniform ? 1500 : f.frames, start: spec.uniform || f.start === 0 ? 0 : `${f.start}ps`, ...(f.size > 0 ? { size: `${f.size}B` } : {}),
       ...(f.roce ? { transport: 'roce' as const } : {}), ...(f.rate ? { rate: f.rate } : {}),
     };
   });
@@ -103,7 +103,7 @@ function build(spec: FabricSpec, renumber: boolean): Built {
   const doc: ScenarioInput = {
     // Ideal timing: renumbering the ports gives each its stream (its clock) by its new number.
     name: 'order', seed: 1, duration: '150us', sample: '10us', timing: 'ideal',
-    defaults: { link: { speed: '100G', cable: '10m' }, buffer: { size: buffer, headroom: 'auto' }, dcb: DCB },
+    defaults: { link: { speed: '100G', cable: '10m' }, buffer: { size: `${buffer}B`, headroom: 'auto' }, dcb: DCB },
     hosts: hostList.map((name) => ({ name })), switches: switchList.map((name) => ({ name })), links: linkList,
     traffic: { flows: flowOrder.map((i) => flows[i]) },
   } as ScenarioInput;
@@ -161,7 +161,7 @@ describe('event order', () => {
       defaults: { link: { speed: '100G', cable: '10m' }, buffer: { size: '1MB', headroom: 'auto' }, dcb: DCB },
       hosts: [{ name: 'h0' }, { name: 'h1' }, { name: 'h2' }], switches: [{ name: 'sw' }],
       links: [{ a: 'h0', b: 'sw' }, { a: 'h1', b: 'sw' }, { a: 'h2', b: 'sw' }],
-      traffic: { flows: flows.map((f) => ({ src: f.src, dst: 'h2', priority: 0, size: 1500 })) },
+      traffic: { flows: flows.map((f) => ({ src: f.src, dst: 'h2', priority: 0, size: '1500B' })) },
     });
     const fct = (flows: { src: string }[]) => Object.fromEntries(runScenario(checkScenario(doc(flows))).summary.flows.map((f) => [f.src, f.fct_ps]));
     const first = 2 * 171_600, second = first + 121_600;
