@@ -37,8 +37,8 @@ const CASES: [string, string[], string | undefined, string[]][] = [
     ['defaults.link.speed: the speed must give a whole number of ps per byte (e.g. 10G, 25G, 40G, 100G, 400G)']],
   ['-V is not ---v', ['-Q'], undefined, [`<command>: required (one of ${COMMANDS}; see dcbkit --help)`, '-Q: unknown option for dcbkit; options go after a command; see dcbkit --help']],
   ['a misspelt subcommand alone', ['frames', 'pfcc', '--pause', '3:1'], undefined, ['pfcc: unknown frames kind; did you mean pfc? (one of pfc, pause, cnm, ce)']],
-  ['no raw ENOENT', ['validate', join(dir, 'missing.yaml')], undefined, [`${join(dir, 'missing.yaml')}: cannot read: no such file or directory`]],
-  ['no raw EISDIR', ['run', dir], undefined, [`${dir}: cannot read the scenario: is a directory, not a file`]],
+  ['no raw ENOENT', ['validate', join(dir, 'missing.yaml')], undefined, [`${join(dir, 'missing.yaml')}: cannot read "${join(dir, 'missing.yaml')}": no such file or directory`]],
+  ['no raw EISDIR', ['run', dir], undefined, [`${dir}: "${dir}" is a directory, not a regular file`]],
   // found by test/cli-fuzz.test.ts: each was an internal error with a stack trace
   ['a deeply nested value', ['validate', file('deep.json', '['.repeat(5000) + ']'.repeat(5000))], undefined, [`${join(dir, 'deep.json')}: nested more than 64 levels deep`]],
   ['a deeply nested scenario for sweep', ['sweep', file('deep-sweep.yaml', TINY.replace(/^seed: 1$/m, `seed: ${'['.repeat(100)}${']'.repeat(100)}`)), '--param', 'seed=1,2'], undefined,
