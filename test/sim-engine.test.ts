@@ -34,7 +34,7 @@ describe('links: serialisation and propagation', () => {
     // wire = 1500 + 20 B; 100 Gb/s = 80 ps/B -> 1520 x 80 = 121,600 ps; + 1,000,000 ps propagation.
     const s = run({
       duration: '5us', hosts: [{ name: 'a' }, { name: 'b' }], links: [{ a: 'a', b: 'b', speed: '100G', delay: '1us' }],
-      traffic: { flows: [{ src: 'a', dst: 'b', priority: 0, size: 1500, frames: 1500 }] },
+      traffic: { flows: [{ src: 'a', dst: 'b', priority: 0, size: '1500B', frames: 1500 }] },
     });
     expect(s.flows[0].fct_ps).toBe(121_600 + 1_000_000);
     expect(s.sim.packet_hops).toBe(1);
@@ -42,7 +42,7 @@ describe('links: serialisation and propagation', () => {
 
   it('through one switch the frame is stored and forwarded: twice (serialisation + 10 m)', () => {
     // 10 m x 5 ns/m = 50,000 ps per link; 2 x (121,600 + 50,000) = 343,200 ps.
-    const s = run({ ...star(2), traffic: { flows: [{ src: 'h0', dst: 'h1', priority: 0, size: 1500 }] } });
+    const s = run({ ...star(2), traffic: { flows: [{ src: 'h0', dst: 'h1', priority: 0, size: '1500B' }] } });
     expect(s.flows[0].fct_ps).toBe(343_200);
     expect(s.sim.packet_hops).toBe(2);
   });
@@ -50,7 +50,7 @@ describe('links: serialisation and propagation', () => {
   it('at 10G a 64 B frame serialises in 84 x 800 ps', () => {
     const s = run({
       duration: '1us', hosts: [{ name: 'a' }, { name: 'b' }], links: [{ a: 'a', b: 'b', speed: '10G', delay: 0 }],
-      traffic: { flows: [{ src: 'a', dst: 'b', priority: 0, size: 64, frames: 64 }] },
+      traffic: { flows: [{ src: 'a', dst: 'b', priority: 0, size: '64B', frames: 64 }] },
     });
     expect(s.flows[0].fct_ps).toBe(84 * 800);
   });
@@ -62,7 +62,7 @@ describe('PFC', () => {
     // = 50,000 ps, so sw>h1 is paused from 56,720 ps for 65535 x 5,120 ps (beyond the 100 us run).
     const s = run({
       ...star(2, { duration: '100us' }),
-      traffic: { flows: [{ src: 'h0', dst: 'h1', priority: 3, size: 15000 }], pfc_storm: [{ host: 'h1', priority: 3 }] },
+      traffic: { flows: [{ src: 'h0', dst: 'h1', priority: 3, size: '15000B' }], pfc_storm: [{ host: 'h1', priority: 3 }] },
     });
     expect(s.pfc.paused_ps_by_priority[3]).toBe(100_000_000 - 56_720);
     expect(s.flows[0].bytes_delivered).toBe(0);
@@ -103,7 +103,7 @@ describe('lossy tail drop', () => {
     // 4 senders x 300 frames of 1500 B into a 200 KB lossy queue; all done well before 200 us.
     const doc = star(5, { duration: '200us' });
     doc.defaults!.buffer = { size: '1MB', headroom: 'auto', lossy_queue: '200KB' };
-    const s = run({ ...doc, traffic: { incast: [{ senders: ['h1', 'h2', 'h3', 'h4'], dst: 'h0', priority: 0, size: 450_000 }] } });
+    const s = run({ ...doc, traffic: { incast: [{ senders: ['h1', 'h2', 'h3', 'h4'], dst: 'h0', priority: 0, size: '450000B' }] } });
     const sent = s.flows.reduce((a, f) => a + f.bytes_sent, 0) / 1500;
     const delivered = s.flows.reduce((a, f) => a + f.bytes_delivered, 0) / 1500;
     expect(s.drops.lossy).toBeGreaterThan(0);
@@ -233,8 +233,8 @@ describe('PFC watchdog', () => {
 describe('deliveries to hosts (no arrival event, docs/sim.md)', () => {
   // One 1500 B frame a -> b at 100G with 1 us delay arrives at 1520 x 80 + 1,000,000 = 1,121,600 ps.
   const one = (sample: number) => runScenario(checkScenario({
-    duration: '3us', sample, timing: 'ideal', hosts: [{ name: 'a' }, { name: 'b' }], links: [{ a: 'a', b: 'b', speed: '100G', delay: '1us' }],
-    traffic: { flows: [{ src: 'a', dst: 'b', priority: 0, size: 1500, frames: 1500 }] },
+    duration: '3us', sample: `${sample}ps`, timing: 'ideal', hosts: [{ name: 'a' }, { name: 'b' }], links: [{ a: 'a', b: 'b', speed: '100G', delay: '1us' }],
+    traffic: { flows: [{ src: 'a', dst: 'b', priority: 0, size: '1500B', frames: 1500 }] },
   }));
   const delivered = (r: ReturnType<typeof one>) => Array.from(r.series.find((x) => x.name === 'throughput flow 0')!.values, (v) => v > 0);
 
@@ -248,7 +248,7 @@ describe('deliveries to hosts (no arrival event, docs/sim.md)', () => {
   it('the batch size does not change what is delivered or when (fast-check over sample intervals)', () => {
     const ref = run({ ...star(4, { duration: '40us' }), traffic: { incast: [{ senders: ['h1', 'h2', 'h3'], dst: 'h0', priority: 3, frames: { uniform: [64, 1500] } }] } });
     fc.assert(fc.property(fc.integer({ min: 100_000, max: 40_000_000 }), (samplePs) => {
-      const s = run({ ...star(4, { duration: '40us', sample: samplePs }), traffic: { incast: [{ senders: ['h1', 'h2', 'h3'], dst: 'h0', priority: 3, frames: { uniform: [64, 1500] } }] } });
+      const s = run({ ...star(4, { duration: '40us', sample: `${samplePs}ps` }), traffic: { incast: [{ senders: ['h1', 'h2', 'h3'], dst: 'h0', priority: 3, frames: { uniform: [64, 1500] } }] } });
       expect(s.flows).toEqual(ref.flows);
     }), { numRuns: 12 });
   });
@@ -268,7 +268,7 @@ describe('traffic generators', () => {
   it('all-to-all among 4 hosts makes 12 flows; a weighted mix only uses its sizes', () => {
     const s = run({
       ...star(4, { duration: '20us' }),
-      traffic: { all_to_all: [{ hosts: ['h0', 'h1', 'h2', 'h3'], priority: 0, size: 30_000, frames: { mix: [{ bytes: 64, weight: 1 }, { bytes: 1500, weight: 3 }] } }] },
+      traffic: { all_to_all: [{ hosts: ['h0', 'h1', 'h2', 'h3'], priority: 0, size: '30000B', frames: { mix: [{ bytes: 64, weight: 1 }, { bytes: 1500, weight: 3 }] } }] },
     });
     expect(s.flows).toHaveLength(12);
     expect(s.flows.every((f) => f.bytes_sent === 30_000 && f.fct_ps !== null)).toBe(true);

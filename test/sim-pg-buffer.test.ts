@@ -10,12 +10,14 @@ const modes = (m: FlowControlMode): FlowControlMode[] => ['lossy', 'lossy', 'los
 // h0 -(2 km)- sw -(10 m)- h1 at 10 Gb/s, MTU 1518: `dcbkit headroom` gives 34,496 B for the 2 km
 // port (25,000 B of it the cable's round trip at 5 ns/m) and 9,621 B for the 10 m one.
 const NEED_2KM = 34_496;
+/** Sizes carry their unit in a scenario (docs/units.md): the byte figures below are written with B. */
+const withUnits = (b: Record<string, unknown>) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, typeof v === 'number' && ['pg_buffer', 'headroom', 'xoff', 'xon'].includes(k) ? `${v}B` : v]));
 function doc(mode: FlowControlMode, buffer: Record<string, unknown>): unknown {
   return {
     name: 'pg', duration: '10us',
     flow_control: modes(mode),
     defaults: {
-      link: { speed: '10G', cable: '10m' }, buffer: { size: '4MB', ...buffer },
+      link: { speed: '10G', cable: '10m' }, buffer: { size: '4MB', ...withUnits(buffer) },
       dcb: { port: { mtu: 1518 }, ets: { prio_tc: [0, 1, 2, 3, 4, 5, 6, 7], tsa: ['ets', 'ets', 'ets', 'ets', 'strict', 'strict', 'strict', 'strict'], bw: [25, 25, 25, 25, 0, 0, 0, 0] } },
     },
     hosts: [{ name: 'h0' }, { name: 'h1' }],
