@@ -57,9 +57,9 @@ describe('zod bounds, unions and misspellings in words', () => {
   const rules = (doc: unknown) => lines(doc, s);
 
   it('says the tightest broken bound once, without zod wording', () => {
-    expect(rules({ seed: 1e300, duration: 1 })).toEqual(['seed: must be at most 4294967295']);
-    expect(rules({ seed: -1, duration: 1 })).toEqual(['seed: must be at least 0']);
-    expect(rules({ list: [1, 2, 3], duration: 1 })).toEqual(['list: must have at most 2 entries']);
+    expect(rules({ seed: 1e300, duration: '1us' })).toEqual(['seed: must be at most 4294967295']);
+    expect(rules({ seed: -1, duration: '1us' })).toEqual(['seed: must be at least 0']);
+    expect(rules({ list: [1, 2, 3], duration: '1us' })).toEqual(['list: must have at most 2 entries']);
   });
 
   it('a union left out is required; a key misspelt next to it is said once, with the key meant', () => {
