@@ -39,7 +39,11 @@ describe('qcn.rp.nvidia', () => {
 
   it('a printed config parses back to itself (the block is consumed)', () => {
     const { config } = parseConfig({ qcn: { rp: { profile: 'dcqcn', alpha_bits: 10, nvidia: { rpg_ai_rate: 8 } } } });
-    expect(parseConfig(JSON.parse(JSON.stringify(config))).config).toEqual(config);
+    // As input, the port's speed and cable carry their unit (docs/units.md); the normalised form keeps numbers.
+    const printed = JSON.parse(JSON.stringify(config));
+    printed.port.speed = `${config.port.speed / 1e9}G`;
+    printed.port.cable = `${config.port.cable}m`;
+    expect(parseConfig(printed).config).toEqual(config);
   });
 
   it('without the block: the paper\'s model, g_shift as g, alpha_bits 20', () => {

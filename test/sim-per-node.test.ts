@@ -205,6 +205,6 @@ describe('QCN parameters per node', () => {
       profile: 0, bc: 150_000, timer: 15e9, ai: 5e6, hai: 50e6, gd: 7, minDec: 64, g: 0, alphaPs: 0, npSpacing: 0,
     });
     // The scenario's qcn keys still override the defaults a node falls back to.
-    expect(rpOf(mixed('dcqcn', { bc_bytes: 300_000, timer: '100us' }), 'h1')).toMatchObject({ bc: 300_000, timer: 100e6, ai: 40e6 });
+    expect(rpOf(mixed('dcqcn', { bc_bytes: '300000B', timer: '100us' }), 'h1')).toMatchObject({ bc: 300_000, timer: 100e6, ai: 40e6 });
   });
 });
