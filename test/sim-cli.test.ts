@@ -47,7 +47,7 @@ describe('dcbkit run', () => {
     ['a priority mapped to no TC', { ...base, defaults: { ...base.defaults, dcb: { ...base.defaults.dcb, ets: { ...base.defaults.dcb.ets, prio_tc: [0, 0, 1, 1, 2, 2, 3] } } } }, /^defaults\.dcb\.ets\.prio_tc: /m],
     ['a buffer smaller than its headroom', { ...base, defaults: { ...base.defaults, buffer: { size: '100KB', headroom: 'auto' } } }, /^defaults\.buffer\.size: the buffer \(100000 B\) is smaller than the headroom/m],
     ['a flow between unconnected hosts', { ...base, hosts: [...base.hosts, { name: 'h3' }, { name: 'h4' }], links: [...base.links, { a: 'h3', b: 'h4' }], traffic: { flows: [{ src: 'h0', dst: 'h3', priority: 0 }] } }, /^traffic\.flows\[0\]: hosts h0 and h3 are not connected/m],
-    ['a duration that is not a time', { ...base, duration: 'soon' }, /^duration: a time must look like/m],
+    ['a duration that is not a time', { ...base, duration: 'soon' }, /^duration: a time needs a unit: .*got "soon"/m],
   ];
   for (const [what, doc, rule] of bad) {
     it(`rejects ${what}: exit 2, path: rule, nothing written`, () => {
