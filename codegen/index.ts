@@ -63,6 +63,8 @@ const targetOf = (p: Problem) => p.path.split(': ')[0];
 
 /** Target names as given: repeated and/or comma lists (`--target sonic,linux --target p4`). */
 export function splitTargetNames(names: string[]): string[] {
+  // Shell completion parses the line being typed, whose last word may still be empty: no refusal then.
+  if (process.argv.includes('--get-yargs-completions')) return names.flatMap((n) => String(n).split(',')).filter((n) => n.trim() !== '');
   return splitList(names, '--target');
 }
 
