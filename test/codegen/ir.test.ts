@@ -6,7 +6,7 @@ import { Core } from '../../host/loader.js';
 import { EtsHarness } from '../../host/ets.js';
 import { etsFromPg, type DcbConfig } from '../../host/config/index.js';
 import { defaultDevice, parseDevice } from '../../codegen/device.js';
-import { generate } from '../../codegen/index.js';
+import { generate, TARGET_NAMES } from '../../codegen/index.js';
 import { InputError } from '../../host/errors.js';
 import { arbConfig, exampleConfig, exampleInput, losslessConfig, losslessInput, parsed, testHeadroom } from './fixtures.js';
 
@@ -142,7 +142,7 @@ describe('what a target cannot express: exit-2 problems as target: path: rule', 
   test('lossless priority sharing a PG with a lossy one; a weight SAI (and rte_sched) cannot hold', () => {
     const c = exampleInput();
     c.ets.bw = [0, 80, 20, 0, 0, 0, 0, 0];
-    expect(expectProblems(parsed(c), defaultDevice, ['all'])).toEqual([
+    expect(expectProblems(parsed(c), defaultDevice, TARGET_NAMES())).toEqual([
       'sonic: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
       'sonic: ets.bw[0]: SAI scheduler weight must be 1..100; an ETS TC with 0 % cannot be expressed',
       'p4: pfc.enable: lossless priority 3 shares TC 1 and so its priority group with lossy priority 2',
