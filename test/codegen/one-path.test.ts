@@ -41,7 +41,7 @@ describe('codegen reads one config', () => {
     const raw = generated(file);
     const again = generated(reserialised);
     expect(again).toEqual(raw);
-    // mixed-tc.yaml is refused by four targets; the others generate a whole tree.
-    if (!Array.isArray(raw)) expect(Object.keys(raw)).toContain('sonic/config_db.json');
+    // mixed-tc.yaml cannot be held by four targets, which --target all leaves out; the others generate a whole tree.
+    if (!Array.isArray(raw) && !file.includes('mixed-tc')) expect(Object.keys(raw)).toContain('sonic/config_db.json');
   });
 });
