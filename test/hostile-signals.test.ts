@@ -19,6 +19,10 @@ beforeAll(() => {
 });
 afterAll(() => removeFolder(dir));
 
+/** sim-tiny (endless line-rate incast) simulated for `duration`, sampled coarsely so its series stay small. */
+const tinyLasting = (duration: string) =>
+  readFileSync('examples/sim-tiny/scenario.yaml', 'utf8').replace('duration: 200us', `duration: ${duration}`).replace('sample: 2us', 'sample: 200us');
+
 const runJson = (n: number) => JSON.stringify({ generator: 'dcbkit run', n });
 const temporaries = (d: string) => readdirSync(d).filter((n) => n.startsWith('.dcbkit-'));
 
@@ -59,14 +63,14 @@ async function signalled(args: string[], signal: 'SIGINT' | 'SIGTERM'): Promise<
 
 describe('the CLI stops at SIGINT / SIGTERM with one line and nothing written', () => {
   beforeAll(() => {
-    // sim-tiny, but long enough that the signal lands while it simulates
-    const tiny = readFileSync('examples/sim-tiny/scenario.yaml', 'utf8').replace('duration: 200us', 'duration: 200ms');
-    writeFileSync(join(dir, 'long.yaml'), tiny);
+    // sim-tiny, but far longer than any delay below (about 1.5 s of wall time per simulated second
+    // on an idle 2-core machine): the signal lands while it simulates, never while it writes
+    writeFileSync(join(dir, 'long.yaml'), tinyLasting('60s'));
   });
 
   it.each([['SIGINT', 130, 'interrupted'], ['SIGTERM', 143, 'terminated']] as const)('run --out, %s while simulating: exit %i', async (signal, code, verb) => {
     const r = await signalled(['run', 'long.yaml', '--out', 'out-run'], signal);
-    expect(r.stderr).toMatch(new RegExp(`^dcbkit: ${verb} at [\\d.]+ of 200 ms simulated; nothing written: out-run is as it was\\n$`));
+    expect(r.stderr).toMatch(new RegExp(`^dcbkit: ${verb} at [\\d.]+ of 60 s simulated; nothing written: out-run is as it was\\n$`));
     expect(r.status).toBe(code);
     expect(existsSync(join(dir, 'out-run'))).toBe(false);
     expect(temporaries(dir)).toEqual([]);
@@ -199,10 +203,12 @@ describe('a permission change while a run works', () => {
     const parent = join(dir, 'ro');
     mkdirSync(parent);
     chmodSync(parent, 0o777);
+    // long enough (about 7 s on an idle machine) that the change lands before the run writes
+    writeFileSync(join(dir, 'medium.yaml'), tinyLasting('5s'));
     let r;
     for (let delay = 2000; ; delay *= 2) {
       // made read-only once the run has checked --out (exit 2 and a retry when the start was slower)
-      r = await cliWith(['run', join(dir, 'long.yaml'), '--out', join(parent, 'out')], delay, () => chmodSync(parent, 0o555));
+      r = await cliWith(['run', join(dir, 'medium.yaml'), '--out', join(parent, 'out')], delay, () => chmodSync(parent, 0o555));
       chmodSync(parent, 0o777);
       if (r.status !== 2 || delay >= 32_000) break;
     }

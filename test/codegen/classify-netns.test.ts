@@ -15,7 +15,7 @@ import { defaultDevice } from '../../codegen/device.js';
 import { linuxTarget } from '../../codegen/linux.js';
 import { parseConfig } from '../../host/config/index.js';
 import { requireTool } from '../helpers.js';
-import { losslessConfig, testHeadroom } from './fixtures.js';
+import { losslessInput, testHeadroom } from './fixtures.js';
 import { addNetns, withTempFile } from './tc.js';
 
 const NS = `dcbkit-test-${process.pid}`;
@@ -42,7 +42,7 @@ const EXPECTED = [
 
 const KERNEL_LACKS = /^Error: (TC classifier not found|Failed to load TC action module|Unknown filter)\.?$/;
 
-const cfg = parseConfig({ ...losslessConfig(), port: { ...losslessConfig().port, name: DEV }, app: APP }).config;
+const cfg = parseConfig({ ...losslessInput(), port: { ...losslessInput().port, name: DEV }, app: APP }).config;
 const script = linuxTarget.emit(buildIr(cfg, defaultDevice, { headroom: testHeadroom })).files['classify.sh'] as string;
 
 /** skbedit prints its priority as a tc class id (tc_util.c print_tc_classid): "none", ":4", "1:4". */
