@@ -23,10 +23,11 @@
 // renames; the next check or write of the same directory replays or undoes them from the journal
 // (host/output-recovery.ts), so --out holds the old tree or the new one, never neither for longer
 // than until the next command touches it. SIGINT and SIGTERM stop a writer that honours them
-// between staged files (writeTreeAtomicAsync, host/signals.ts) with nothing changed.
+// between staged files and between the chunks of a streamed one (writeTreeAtomicAsync,
+// host/signals.ts) with nothing changed.
 import {
-  accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync,
-  renameSync, rmdirSync, rmSync, statSync, writeFileSync,
+  accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync,
+  realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InputError, OutputError, fsReason } from './errors.js';
@@ -34,6 +35,15 @@ import { readInputText } from './input.js';
 import { appendAll } from './extent.js';
 import { recoverOutputs, tempName, type Journal } from './output-recovery.js';
 import { checkpoint, Interrupted, stopSignal } from './signals.js';
+
+/**
+ * A file written piece by piece as its pieces are made, so that a large one (a run's series CSV) is
+ * never held whole. Each chunk is written before the next is asked for, so a producer may reuse
+ * one buffer.
+ */
+export interface StreamedFile { chunks(): Iterable<Uint8Array> }
+/** The contents of one file of a tree. */
+export type TreeFile = string | Uint8Array | StreamedFile;
 
 /** What identifies a directory as an earlier output of one command. */
 export interface OutputKind {
@@ -153,12 +163,26 @@ function writeJournal(dir: string, journal: Journal): string {
 }
 
 /** Stages `files` under `stage`, one file per step (a step is where an async writer may stop). */
-function* stageFiles(stage: string, files: Map<string, string | Uint8Array>): Generator<void, void> {
+function* stageFiles(stage: string, files: Map<string, TreeFile>): Generator<void, void> {
   for (const [rel, data] of files) {
     const p = join(stage, rel);
     mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, data);
+    if (typeof data === 'string' || data instanceof Uint8Array) writeFileSync(p, data);
+    else yield* streamFile(p, data);
     yield;
+  }
+}
+
+/** Writes a streamed file chunk by chunk, one step per chunk. */
+function* streamFile(path: string, data: StreamedFile): Generator<void, void> {
+  const fd = openSync(path, 'w');
+  try {
+    for (const chunk of data.chunks()) {
+      for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at, chunk.length - at);
+      yield;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -166,7 +190,7 @@ function* stageFiles(stage: string, files: Map<string, string | Uint8Array>): Ge
  * Writes `files` into the existing directory `dir` (in place): all of them, and the earlier entries
  * (but `keep`) gone, or on failure the directory as it was. Throws what the file system throws.
  */
-function* writeInPlace(dir: string, files: Map<string, string | Uint8Array>, keep: readonly string[]): Generator<void, void> {
+function* writeInPlace(dir: string, files: Map<string, TreeFile>, keep: readonly string[]): Generator<void, void> {
   const stage = join(dir, tempName('stage'));
   const old = join(dir, tempName('old'));
   // another writer's temporary entries are its own to remove
@@ -249,7 +273,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, label =
  * `keep` names top-level entries of the old directory (not among `files`) that move into the new
  * one by rename, so files still open there (a Slurm job's log) keep being written in place.
  */
-export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint8Array>, kind: OutputKind, label = '--out', keep: readonly string[] = []): void {
+export function writeTreeAtomic(outDir: string, files: Map<string, TreeFile>, kind: OutputKind, label = '--out', keep: readonly string[] = []): void {
   const steps = treeWriter(outDir, files, kind, label, keep);
   while (!steps.next().done);
 }
@@ -260,7 +284,7 @@ export function writeTreeAtomic(outDir: string, files: Map<string, string | Uint
  * and throws Interrupted (`what` says what was under way), leaving `outDir` as it was.
  */
 export async function writeTreeAtomicAsync(
-  outDir: string, files: Map<string, string | Uint8Array>, kind: OutputKind, label = '--out', keep: readonly string[] = [],
+  outDir: string, files: Map<string, TreeFile>, kind: OutputKind, label = '--out', keep: readonly string[] = [],
   what = () => `while writing ${outDir}; nothing written: ${outDir} is as it was`,
 ): Promise<void> {
   await checkpoint(what);
@@ -274,9 +298,10 @@ export async function writeTreeAtomicAsync(
 }
 
 /** The steps of writeTreeAtomic: one per staged file, the last just before the swap. */
-function* treeWriter(outDir: string, files: Map<string, string | Uint8Array>, kind: OutputKind, label: string, keep: readonly string[]): Generator<void, void> {
+function* treeWriter(outDir: string, files: Map<string, TreeFile>, kind: OutputKind, label: string, keep: readonly string[]): Generator<void, void> {
   const sig = files.get(kind.signature);
-  if (sig === undefined || JSON.parse(typeof sig === 'string' ? sig : new TextDecoder().decode(sig)).generator !== kind.generator) {
+  if (sig === undefined || !(typeof sig === 'string' || sig instanceof Uint8Array) ||
+    JSON.parse(typeof sig === 'string' ? sig : new TextDecoder().decode(sig)).generator !== kind.generator) {
     throw new Error(`writeTreeAtomic: ${kind.signature} with "generator": "${kind.generator}" must be among the files`);
   }
   try {

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { flowNames, pauseBars, thinIndices, timeUnitFor, displayScale } from '../host/report/plots.js';
 import { canonicalJson, csvField, seriesCsv, writeReport, SERIES_CSV_HEADER } from '../host/report/report.js';
 import type { SimSeries } from '../host/sim/result.js';
+import { seriesCsvChunks } from '../host/sim/series-csv.js';
 import { syntheticResult } from './fixtures/synthetic-result.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-report-'));
@@ -171,6 +172,24 @@ describe('CSV fields', () => {
     const s: SimSeries = { name: 'q', kind: 'queue', unit: 'B', entity: 'sw0>h1', t_ps: [10, 20], values: [1.5, 0] };
     expect(seriesCsv([s])).toBe(`${SERIES_CSV_HEADER}\nq,sw0>h1,B,10,1.5,\nq,sw0>h1,B,20,0,\n`);
     expect(seriesCsv([{ ...s, kind: 'pause', priority: 5 }])).toBe(`${SERIES_CSV_HEADER}\nq,sw0>h1,B,10,1.5,5\nq,sw0>h1,B,20,0,5\n`);
+  });
+
+  it('streamed in chunks of one reused buffer, the CSV is the same bytes whatever the chunk size', () => {
+    const series = (n: number, k: number): SimSeries => ({
+      name: `queue p${k}`, kind: 'queue', unit: 'bytes', entity: `p${k}`, priority: k % 2 ? k : undefined,
+      t_ps: Array.from({ length: n }, (_, i) => (i + 1) * 10_000_000), values: Array.from({ length: n }, (_, i) => (i * 7919) % 100_003 / 8),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 5000 }), (lengths, chunkBytes) => {
+        const ss = lengths.map(series);
+        const chunks: string[] = [];
+        for (const c of seriesCsvChunks(ss, chunkBytes)) chunks.push(Buffer.from(c).toString('latin1')); // read before the next reuses it
+        expect(chunks.join('')).toBe(seriesCsv(ss));
+        const total = chunks.join('').length;
+        if (total > 4 * Math.max(chunkBytes, 200)) expect(chunks.length).toBeGreaterThan(1);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 

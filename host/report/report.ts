@@ -9,14 +9,14 @@
 //   report.html       one self-contained page: summary tables and the SVGs inline, no external assets
 //
 // docs/reports.md describes each file for users.
-import { RUN_OUTPUT, writeTreeAtomicAsync } from '../io.js';
+import { RUN_OUTPUT, writeTreeAtomicAsync, type TreeFile } from '../io.js';
 import { toolVersions } from '../versions.js';
 import { flowNames, plotWindow, renderPlots, SERIES_KINDS, timeUnitFor } from './plots.js';
 import { completion, grouped, humanBytes, humanRate, humanTime, isMessage } from './completion.js';
 import { maxOf } from '../extent.js';
 import { DEPRECATED_FIELDS } from '../sim/result.js';
 import type { SimResult, SimSeries, SimSummary } from '../sim/result.js';
-import { seriesCsvBytes, seriesCsvText } from '../sim/series-csv.js';
+import { seriesCsvChunks, seriesCsvText } from '../sim/series-csv.js';
 
 /**
  * JSON with object keys sorted at every level, 2-space indent and a final newline; arrays of plain
@@ -289,13 +289,13 @@ ${watchdog}
 }
 
 /** Every file of the report, path relative to the output directory -> contents. */
-export async function reportFiles(result: SimResult): Promise<Map<string, string | Uint8Array>> {
-  const files = new Map<string, string | Uint8Array>();
+export async function reportFiles(result: SimResult): Promise<Map<string, TreeFile>> {
+  const files = new Map<string, TreeFile>();
   files.set('summary.json', canonicalJson(deterministicSummary(result.summary)));
   files.set('run.json', canonicalJson(runInfo(result.summary)));
   for (const kind of SERIES_KINDS) {
     const ss = result.series.filter((x) => x.kind === kind);
-    if (ss.length > 0) files.set(`series/${kind}.csv`, seriesCsvBytes(ss));
+    if (ss.length > 0) files.set(`series/${kind}.csv`, { chunks: () => seriesCsvChunks(ss) }); // streamed: never held whole
   }
   const plots = await renderPlots(result);
   for (const [name, svg] of plots) files.set(name, svg);
@@ -308,8 +308,8 @@ export async function reportFiles(result: SimResult): Promise<Map<string, string
  * Renders and writes the report. `interrupted`, checked after rendering, makes it return null and
  * write nothing (Ctrl-C during `run --out`); the write itself is atomic and not interruptible.
  */
-export async function writeReport(result: SimResult, outDir: string, extra: Map<string, string | Uint8Array> = new Map(), interrupted = () => false): Promise<string[] | null> {
-  const files: Map<string, string | Uint8Array> = await reportFiles(result);
+export async function writeReport(result: SimResult, outDir: string, extra: Map<string, TreeFile> = new Map(), interrupted = () => false): Promise<string[] | null> {
+  const files: Map<string, TreeFile> = await reportFiles(result);
   if (interrupted()) return null;
   for (const [k, v] of extra) files.set(k, v);
   await writeTreeAtomicAsync(outDir, files, RUN_OUTPUT); // stops at SIGINT / SIGTERM, nothing written

@@ -11,22 +11,20 @@
 //     a run can touch (records are handed out in order, assembly/sim/arena.ts): at most the frames
 //     every port can send in the run's duration, never more than the pool;
 //   - the series (sample.ts): one double per sample and series, plus the shared time axis;
-//   - with --out, the report: the series CSV (series-csv.ts) at its widest numbers, the plots'
-//     renderer (vega) and its points (at most MAX_POINTS per series are plotted).
+//   - with --out, the report: the plots' renderer (vega) and its points (at most MAX_POINTS per
+//     series are plotted), and one chunk of the series CSV, which is streamed to its file
+//     (series-csv.ts) and so costs the same whatever the run's length.
 // The constants were measured as peak RSS (`/usr/bin/time -v`) of `dcbkit run` on this project's
 // examples and fat trees; test/sim-budget-rss.test.ts checks the bound against the measured peak.
 import { InputError } from '../errors.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { ArenaPlan } from './fabric.js';
-import { csvRowBytesBound } from './series-csv.js';
+import { CSV_CHUNK_BYTES } from './series-csv.js';
 import type { SimSeries } from './result.js';
 import { WIRE_OVERHEAD } from '../codes.js';
 
 /** Default --max-memory: 2 GiB. */
 export const DEFAULT_MAX_MEMORY = 2 * 1024 ** 3;
-/** The longest string V8 builds (2^29 - 24 characters): the cap on one series/<kind>.csv. */
-export const MAX_STRING_CHARS = 2 ** 29 - 24;
-const CSV_CHARS_PER_SAMPLE = 64;
 
 const MiB = 1024 ** 2;
 /** Peak RSS of `dcbkit run --json` of the smallest scenario: Node, the command's code, the core. */
@@ -61,8 +59,6 @@ export interface ScenarioSource { bytes: number; yaml: boolean }
 export interface RunFootprint {
   samples: number;
   series: number;
-  /** Samples of the kind with the most, which becomes the largest CSV file. */
-  largestKindSamples: number;
   arenaBytes: number;
   dcbkit: number;
   arena: number;
@@ -92,10 +88,6 @@ export function runFootprint(
   source?: ScenarioSource,
 ): RunFootprint {
   const samples = Math.ceil(scn.duration_ps / scn.sample_ps);
-  const perKind = new Map<string, number>();
-  for (const s of series) perKind.set(s.kind, (perKind.get(s.kind) ?? 0) + 1);
-  let largest = 0;
-  for (const n of perKind.values()) largest = Math.max(largest, n);
 
   const dcbkit = BASE_BYTES + scn.ports.length * HOST_BYTES_PER_PORT + scn.flows.length * HOST_BYTES_PER_FLOW + (Math.max(1, plan.parts) - 1) * THREAD_BYTES +
     (source?.yaml ? source.bytes * YAML_BYTES_PER_SOURCE_BYTE : 0);
@@ -106,16 +98,15 @@ export function runFootprint(
   const seriesBytes = series.length > 0 ? 8 * samples * (series.length + 1) : 0;
   let report = 0;
   if (withReport) {
-    let csv = 0;
-    for (const s of series) csv += samples * csvRowBytesBound(s, scn.duration_ps);
     // The queue plot draws the per-TC series when there are any, not the ports' totals (plots.ts).
     const perTc = series.some((s) => s.kind === 'queue' && s.tc !== undefined);
     let points = 0;
     for (const s of series) if (!(perTc && s.kind === 'queue' && s.tc === undefined)) points += Math.min(samples, PLOTTED_POINTS) * (PLOT_WEIGHT[s.kind] ?? 1);
-    report = REPORT_BYTES + csv + points * PLOT_BYTES_PER_POINT;
+    // The CSVs are streamed to their files a chunk at a time (series-csv.ts): one chunk's buffer.
+    report = REPORT_BYTES + CSV_CHUNK_BYTES + points * PLOT_BYTES_PER_POINT;
   }
   return {
-    samples, series: series.length, largestKindSamples: samples * largest, arenaBytes: plan.arenaBytes,
+    samples, series: series.length, arenaBytes: plan.arenaBytes,
     dcbkit, arena, seriesBytes, report, bytes: dcbkit + arena + seriesBytes + report,
   };
 }
@@ -129,7 +120,7 @@ export function formatBytes(n: number): string {
 }
 
 /**
- * Throws InputError when the run would exceed `maxBytes` or a CSV would exceed a string. The path
+ * Throws InputError when the run would exceed `maxBytes`. The path
  * is `sample` when the series (and their CSV) are the larger part, else `--max-memory`; the rule
  * lists every part and what changes it.
  */
@@ -147,12 +138,6 @@ export function checkBudget(f: RunFootprint, maxBytes: number, withReport = fals
     throw new InputError({
       path: seriesPart >= f.arena ? 'sample' : '--max-memory',
       rule: `${parts.join('; ')}: in all about ${formatBytes(f.bytes)}, over the memory budget of ${formatBytes(maxBytes)} (--max-memory)`,
-    });
-  }
-  if (withReport && f.largestKindSamples * CSV_CHARS_PER_SAMPLE > MAX_STRING_CHARS) {
-    throw new InputError({
-      path: 'sample',
-      rule: `${what()} make a series CSV of about ${formatBytes(f.largestKindSamples * CSV_CHARS_PER_SAMPLE)}, more than one file of the report can hold (${formatBytes(MAX_STRING_CHARS)}): ${seriesFix}`,
     });
   }
 }
