@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { flowNames, pauseBars, thinIndices, timeUnitFor, displayScale } from '../host/report/plots.js';
 import { canonicalJson, csvField, seriesCsv, writeReport, SERIES_CSV_HEADER } from '../host/report/report.js';
 import type { SimSeries } from '../host/sim/result.js';
-import { seriesCsvChunks } from '../host/sim/series-csv.js';
+import { seriesCsvChunks, writeNumber } from '../host/sim/series-csv.js';
 import { syntheticResult } from './fixtures/synthetic-result.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-report-'));
@@ -172,6 +172,17 @@ describe('CSV fields', () => {
     const s: SimSeries = { name: 'q', kind: 'queue', unit: 'B', entity: 'sw0>h1', t_ps: [10, 20], values: [1.5, 0] };
     expect(seriesCsv([s])).toBe(`${SERIES_CSV_HEADER}\nq,sw0>h1,B,10,1.5,\nq,sw0>h1,B,20,0,\n`);
     expect(seriesCsv([{ ...s, kind: 'pause', priority: 5 }])).toBe(`${SERIES_CSV_HEADER}\nq,sw0>h1,B,10,1.5,5\nq,sw0>h1,B,20,0,5\n`);
+  });
+
+  it('numbers are written as String() prints them: integers, thousandths and anything else', () => {
+    const buf = Buffer.alloc(64);
+    const same = (v: number) => { expect(buf.toString('latin1', 0, writeNumber(buf, 0, v)), String(v)).toBe(csvField(v)); };
+    fc.assert(fc.property(fc.oneof(
+      fc.maxSafeInteger(),
+      fc.integer({ min: -(10 ** 15) + 1, max: 10 ** 15 - 1 }).map((k) => k / 1000),
+      fc.double(),
+      fc.constantFrom(0, -0, 0.001, -0.001, 999.999, 2 ** 53, 1e21, 1e-7, NaN, Infinity, -Infinity),
+    ), (v) => { same(v); }), { numRuns: 20_000 });
   });
 
   it('streamed in chunks of one reused buffer, the CSV is the same bytes whatever the chunk size', () => {
