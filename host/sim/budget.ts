@@ -39,9 +39,11 @@ const THREAD_BYTES = 16 * MiB;
 /** --out: the report renderer (vega, vega-lite) loaded, beyond BASE_BYTES. */
 const REPORT_BYTES = 13 * MiB;
 /**
- * --out: one plotted point through the spec, the dataflow, the scene graph and the SVG text, for
- * the largest plot (the heap is collected between plots, host/gc.ts). A pause sample is a bar (a
- * rectangle with its opacity): three points' worth; a rate sample sits in a panel per flow: two.
+ * --out: one plotted point through the spec, the dataflow, the scene graph and the SVG text. Every
+ * plot counts: the heap is collected between plots (host/gc.ts), but the process does not give all
+ * of it back (qcn-hotspot's plots together add 54 MiB to the run's peak, the largest alone 36 MiB).
+ * A pause sample is a bar (a rectangle with its opacity): three points' worth; a rate sample sits
+ * in a panel per flow: two.
  */
 const PLOT_BYTES_PER_POINT = 1144;
 const PLOT_WEIGHT: Partial<Record<SimSeries['kind'], number>> = { pause: 3, rate: 2 };
