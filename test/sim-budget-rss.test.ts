@@ -72,7 +72,7 @@ describe('the memory estimate bounds the peak RSS (within 20 %, never under)', (
     holds(f);
   });
 
-  it.each(['examples/sim-tiny/scenario.yaml', 'examples/qcn-hotspot/scenario.yaml', 'examples/converged-link/scenario.yaml'])('%s --out', (f) => {
+  it.each(examples)('%s --out', (f) => {
     holds(f, { out: true });
   });
 
