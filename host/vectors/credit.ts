@@ -9,6 +9,7 @@ import { InputError } from '../errors.js';
 import { Core } from '../loader.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
+import { bindCreditEvents, creditFromConfig, prioritiesWithCredit } from './from-ir.js';
 
 const MAX_FLOWS = 256;
 
@@ -119,6 +120,9 @@ export const creditVectors: VectorKernel<typeof stimulus> = {
   name: 'credit',
   describe: 'credit-based link-level flow control: IB-style absolute counters per (priority, channel)',
   stimulus,
+  fromRegisters: creditFromConfig,
+  select: { flag: 'priority', enabled: prioritiesWithCredit, lacks: 'is not under credit flow control (it is not in credit.priorities)' },
+  bindEvents: bindCreditEvents,
   run(s, core = new Core('release')) {
     const size = core.constant('CREDIT_SIZE');
     const base = core.constant('SCRATCH');

@@ -7,6 +7,7 @@ import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
 import { checkTimeOrder, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
+import { qcnCpFromRegisters, tcsWithCp } from './from-config.js';
 
 const Q_MAX = 2 ** 30; // queue bytes, with headroom below i32 overflow
 
@@ -174,6 +175,8 @@ export const qcnCpKernel: VectorKernel<typeof qcnCpStimulus> = {
   name: 'qcn-cp',
   describe: 'QCN congestion point (profile qau-pc, or dcqcn ECN marking): queue, feedback and CNMs per event',
   stimulus: qcnCpStimulus,
+  fromRegisters: (v, tc) => qcnCpFromRegisters(v, tc!),
+  select: { flag: 'tc', enabled: tcsWithCp, lacks: 'has no congestion point (ecn_en 0: none of its priorities is in qcn.cp.priorities)' },
   run: runQcnCp,
   memh: qcnCpMemh,
 };
