@@ -2,7 +2,8 @@
 // configured by test/c/regs_replay.c through the generated dcb_regs.h getters on dcb_regs.bin,
 // prints the same lines as `vectors qcn-cp --config` for every TC with a congestion point of two
 // configs (examples/vectors/configs/qcn-credit.yaml: qau-pc with the msb quantiser, Qeq rounded up
-// to whole cells; dcqcn.yaml: ECN marking). One Qeq or Kmin cell more in the image changes the lines.
+// to whole cells; dcqcn.yaml: ECN marking), for the shipped stimuli and a random set of each config.
+// One Qeq or Kmin cell more in the image changes the lines.
 // The reference RTL has no QCN block, so there is no RTL replay here.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codegenFiles } from '../host/commands/codegen.js';
-import { generateVectors } from '../host/commands/vectors.js';
+import { generateVectors, prepareRun, runPrepared } from '../host/commands/vectors.js';
 import { BLOCKS, imageField } from '../codegen/c-header.js';
 import { ROOT } from './rtl-sim.js';
 
@@ -69,6 +70,17 @@ describe('the C model configured through dcb_regs.h gives the qcn-cp vectors of 
       }
     });
   }
+
+  it('random sets drawn for each config (--random 2000 --seed 11), every line', () => {
+    for (const c of CASES) {
+      const tc = c.tcs[0];
+      const run = prepareRun('qcn-cp', undefined, { config: configPath(c), tc }, { events: 2000, seed: 11 });
+      const want = (runPrepared(run).lines as Line[]).map((l) => fields(c, l));
+      const got = replay({ ...c, stimulus: run.stimulus as Case['stimulus'] }, tc, built.get(c.config)!.image);
+      expect(got.length).toBe(2000);
+      got.forEach((g, i) => expect(g, `${c.config} random line ${i}`).toBe(want[i]));
+    }
+  });
 
   it('one cell more of Qeq or Kmin in the image changes the replay', () => {
     for (const c of CASES) {

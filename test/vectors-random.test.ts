@@ -1,4 +1,4 @@
-// `dcbkit vectors ets|pfc --random N --seed S [--config CONFIG]`: the drawn stimuli are valid (the
+// `dcbkit vectors ets|pfc|qcn-cp --random N --seed S [--config CONFIG]`: the drawn stimuli are valid (the
 // kernel's own schema accepts them), deterministic per seed, cover every category of the coverage
 // line, and round-trip: the stimulus written with --stimulus-out, replayed with --stimulus alone,
 // gives byte-identical vectors.
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateVectors, prepareRun, runPrepared } from '../host/commands/vectors.js';
+import { packageRoot } from '../host/loader.js';
 import { runCli } from './helpers.js';
 import { E2E_CONFIGS } from './vectors-configs.js';
 
@@ -47,6 +48,31 @@ describe('random stimuli', () => {
       expect(events.length).toBe(3000);
       // replayed as a stimulus (no config, no seed): the same lines
       const replay = generateVectors(kernel, JSON.parse(JSON.stringify(a.stimulus)));
+      expect(JSON.stringify(replay)).toBe(JSON.stringify(r.lines));
+    });
+  }
+
+  // qcn-cp: seed 7 draws dcqcn without a config; qcn-credit.yaml is qau-pc (Qeq 30208 B, w 3, msb),
+  // dcqcn.yaml marks from 5120 to 200192 B
+  const qcnCases: [string | undefined, string[]][] = [
+    [undefined, ['enq', 'deq', 'below-kmin', 'ramp', 'above-kmax', 'marks']],
+    [join(packageRoot(), 'examples', 'vectors', 'configs', 'qcn-credit.yaml'), ['enq', 'deq', 'samples', 'cnms', 'fb-max', 'quiet-samples']],
+    [join(packageRoot(), 'examples', 'vectors', 'configs', 'dcqcn.yaml'), ['enq', 'deq', 'below-kmin', 'ramp', 'above-kmax', 'marks']],
+  ];
+  for (const [config, nonZero] of qcnCases) {
+    it(`qcn-cp ${config ? config.replace(/.*\//, '') : '(no config)'}: valid, covering, deterministic, round-trips`, () => {
+      const opts = config ? { config } : {};
+      const a = prepareRun('qcn-cp', undefined, opts, { events: 3000, seed: 7 });
+      expect(JSON.stringify(prepareRun('qcn-cp', undefined, opts, { events: 3000, seed: 7 }).stimulus)).toBe(JSON.stringify(a.stimulus));
+      expect(JSON.stringify(prepareRun('qcn-cp', undefined, opts, { events: 3000, seed: 8 }).stimulus)).not.toBe(JSON.stringify(a.stimulus));
+      const r = runPrepared(a); // the kernel's schema accepts it: no dequeue beyond the queue
+      const counts = coverageCounts(r.coverage!);
+      for (const k of nonZero) expect(counts[k], `${k} in ${r.coverage}`).toBeGreaterThan(0);
+      if (config) expect((a.stimulus as { params: object }).params).toEqual((prepareRun('qcn-cp', { events: [] }, opts).stimulus as { params: object }).params);
+      const enqBytes = (a.stimulus as { events: { type: string; bytes: number }[] }).events.filter((e) => e.type === 'enq').map((e) => e.bytes);
+      expect(enqBytes).toContain(64);
+      expect(Math.max(...enqBytes)).toBeGreaterThanOrEqual(1518);
+      const replay = generateVectors('qcn-cp', JSON.parse(JSON.stringify(a.stimulus)));
       expect(JSON.stringify(replay)).toBe(JSON.stringify(r.lines));
     });
   }

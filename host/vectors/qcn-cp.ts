@@ -8,6 +8,7 @@ import { checkTimeOrder, intIn, profileParams, stimulusOf, tPsField } from './qc
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 import { qcnCpFromRegisters, tcsWithCp } from './from-config.js';
+import { qcnCpCoverage, randomQcnCp } from './qcn-cp-random.js';
 
 const Q_MAX = 2 ** 30; // queue bytes, with headroom below i32 overflow
 
@@ -177,6 +178,8 @@ export const qcnCpKernel: VectorKernel<typeof qcnCpStimulus> = {
   stimulus: qcnCpStimulus,
   fromRegisters: (v, tc) => qcnCpFromRegisters(v, tc!),
   select: { flag: 'tc', enabled: tcsWithCp, lacks: 'has no congestion point (ecn_en 0: none of its priorities is in qcn.cp.priorities)' },
+  random: randomQcnCp,
+  coverage: qcnCpCoverage,
   run: runQcnCp,
   memh: qcnCpMemh,
 };
