@@ -1,9 +1,11 @@
-// `dcbkit vectors KERNEL --config CONFIG [--device D] [--port NAME]`: the kernel's parameters read
-// from the register image that `dcbkit codegen --target c-header` (dcb_regs.bin) and `--target sv`
-// (DCB_REGS_IMAGE) produce for the same config and device, so the vectors are what a block
-// programmed with that image must give. The image is built by the codegen path itself (codegen/ir.ts,
+// `dcbkit vectors KERNEL --config CONFIG [--device D] [--port NAME] [--tc N]`: the kernel's
+// parameters read from the register image that `dcbkit codegen --target c-header` (dcb_regs.bin)
+// and `--target sv` (DCB_REGS_IMAGE) produce for the same config and device, so the vectors are
+// what a block programmed with that image must give. The image is built by the codegen path itself (codegen/ir.ts,
 // the headroom model, every cell and 64-byte-credit rounding of codegen/c-header.ts) and then read
 // back field by field, as a driver or the RTL reads it: no threshold or quantum is computed twice.
+// This file reads ets, pfc and qcn-cp (one TC's congestion point, `--tc`); the kernels the map has
+// no block for (qcn-rp, credit) read the view's config and IR (from-ir.ts).
 //
 // Without --config the kernels' defaults are those of a default config (`defaultConfigValues`).
 import { createHash } from 'node:crypto';
