@@ -1,6 +1,6 @@
-// `dcbkit vectors ets|pfc|qcn-cp --random N --seed S [--config CONFIG]`: the drawn stimuli are valid (the
-// kernel's own schema accepts them), deterministic per seed, cover every category of the coverage
-// line, and round-trip: the stimulus written with --stimulus-out, replayed with --stimulus alone,
+// `dcbkit vectors ets|pfc|qcn-cp|qcn-rp --random N --seed S [--config CONFIG]`: the drawn stimuli
+// are valid (the kernel's own schema accepts them), deterministic per seed, cover every category of
+// the coverage line, and round-trip: the stimulus written with --stimulus-out, replayed with --stimulus alone,
 // gives byte-identical vectors.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +73,29 @@ describe('random stimuli', () => {
       expect(enqBytes).toContain(64);
       expect(Math.max(...enqBytes)).toBeGreaterThanOrEqual(1518);
       const replay = generateVectors('qcn-cp', JSON.parse(JSON.stringify(a.stimulus)));
+      expect(JSON.stringify(replay)).toBe(JSON.stringify(r.lines));
+    });
+  }
+
+  // qcn-rp: without a config seed 1 draws dcqcn, seed 2 qau-pc; with qcn-credit.yaml (qau-pc) and
+  // dcqcn.yaml (byte counter 10 MB: no hyper-active increase within a set) seed 7
+  const rpCases: [string | undefined, number, string[]][] = [
+    [undefined, 1, ['cuts', 'timers', 'alpha-timers', 'fast-recovery', 'active-increase', 'hyper-increase', 'releases']],
+    [undefined, 2, ['cuts', 'timers', 'fast-recovery', 'active-increase', 'hyper-increase', 'releases']],
+    [join(packageRoot(), 'examples', 'vectors', 'configs', 'qcn-credit.yaml'), 7, ['cuts', 'timers', 'fast-recovery', 'active-increase', 'hyper-increase']],
+    [join(packageRoot(), 'examples', 'vectors', 'configs', 'dcqcn.yaml'), 7, ['cuts', 'timers', 'alpha-timers', 'fast-recovery', 'active-increase']],
+  ];
+  for (const [config, seed, nonZero] of rpCases) {
+    it(`qcn-rp ${config ? config.replace(/.*\//, '') : '(no config)'} seed ${seed}: valid, covering, deterministic, round-trips`, () => {
+      const opts = config ? { config } : {};
+      const a = prepareRun('qcn-rp', undefined, opts, { events: 3000, seed });
+      expect(JSON.stringify(prepareRun('qcn-rp', undefined, opts, { events: 3000, seed }).stimulus)).toBe(JSON.stringify(a.stimulus));
+      expect(JSON.stringify(prepareRun('qcn-rp', undefined, opts, { events: 3000, seed: seed + 100 }).stimulus)).not.toBe(JSON.stringify(a.stimulus));
+      const r = runPrepared(a); // the kernel's schema accepts it: times ascending, events of the profile
+      const counts = coverageCounts(r.coverage!);
+      for (const k of nonZero) expect(counts[k], `${k} in ${r.coverage}`).toBeGreaterThan(0);
+      if (config) expect((a.stimulus as { params: object }).params).toEqual((prepareRun('qcn-rp', { events: [] }, opts).stimulus as { params: object }).params);
+      const replay = generateVectors('qcn-rp', JSON.parse(JSON.stringify(a.stimulus)));
       expect(JSON.stringify(replay)).toBe(JSON.stringify(r.lines));
     });
   }

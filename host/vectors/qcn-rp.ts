@@ -9,6 +9,7 @@ import { checkTimeOrder, exact, intIn, profileParams, stimulusOf, tPsField } fro
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 import { prioritiesWithRp, qcnRpFromConfig } from './from-ir.js';
+import { qcnRpCoverage, randomQcnRp } from './qcn-rp-random.js';
 import { ALPHA_BITS_DEFAULT, ALPHA_BITS_MAX, ALPHA_BITS_MIN, dcqcnKernelFields } from '../kernels/qcn-rp.js';
 
 const RATE_MAX = 2 ** 43; // 8.8 Tb/s: keeps CR * 2^gd_shift inside i64
@@ -241,6 +242,8 @@ export const qcnRpKernel: VectorKernel<typeof qcnRpStimulus> = {
   stimulus: qcnRpStimulus,
   fromRegisters: qcnRpFromConfig,
   select: { flag: 'priority', enabled: prioritiesWithRp, lacks: 'has no reaction point (it is not in qcn.cp.priorities)' },
+  random: randomQcnRp,
+  coverage: qcnRpCoverage,
   run: runQcnRp,
   memh: qcnRpMemh,
 };
