@@ -143,8 +143,6 @@ describe('--tc / --priority refusals', () => {
     expect(refusal(run('credit', { config: wide }))).toBe('--config: credit.counter_bits = 31: the credit kernel\'s counters are at most 30 bits');
     // the shipped credit sample has a second flow on priority 3
     expect(refusal(run('credit', { config: QCN_CREDIT }))).toBe('events[17].prio: must be 5, the priority of --config\'s credit loop (--priority), got 3');
-    // credit has no random generator
-    expect(refusal(() => prepareRun('credit', undefined, { config: QCN_CREDIT }, { events: 10, seed: 1 }))).toMatch(/^--random: kernel credit has no random generator; --random draws ets, pfc, qcn-rp, qcn-cp$/);
   });
 
   it('the CLI exits 2 with the message and prints nothing', () => {

@@ -1,7 +1,7 @@
-// `dcbkit vectors ets|pfc|qcn-cp|qcn-rp --random N --seed S [--config CONFIG]`: the drawn stimuli
+// `dcbkit vectors KERNEL --random N --seed S [--config CONFIG]` for every kernel: the drawn stimuli
 // are valid (the kernel's own schema accepts them), deterministic per seed, cover every category of
-// the coverage line, and round-trip: the stimulus written with --stimulus-out, replayed with --stimulus alone,
-// gives byte-identical vectors.
+// the coverage line, and round-trip: the stimulus written with --stimulus-out, replayed with
+// --stimulus alone, gives byte-identical vectors.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,30 @@ describe('random stimuli', () => {
     });
   }
 
+  // credit: one flow; qcn-credit.yaml's loop on priority 7 (k 12, 128-B units, the port's headroom)
+  const creditCases: [string | undefined, number, string[]][] = [
+    [undefined, 1, ['sent', 'blocked', 'received', 'overruns', 'drains', 'grants', 'stale-grants', 'syncs', 'expiries']],
+    [join(packageRoot(), 'examples', 'vectors', 'configs', 'qcn-credit.yaml'), 7, ['sent', 'blocked', 'received', 'overruns', 'drains', 'grants', 'stale-grants', 'syncs', 'expiries']],
+  ];
+  for (const [config, seed, nonZero] of creditCases) {
+    it(`credit ${config ? config.replace(/.*\//, '') : '(no config)'} seed ${seed}: valid, covering, deterministic, round-trips`, () => {
+      const opts = config ? { config, priority: 7 } : {};
+      const a = prepareRun('credit', undefined, opts, { events: 3000, seed });
+      expect(JSON.stringify(prepareRun('credit', undefined, opts, { events: 3000, seed }).stimulus)).toBe(JSON.stringify(a.stimulus));
+      expect(JSON.stringify(prepareRun('credit', undefined, opts, { events: 3000, seed: seed + 100 }).stimulus)).not.toBe(JSON.stringify(a.stimulus));
+      const r = runPrepared(a); // valid: the kernel refuses a drain of more than the buffer holds
+      const counts = coverageCounts(r.coverage!);
+      for (const k of nonZero) expect(counts[k], `${k} in ${r.coverage}`).toBeGreaterThan(0);
+      const events = (a.stimulus as { events: { prio?: number }[] }).events;
+      if (config) {
+        expect((a.stimulus as { params: object }).params).toEqual((prepareRun('credit', { events: [] }, opts).stimulus as { params: object }).params);
+        expect(events.every((e) => e.prio === 7)).toBe(true);
+      }
+      const replay = generateVectors('credit', JSON.parse(JSON.stringify(a.stimulus)));
+      expect(JSON.stringify(replay)).toBe(JSON.stringify(r.lines));
+    });
+  }
+
   it('the CLI: coverage on stderr, --stimulus-out replays byte-identically', () => {
     const out = join(tmp, 'ets-stim.json');
     const a = runCli(['vectors', 'ets', '--random', '400', '--seed', '3', '--config', E2E_CONFIGS[1], '--stimulus-out', out]);
@@ -122,7 +146,7 @@ describe('random stimuli', () => {
       [['vectors', 'ets', '--random', '0'], /--random: must be a whole number of events 1\.\./],
       [['vectors', 'ets', '--random', '10', '--seed', '-1'], /--seed: must be a whole number/],
       [['vectors', 'ets', '--seed', '3', '--stimulus', '-'], /--seed: seeds --random/],
-      [['vectors', 'credit', '--random', '10'], /--random: kernel credit has no random generator/],
+      [['vectors', 'credit', '--random', '10', '--priority', '3'], /--priority: selects the priority of --config; give --config too/],
       [['vectors', 'ets', '--random', '10', '--stimulus', '-'], /--random: draws the stimulus/],
     ];
     for (const [args, message] of cases) {

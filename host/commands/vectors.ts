@@ -90,7 +90,8 @@ export function prepareRun(kernel: string, given: unknown, opts: ConfigOptions =
   }
   if (random) {
     if (!k.random) throw new InputError({ path: '--random', rule: `kernel ${kernel} has no random generator; --random draws ${vectorKernels.filter((v) => v.random).map((v) => v.name).join(', ')}` });
-    return { kernel: k, stimulus: k.random(new Rand(random.seed), random.events, fixed), source, random };
+    const drawn = k.random(new Rand(random.seed), random.events, fixed);
+    return { kernel: k, stimulus: k.bindEvents && instance !== undefined ? k.bindEvents(drawn, instance) : drawn, source, random };
   }
   if (!fixed) return { kernel: k, stimulus: given, source };
   const obj = given !== null && typeof given === 'object' && !Array.isArray(given) ? (given as Record<string, unknown>) : {};
@@ -181,7 +182,7 @@ export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: 
       .option('port', { type: 'string', nargs: 1, requiresArg: true, describe: 'port of --config whose PFC thresholds, speed and cable are used (default: the first)' })
       .option('tc', { type: 'number', nargs: 1, requiresArg: true, describe: 'qcn-cp with --config: the TC whose congestion point is modelled (default: the lowest with one)' })
       .option('priority', { type: 'number', nargs: 1, requiresArg: true, describe: 'qcn-rp / credit with --config: the priority whose reaction point / credit loop is modelled (default: the lowest in qcn.cp.priorities / credit.priorities)' })
-      .option('random', { type: 'number', nargs: 1, requiresArg: true, describe: 'draw a valid random stimulus of N events (ets, pfc, qcn-cp, qcn-rp) instead of --stimulus; prints a coverage line on stderr' })
+      .option('random', { type: 'number', nargs: 1, requiresArg: true, describe: 'draw a valid random stimulus of N events instead of --stimulus; prints a coverage line on stderr' })
       .option('seed', { type: 'number', nargs: 1, requiresArg: true, describe: 'seed of --random (default 1): the same seed gives the same stimulus' })
       .option('stimulus-out', { type: 'string', nargs: 1, requiresArg: true, describe: 'also write the stimulus as run (config keys included) to FILE: --stimulus FILE replays it' })
       .epilogue(`Stimulus formats and output fields: ${documented()}. Start from a sample: dcbkit vectors KERNEL --example > s.json`) as never,

@@ -10,6 +10,7 @@ import { Core } from '../loader.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 import { bindCreditEvents, creditFromConfig, prioritiesWithCredit } from './from-ir.js';
+import { creditCoverage, randomCredit } from './credit-random.js';
 
 const MAX_FLOWS = 256;
 
@@ -123,6 +124,8 @@ export const creditVectors: VectorKernel<typeof stimulus> = {
   fromRegisters: creditFromConfig,
   select: { flag: 'priority', enabled: prioritiesWithCredit, lacks: 'is not under credit flow control (it is not in credit.priorities)' },
   bindEvents: bindCreditEvents,
+  random: randomCredit,
+  coverage: creditCoverage,
   run(s, core = new Core('release')) {
     const size = core.constant('CREDIT_SIZE');
     const base = core.constant('SCRATCH');
