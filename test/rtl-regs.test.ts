@@ -65,7 +65,7 @@ beforeAll(() => {
     mkdirSync(cdir, { recursive: true });
     for (const f of ['dcb_regs.h', 'dcb_regs.bin']) writeFileSync(join(cdir, f), gen.files.get(`c-header/${f}`)!);
     const cc = spawnSync('cc', ['-std=c99', '-Wall', '-Wextra', '-Werror', '-O1', `-I${join(ROOT, 'build')}`, `-I${join(ROOT, 'cmodel')}`, `-I${cdir}`, '-o', join(cdir, 'regs_replay'),
-      join(ROOT, 'test', 'c', 'regs_replay.c'), join(ROOT, 'cmodel', 'ets.c'), join(ROOT, 'cmodel', 'pfc.c')], { encoding: 'utf8' });
+      join(ROOT, 'test', 'c', 'regs_replay.c'), ...['ets.c', 'pfc.c', 'qcn_cp.c', 'rng.c'].map((f) => join(ROOT, 'cmodel', f))], { encoding: 'utf8' });
     if (cc.status !== 0) throw new Error(`cc regs_replay: ${cc.stderr}`);
     cmodel.set(config, { exe: join(cdir, 'regs_replay'), image: join(cdir, 'dcb_regs.bin') });
     const regs = join(tmp, cname, 'regs', 'dcb_regs_pkg.sv'); // a package's file is named after it

@@ -103,7 +103,7 @@ describe('vectors --config agrees with codegen --target c-header,sv', () => {
   it('bad flags exit 2 naming the flag', () => {
     const ets = join(ROOT, 'examples', 'vectors', 'ets.json');
     const cases: [string[], RegExp][] = [
-      [['vectors', 'credit', '--stimulus', join(ROOT, 'examples', 'vectors', 'credit.json'), '--config', E2E_CONFIGS[0]], /--config: kernel credit has no registers/],
+      [['vectors', 'ets', '--stimulus', ets, '--config', E2E_CONFIGS[0], '--tc', '0'], /--tc: kernel ets models no single TC/],
       [['vectors', 'ets', '--stimulus', ets, '--config', E2E_CONFIGS[0], '--port', 'Ethernet9'], /--port: no port "Ethernet9"/],
       [['vectors', 'ets', '--stimulus', ets, '--port', 'Ethernet0'], /--port: .*give --config too/],
       [['vectors', 'ets', '--stimulus', ets, '--config', '/nonexistent.yaml'], /cannot read/],

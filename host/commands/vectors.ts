@@ -1,9 +1,11 @@
 // `dcbkit vectors <kernel> --stimulus <file|-> | --random N [--seed S] [--config CONFIG [--device D]
-// [--port NAME]] [--format jsonl|memh --out DIR] [--stimulus-out FILE] | --example`: golden vectors
+// [--port NAME] [--tc N | --priority P]] [--format jsonl|memh --out DIR] [--stimulus-out FILE] |
+// --example`: golden vectors
 // as JSON Lines, one line per input event with the kernel state after it (docs/design.md §5), or as
 // $readmemh words with a manifest, a SystemVerilog package, a decoder and a replay Makefile
 // (host/vectors/memh.ts, docs/rtl.md); --example prints a sample stimulus. With --config the
-// ets/pfc parameters come from the config's register image (host/vectors/from-config.ts); --random
+// ets/pfc/qcn-cp parameters come from the config's register image (host/vectors/from-config.ts),
+// qcn-rp/credit's from its IR (host/vectors/from-ir.ts), for the TC or priority selected; --random
 // draws a valid stimulus (host/vectors/random.ts) and prints its coverage line on stderr. The
 // stimulus is validated in full before anything is printed or written, so invalid input gives exit
 // 2 and no partial output; the memh directory is written as a whole or not at all.
@@ -19,9 +21,9 @@ import { vectorKernels } from '../vectors/index.js';
 import { packageRoot } from '../loader.js';
 import { memhFiles } from '../vectors/memh.js';
 import { replayMakefile } from '../vectors/makefile.js';
-import { registerView, type ConfigSource } from '../vectors/from-config.js';
+import { registerView, type ConfigSource, type RegisterView } from '../vectors/from-config.js';
 import { RANDOM_MAX_EVENTS, Rand, coverageLine } from '../vectors/random.js';
-import type { VectorKernel } from '../vectors/registry.js';
+import type { InstanceSelector, VectorKernel } from '../vectors/registry.js';
 
 export function readStimulus(source: string): unknown {
   const text = readInputText(source, '--stimulus');
@@ -45,6 +47,9 @@ export interface ConfigOptions {
   config?: string;
   device?: string;
   port?: string;
+  /** The one TC (qcn-cp) or priority (qcn-rp, credit) the kernel models; default the lowest the config enables. */
+  tc?: number;
+  priority?: number;
 }
 
 /** A random stimulus of `events` events from `seed` (`--random N --seed S`). */
@@ -70,20 +75,41 @@ export function prepareRun(kernel: string, given: unknown, opts: ConfigOptions =
   const k = findKernel(kernel);
   let fixed: Record<string, unknown> | undefined;
   let source: ConfigSource | undefined;
+  let instance: number | undefined;
   if (opts.config === undefined) {
-    if (opts.device !== undefined || opts.port !== undefined) throw new InputError({ path: opts.device !== undefined ? '--device' : '--port', rule: 'selects the device or port of --config; give --config too' });
+    const stray = (['device', 'port', 'tc', 'priority'] as const).find((f) => opts[f] !== undefined);
+    if (stray) throw new InputError({ path: `--${stray}`, rule: `selects the ${stray === 'tc' ? 'TC' : stray} of --config; give --config too` });
   } else {
-    if (!k.fromRegisters) throw new InputError({ path: '--config', rule: `kernel ${kernel} has no registers in the image; --config configures ${vectorKernels.filter((v) => v.fromRegisters).map((v) => v.name).join(', ')}` });
+    if (!k.fromRegisters) throw new InputError({ path: '--config', rule: `kernel ${kernel} takes no config; --config configures ${vectorKernels.filter((v) => v.fromRegisters).map((v) => v.name).join(', ')}` });
+    const wrong = (['tc', 'priority'] as const).find((f) => opts[f] !== undefined && k.select?.flag !== f);
+    if (wrong) throw new InputError({ path: `--${wrong}`, rule: `kernel ${kernel} models no single ${wrong === 'tc' ? 'TC' : 'priority'}${k.select ? `; it takes --${k.select.flag}` : ''}` });
     const view = registerView(opts.config, opts.device, opts.port);
-    fixed = k.fromRegisters(view);
-    source = view.source;
+    if (k.select) instance = selectInstance(kernel, k.select, view, opts[k.select.flag]);
+    fixed = k.fromRegisters(view, instance);
+    source = k.select ? { ...view.source, [k.select.flag]: instance } : view.source;
   }
   if (random) {
     if (!k.random) throw new InputError({ path: '--random', rule: `kernel ${kernel} has no random generator; --random draws ${vectorKernels.filter((v) => v.random).map((v) => v.name).join(', ')}` });
-    return { kernel: k, stimulus: k.random(new Rand(random.seed), random.events, fixed), source, random };
+    const drawn = k.random(new Rand(random.seed), random.events, fixed);
+    return { kernel: k, stimulus: k.bindEvents && instance !== undefined ? k.bindEvents(drawn, instance) : drawn, source, random };
   }
-  const obj = given !== null && typeof given === 'object' && !Array.isArray(given) ? given : {};
-  return { kernel: k, stimulus: fixed ? { ...obj, ...fixed } : given, source };
+  if (!fixed) return { kernel: k, stimulus: given, source };
+  const obj = given !== null && typeof given === 'object' && !Array.isArray(given) ? (given as Record<string, unknown>) : {};
+  const bound = k.bindEvents && instance !== undefined ? k.bindEvents(obj, instance) : obj;
+  return { kernel: k, stimulus: { ...bound, ...fixed }, source };
+}
+
+/** The instance `--tc` / `--priority` names, checked against what the config enables; default the lowest enabled. */
+function selectInstance(kernel: string, sel: InstanceSelector, view: RegisterView, given: number | undefined): number {
+  const what = sel.flag === 'tc' ? 'TC' : 'priority';
+  const enabled = sel.enabled(view);
+  if (given === undefined) {
+    if (!enabled.length) throw new InputError({ path: '--config', rule: `gives kernel ${kernel} no ${what}: every ${what} ${sel.lacks}` });
+    return enabled[0];
+  }
+  if (!Number.isInteger(given) || given < 0 || given > 7) throw new InputError({ path: `--${sel.flag}`, rule: `must be a ${what} 0..7, got ${String(given)}` });
+  if (!enabled.includes(given)) throw new InputError({ path: `--${sel.flag}`, rule: `${what} ${given} ${sel.lacks}; ${enabled.length ? `the config enables ${enabled.join(', ')}` : 'the config enables none'}` });
+  return given;
 }
 
 /** Runs a prepared stimulus: the validated stimulus, the lines, the core and the coverage counts. */
@@ -141,7 +167,7 @@ function randomSpec(n: unknown, seed: unknown): RandomSpec | undefined {
   return { events: n, seed: sd };
 }
 
-export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: string; example?: boolean; format: string; out?: string; config?: string; device?: string; port?: string; random?: number; seed?: number; 'stimulus-out'?: string }> = {
+export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: string; example?: boolean; format: string; out?: string; config?: string; device?: string; port?: string; tc?: number; priority?: number; random?: number; seed?: number; 'stimulus-out'?: string }> = {
   command: 'vectors <kernel>',
   describe: 'golden vectors: one JSON line per input event with the kernel state after it',
   builder: (y) =>
@@ -151,10 +177,12 @@ export const vectorsCommand: CommandModule<object, { kernel: string; stimulus?: 
       .option('example', { type: 'boolean', describe: 'print a sample stimulus of the kernel (examples/vectors/KERNEL.json) instead' })
       .option('format', { type: 'string', nargs: 1, requiresArg: true, default: 'jsonl', describe: 'jsonl (JSON Lines on stdout) | memh (stimulus.memh, expected.memh, config.memh, manifest.json, dcbkit_<kernel>_pkg.sv, decode_memh.py and for ets/pfc a replay Makefile in --out)' })
       .option('out', { type: 'string', nargs: 1, requiresArg: true, describe: 'output directory of --format memh' })
-      .option('config', { type: 'string', nargs: 1, requiresArg: true, describe: 'DCB config: ets/pfc parameters read from its register image (codegen --target c-header), replacing the stimulus\'s own' })
+      .option('config', { type: 'string', nargs: 1, requiresArg: true, describe: 'DCB config whose parameters replace the stimulus\'s own: ets, pfc, qcn-cp read from its register image (codegen --target c-header), qcn-rp and credit from its qcn.rp / credit sections (no register block)' })
       .option('device', { type: 'string', nargs: 1, requiresArg: true, describe: 'device description of --config (as codegen --device)' })
-      .option('port', { type: 'string', nargs: 1, requiresArg: true, describe: 'port of --config whose PFC thresholds are used (default: the first)' })
-      .option('random', { type: 'number', nargs: 1, requiresArg: true, describe: 'draw a valid random stimulus of N events (ets, pfc) instead of --stimulus; prints a coverage line on stderr' })
+      .option('port', { type: 'string', nargs: 1, requiresArg: true, describe: 'port of --config whose PFC thresholds, speed and cable are used (default: the first)' })
+      .option('tc', { type: 'number', nargs: 1, requiresArg: true, describe: 'qcn-cp with --config: the TC whose congestion point is modelled (default: the lowest with one)' })
+      .option('priority', { type: 'number', nargs: 1, requiresArg: true, describe: 'qcn-rp / credit with --config: the priority whose reaction point / credit loop is modelled (default: the lowest in qcn.cp.priorities / credit.priorities)' })
+      .option('random', { type: 'number', nargs: 1, requiresArg: true, describe: 'draw a valid random stimulus of N events instead of --stimulus; prints a coverage line on stderr' })
       .option('seed', { type: 'number', nargs: 1, requiresArg: true, describe: 'seed of --random (default 1): the same seed gives the same stimulus' })
       .option('stimulus-out', { type: 'string', nargs: 1, requiresArg: true, describe: 'also write the stimulus as run (config keys included) to FILE: --stimulus FILE replays it' })
       .epilogue(`Stimulus formats and output fields: ${documented()}. Start from a sample: dcbkit vectors KERNEL --example > s.json`) as never,

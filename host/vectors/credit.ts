@@ -9,6 +9,8 @@ import { InputError } from '../errors.js';
 import { Core } from '../loader.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
+import { bindCreditEvents, creditFromConfig, prioritiesWithCredit } from './from-ir.js';
+import { creditCoverage, randomCredit } from './credit-random.js';
 
 const MAX_FLOWS = 256;
 
@@ -119,6 +121,11 @@ export const creditVectors: VectorKernel<typeof stimulus> = {
   name: 'credit',
   describe: 'credit-based link-level flow control: IB-style absolute counters per (priority, channel)',
   stimulus,
+  fromRegisters: creditFromConfig,
+  select: { flag: 'priority', enabled: prioritiesWithCredit, lacks: 'is not under credit flow control (it is not in credit.priorities)' },
+  bindEvents: bindCreditEvents,
+  random: randomCredit,
+  coverage: creditCoverage,
   run(s, core = new Core('release')) {
     const size = core.constant('CREDIT_SIZE');
     const base = core.constant('SCRATCH');

@@ -1,9 +1,11 @@
-// `dcbkit vectors KERNEL --config CONFIG [--device D] [--port NAME]`: the kernel's parameters read
-// from the register image that `dcbkit codegen --target c-header` (dcb_regs.bin) and `--target sv`
-// (DCB_REGS_IMAGE) produce for the same config and device, so the vectors are what a block
-// programmed with that image must give. The image is built by the codegen path itself (codegen/ir.ts,
+// `dcbkit vectors KERNEL --config CONFIG [--device D] [--port NAME] [--tc N]`: the kernel's
+// parameters read from the register image that `dcbkit codegen --target c-header` (dcb_regs.bin)
+// and `--target sv` (DCB_REGS_IMAGE) produce for the same config and device, so the vectors are
+// what a block programmed with that image must give. The image is built by the codegen path itself (codegen/ir.ts,
 // the headroom model, every cell and 64-byte-credit rounding of codegen/c-header.ts) and then read
 // back field by field, as a driver or the RTL reads it: no threshold or quantum is computed twice.
+// This file reads ets, pfc and qcn-cp (one TC's congestion point, `--tc`); the kernels the map has
+// no block for (qcn-rp, credit) read the view's config and IR (from-ir.ts).
 //
 // Without --config the kernels' defaults are those of a default config (`defaultConfigValues`).
 import { createHash } from 'node:crypto';
@@ -11,6 +13,9 @@ import { readFileSync } from 'node:fs';
 import { defaultDevice, loadDevice } from '../../codegen/device.js';
 import { generate } from '../../codegen/index.js';
 import { CREDIT_BYTES, imageField } from '../../codegen/c-header.js';
+import type { Device } from '../../codegen/device.js';
+import type { Ir } from '../../codegen/ir.js';
+import type { DcbConfig } from '../config/types.js';
 import { loadConfig, parseConfig } from '../config/index.js';
 import { InputError, fsReason } from '../errors.js';
 import { TSA_NAMES, TSA_CODE } from '../codes.js';
@@ -23,6 +28,9 @@ export interface ConfigSource {
   port: string;
   /** sha256 of dcb_regs.bin, the image whose fields the kernel was configured with. */
   register_image_sha256: string;
+  /** The instance chosen by --tc (qcn-cp) or --priority (qcn-rp, credit). */
+  tc?: number;
+  priority?: number;
 }
 
 /** A register image and the port whose fields the kernels read. */
@@ -31,6 +39,10 @@ export interface RegisterView {
   /** Field of instance i (`tc`, 3, `quantum_credits`); port blocks are read at the chosen port. */
   reg(block: string, i: number, field: string): number;
   portIndex: number;
+  /** The parsed config and the IR codegen built from it: the source of what the image has no block for. */
+  config: DcbConfig;
+  ir: Ir;
+  device: Device;
 }
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
@@ -56,6 +68,9 @@ export function registerView(configPath: string, devicePath?: string, portName?:
     },
     reg: (block, i, field) => imageField(image, block, i, field),
     portIndex,
+    config,
+    ir,
+    device,
   };
 }
 
@@ -102,6 +117,24 @@ export function pfcFromRegisters(v: RegisterView): Record<string, unknown> {
     cable: `${port('cable_m')}m`,
     mtu: v.reg('glb', 0, 'mtu'),
   };
+}
+
+/** TCs whose registers enable a congestion point (ecn_en: some priority of the TC is in qcn.cp.priorities). */
+export const tcsWithCp = (v: RegisterView) => range8.filter((t) => v.reg('tc', t, 'ecn_en'));
+
+/**
+ * The qcn-cp `params` of TC `tc` from its registers: qau-pc's Qeq (cells x cell_bytes) and w, or
+ * dcqcn's Kmin / Kmax (cells x cell_bytes) and Pmax (whole percent). The profile is the config's
+ * qcn.rp.profile (one algorithm per fabric), and the Fb quantiser, which the image has no field
+ * for, is the config's qcn.cp.quantiser.
+ */
+export function qcnCpFromRegisters(v: RegisterView, tc: number): Record<string, unknown> {
+  const cell = v.reg('glb', 0, 'cell_bytes');
+  const reg = (field: string) => v.reg('tc', tc, field);
+  const params = v.config.qcn.rp.profile === 'dcqcn'
+    ? { profile: 'dcqcn', kmin_bytes: reg('ecn_kmin_cells') * cell, kmax_bytes: reg('ecn_kmax_cells') * cell, pmax: reg('ecn_pmax_pct') / 100 }
+    : { profile: 'qau-pc', q_eq: reg('qcn_qeq_cells') * cell, w: reg('qcn_w'), quantiser: v.config.qcn.cp.quantiser };
+  return { params };
 }
 
 /** The values a default config gives (`dcbkit validate` of an empty config): the kernels' defaults. */

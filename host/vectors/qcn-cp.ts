@@ -7,6 +7,8 @@ import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
 import { checkTimeOrder, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
+import { qcnCpFromRegisters, tcsWithCp } from './from-config.js';
+import { qcnCpCoverage, randomQcnCp } from './qcn-cp-random.js';
 
 const Q_MAX = 2 ** 30; // queue bytes, with headroom below i32 overflow
 
@@ -174,6 +176,10 @@ export const qcnCpKernel: VectorKernel<typeof qcnCpStimulus> = {
   name: 'qcn-cp',
   describe: 'QCN congestion point (profile qau-pc, or dcqcn ECN marking): queue, feedback and CNMs per event',
   stimulus: qcnCpStimulus,
+  fromRegisters: (v, tc) => qcnCpFromRegisters(v, tc!),
+  select: { flag: 'tc', enabled: tcsWithCp, lacks: 'has no congestion point (ecn_en 0: none of its priorities is in qcn.cp.priorities)' },
+  random: randomQcnCp,
+  coverage: qcnCpCoverage,
   run: runQcnCp,
   memh: qcnCpMemh,
 };

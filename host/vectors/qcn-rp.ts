@@ -8,6 +8,8 @@ import { Core } from '../loader.js';
 import { checkTimeOrder, exact, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
+import { prioritiesWithRp, qcnRpFromConfig } from './from-ir.js';
+import { qcnRpCoverage, randomQcnRp } from './qcn-rp-random.js';
 import { ALPHA_BITS_DEFAULT, ALPHA_BITS_MAX, ALPHA_BITS_MIN, dcqcnKernelFields } from '../kernels/qcn-rp.js';
 
 const RATE_MAX = 2 ** 43; // 8.8 Tb/s: keeps CR * 2^gd_shift inside i64
@@ -238,6 +240,10 @@ export const qcnRpKernel: VectorKernel<typeof qcnRpStimulus> = {
   name: 'qcn-rp',
   describe: 'QCN reaction point (profile qau-pc, or dcqcn): rate limiter state per event',
   stimulus: qcnRpStimulus,
+  fromRegisters: qcnRpFromConfig,
+  select: { flag: 'priority', enabled: prioritiesWithRp, lacks: 'has no reaction point (it is not in qcn.cp.priorities)' },
+  random: randomQcnRp,
+  coverage: qcnRpCoverage,
   run: runQcnRp,
   memh: qcnRpMemh,
 };

@@ -1,7 +1,7 @@
 // `dcbkit vectors KERNEL --random N --seed S [--config CONFIG]`: a valid random stimulus of N events
 // from a seed, and the coverage line that says what the vectors exercise. The generators live with
-// their kernels (ets-random.ts, pfc-random.ts); this file holds the seeded generator they share
-// and the line format.
+// their kernels (ets-random.ts, pfc-random.ts, qcn-cp-random.ts, qcn-rp-random.ts,
+// credit-random.ts); this file holds the seeded generator they share and the line format.
 //
 // Rand is xorshift32 (Marsaglia 2003, "Xorshift RNGs", J. Stat. Software 8(14), the 13/17/5 triple):
 // 32 bits of state, the same sequence on every machine, so a seed names a stimulus exactly.

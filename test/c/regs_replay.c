@@ -8,9 +8,16 @@
  *     events: "T arrive P B" | "T depart P B" | "T rx_pfc E T0..T7" | "T rx_pause Q" | "T tick"
  *     per line (XOFF refreshes due at or before an event first, as type "refresh"):
  *     T TYPE DROPPED TX_MASK TX_TIME[9] OCC[9] XOFF_STATE
+ *   regs_replay dcb_regs.bin qcn-cp TC SEED qau-pc|dcqcn [linear|msb] < events   events: "enq B" | "deq B"
+ *     qau-pc, per event: Q Q_OLD FB QF TTM CNM CNM_QF Q_OFF Q_DELTA (FB QF 0 on deq; CNM_* 0 without a CNM)
+ *     dcqcn, per event: Q P_Q16 CE (P_Q16 0 on deq)
  * Configure step (as rtl/dcb_regs_ets_cfg.sv and rtl/dcb_regs_pfc_cfg.sv): the ETS tables from the
  * PRIO and TC blocks, weighted quanta = quantum_credits x DCB_REGS_CREDIT_BYTES; PFC thresholds of a
- * priority from its lossless PG (cells x cell size), 2^30 for lossy priorities and the port unit.
+ * priority from its lossless PG (cells x cell size), 2^30 for lossy priorities and the port unit;
+ * the congestion point of TC from its TC block: Qeq = qcn_qeq_cells x cell size and w = qcn_w, or
+ * Kmin / Kmax = ecn_k*_cells x cell size and Pmax = ecn_pmax_pct / 100 in Q16. The profile (the
+ * config's qcn.rp.profile) and the Fb quantiser (qcn.cp.quantiser) have no field in the map, so
+ * they are arguments.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -119,14 +126,48 @@ static void pfc_replay(int port) {
   }
 }
 
+static void qcn_cp_replay(int tc, uint32_t seed, int dcqcn, int msb) {
+  int32_t cell = (int32_t)dcb_glb_cell_bytes_get(img, 0);
+  if (dcqcn) {
+    dcb_st32(rec + DCQCN_CP_KMIN, (int32_t)dcb_tc_ecn_kmin_cells_get(img, tc) * cell);
+    dcb_st32(rec + DCQCN_CP_KMAX, (int32_t)dcb_tc_ecn_kmax_cells_get(img, tc) * cell);
+    /* percent to Q16, to nearest (pct x 65536 / 100 is never a tie) */
+    dcb_st32(rec + DCQCN_CP_PMAX, (int32_t)(((int64_t)dcb_tc_ecn_pmax_pct_get(img, tc) * 65536 + 50) / 100));
+    dcb_dcqcn_cp_configure(rec, seed, 0);
+  } else {
+    dcb_st32(rec + QCN_CP_Q_EQ, (int32_t)dcb_tc_qcn_qeq_cells_get(img, tc) * cell);
+    dcb_st32(rec + QCN_CP_W, (int32_t)dcb_tc_qcn_w_get(img, tc));
+    dcb_st32(rec + QCN_CP_QUANT, msb ? QUANT_MSB : QUANT_LINEAR);
+    dcb_qcn_cp_configure(rec, seed, 0);
+  }
+  char line[128];
+  int bytes;
+  while (fgets(line, sizeof line, stdin)) {
+    int enq = sscanf(line, "enq %d", &bytes) == 1;
+    if (!enq && sscanf(line, "deq %d", &bytes) != 1) { fprintf(stderr, "bad event: %s", line); exit(2); }
+    if (dcqcn) {
+      int ce = enq ? dcb_dcqcn_cp_enqueue(rec, bytes) : (dcb_dcqcn_cp_dequeue(rec, bytes), 0);
+      printf("%d %d %d\n", dcb_ld32(rec + DCQCN_CP_Q), enq ? dcb_ld32(rec + DCQCN_CP_P) : 0, ce);
+      continue;
+    }
+    int cnm = enq ? dcb_qcn_cp_enqueue_one(rec, bytes) : (dcb_qcn_cp_dequeue(rec, bytes), 0);
+    printf("%d %d %d %d %d %d %d %d %d\n", dcb_ld32(rec + QCN_CP_Q), dcb_ld32(rec + QCN_CP_Q_OLD), enq ? dcb_ld32(rec + QCN_CP_FB) : 0,
+           enq ? dcb_ld32(rec + QCN_CP_QF) : 0, dcb_ld32(rec + QCN_CP_TTM), cnm, cnm ? dcb_ld32(rec + QCN_CP_QF) : 0,
+           cnm ? dcb_ld32(rec + QCN_CP_Q_OFF) : 0, cnm ? dcb_ld32(rec + QCN_CP_Q_DELTA) : 0);
+  }
+}
+
 int main(int argc, char **argv) {
-  if (argc < 3) { fprintf(stderr, "usage: regs_replay dcb_regs.bin ets|pfc [PORT]\n"); return 2; }
+  if (argc < 3) { fprintf(stderr, "usage: regs_replay dcb_regs.bin ets|pfc [PORT] | qcn-cp TC SEED qau-pc|dcqcn [linear|msb]\n"); return 2; }
   FILE *f = fopen(argv[1], "rb");
   if (!f) { perror(argv[1]); return 2; }
   size_t len = fread(img, 1, sizeof img, f);
   fclose(f);
   if (len < DCB_port_BASE || dcb_hdr_magic_get(img, 0) != DCB_REGS_MAGIC) { fprintf(stderr, "%s: not a DCB register image\n", argv[1]); return 2; }
   if (strcmp(argv[2], "ets") == 0) ets_replay();
-  else pfc_replay(argc > 3 ? atoi(argv[3]) : 0);
+  else if (strcmp(argv[2], "qcn-cp") == 0) {
+    if (argc < 6) { fprintf(stderr, "usage: regs_replay dcb_regs.bin qcn-cp TC SEED qau-pc|dcqcn [linear|msb]\n"); return 2; }
+    qcn_cp_replay(atoi(argv[3]), (uint32_t)strtoul(argv[4], NULL, 10), strcmp(argv[5], "dcqcn") == 0, argc > 6 && strcmp(argv[6], "msb") == 0);
+  } else pfc_replay(argc > 3 ? atoi(argv[3]) : 0);
   return 0;
 }
