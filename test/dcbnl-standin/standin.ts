@@ -304,7 +304,9 @@ export class StandinNetns {
         if (exited || child.pid === undefined) return;
         const gone = new Promise((r) => child.once('exit', r));
         process.kill(child.pid, 'SIGTERM');
-        if (await Promise.race([gone.then(() => true), sleep(5000).then(() => false)])) return;
+        // lldpad removes what it programmed (IEEE_DEL) before it exits; on a loaded machine that
+        // took over 5 s, and a SIGKILL then left the entries in place: give it 30 s
+        if (await Promise.race([gone.then(() => true), sleep(30_000).then(() => false)])) return;
         process.kill(child.pid, 'SIGKILL');
         await gone;
       },
