@@ -60,6 +60,8 @@ export class Core {
   private u8view: Uint8Array;
   private i64view: BigInt64Array;
   readonly initialBytes: number;
+  private readonly constants = new Map<string, number>();
+  private readonly shared: boolean;
 
   /**
    * A new instance. The shared flavour takes the memory of another instance (`memory`), or makes a
@@ -76,6 +78,7 @@ export class Core {
       },
     });
     this.exports = instance.exports as unknown as CoreExports;
+    this.shared = flavour === 'shared';
     this.buffer = this.exports.memory.buffer;
     this.i32view = new Int32Array(this.buffer);
     this.u8view = new Uint8Array(this.buffer);
@@ -84,6 +87,10 @@ export class Core {
   }
 
   private refresh(): void {
+    // Growing an unshared memory detaches its old buffer (byteLength 0), a plain load; asking the
+    // memory for its buffer is a call into the runtime, which the kernels' writers paid per field.
+    // A shared memory's old buffer stays attached, so that flavour asks every time.
+    if (this.buffer.byteLength !== 0 && !this.shared) return;
     if (this.exports.memory.buffer !== this.buffer) {
       this.buffer = this.exports.memory.buffer;
       this.i32view = new Int32Array(this.buffer);
@@ -100,11 +107,20 @@ export class Core {
   /** Current size of linear memory in bytes. */
   get memoryBytes(): number { return this.exports.memory.buffer.byteLength; }
 
-  /** Value of an exported layout constant (an immutable Wasm global). */
+  /**
+   * Value of an exported layout constant (an immutable Wasm global), remembered: the kernels'
+   * parameter writers ask for each field's offset per record, and reading a global through the
+   * exports object each time cost about a quarter of a k = 8 fat tree's set-up.
+   */
   constant(name: string): number {
-    const g = this.exports[name];
-    if (!(g instanceof WebAssembly.Global)) throw new Error(`core has no exported constant ${name}`);
-    return Number(g.value);
+    let v = this.constants.get(name);
+    if (v === undefined) {
+      const g = this.exports[name];
+      if (!(g instanceof WebAssembly.Global)) throw new Error(`core has no exported constant ${name}`);
+      v = Number(g.value);
+      this.constants.set(name, v);
+    }
+    return v;
   }
 
   /** An exported function, typed by the caller. */

@@ -1,7 +1,7 @@
 // Configure protocol of the credit-based flow control record (assembly/credit.ts), the ETS way: the
 // host writes the config fields (counter width, unit, receiver buffer, aging), then the core's
 // creditConfigure resets both halves. Used by `vectors credit` (host/credit.ts), the tests and the
-// simulator (host/sim/fabric.ts, then simInit).
+// simulator (host/sim/fabric-params.ts, then simInit).
 import type { Core } from '../loader.js';
 
 export interface CreditParams {

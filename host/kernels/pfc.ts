@@ -2,7 +2,7 @@
 // record's config fields (PFC_MODE .. PFC_HEADROOM), then the core's pfcConfigure resets the state
 // and derives quantum, refresh interval, unit map, limits and XOFF/XON triggers. The one place that
 // knows which field holds which parameter: `vectors pfc` (host/pfc.ts), the tests and the simulator
-// (host/sim/fabric.ts, then simInit) all write through it.
+// (host/sim/fabric-params.ts, then simInit) all write through it.
 import type { Core } from '../loader.js';
 import { PFC_MODE_CODE, PFC_PORT_UNIT as PORT_UNIT, type PfcMode } from '../codes.js';
 

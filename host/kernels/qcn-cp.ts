@@ -1,7 +1,7 @@
 // Configure protocol of the congestion points (assembly/qcn_cp.ts), the ETS way: the host writes
 // the record's parameters, then the core's qcnCpConfigure (802.1Qau, qau-pc) or dcqcnCpConfigure
 // (DCQCN ECN marking) derives the rest and seeds the record's random stream. Used by
-// `vectors qcn-cp` (host/vectors/qcn-cp.ts) and the simulator (host/sim/fabric.ts, then simInit).
+// `vectors qcn-cp` (host/vectors/qcn-cp.ts) and the simulator (host/sim/fabric-params.ts, then simInit).
 import type { Core } from '../loader.js';
 import { QUANT_CODE, type QcnQuantiser } from '../codes.js';
 

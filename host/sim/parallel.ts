@@ -6,10 +6,16 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { Core, coreModule, packageRoot } from '../loader.js';
 import type { PartitionWorkerData } from './partition-worker.js';
 import { ABORT_HEAP, ABORT_RING, ABORT_WORKER, WindowLoop, type PartitionCore } from './windows.js';
+
+/**
+ * node:worker_threads, loaded by the first partitioned run (engines: Node >= 20.19 has
+ * getBuiltinModule): a run on one thread, the common short one, does not pay its load.
+ */
+const workerThreads = () => process.getBuiltinModule('node:worker_threads');
 
 /** The compiled worker (tsc's output: the CLI bundle and the tests both start this file). */
 export function partitionWorkerFile(): string {
@@ -49,6 +55,7 @@ export class PartitionedEngine {
     const file = partitionWorkerFile();
     if (!existsSync(file)) throw new Error(`${file} is missing: build dcbkit (npm run build) to run on several threads`);
     for (let w = 1; w < parts; w++) {
+      const { MessageChannel, Worker } = workerThreads();
       const { port1, port2 } = new MessageChannel();
       const data: PartitionWorkerData = {
         memory: core.exports.memory, module: coreModule('shared'), base: a.base, record: a.records[w], ctl: a.ctl, parts, part: w, lookaheadPs, spins, errors: port2,
@@ -88,6 +95,7 @@ export class PartitionedEngine {
 
   private fail(): never {
     const code = this.loop.aborted();
+    const { receiveMessageOnPort } = workerThreads();
     const said = this.errors.map((p) => receiveMessageOnPort(p)?.message).filter((m) => m !== undefined);
     this.close();
     if (code & ABORT_HEAP) throw new Error('simulator event queue overflow (sizing bug)');

@@ -5,7 +5,7 @@
 // and silent for runs that finish within the first second: the bar only appears once a second
 // has passed since progress() was called. Callers report work done per batch; redraws are
 // throttled by cli-progress (10 per second), so calling tick() per batch of events is cheap.
-import { isMainThread } from 'node:worker_threads';
+// node:worker_threads is loaded only on a terminal: a piped run's start-up does not pay for it.
 import cliProgress from 'cli-progress';
 
 export interface Progress {
@@ -43,7 +43,7 @@ const SILENT: Progress = { tick() {}, update() {}, stop() {} };
 
 export function progress(total: number, opts: ProgressOptions = {}): Progress {
   const stdoutIsTTY = opts.stdoutIsTTY ?? Boolean(process.stdout.isTTY);
-  if (opts.json || globallyQuiet || !stdoutIsTTY || !isMainThread || !(total > 0)) return SILENT;
+  if (opts.json || globallyQuiet || !stdoutIsTTY || !process.getBuiltinModule('node:worker_threads').isMainThread || !(total > 0)) return SILENT;
   const now = opts.now ?? Date.now;
   const startedAt = now();
   const delayMs = opts.delayMs ?? 1000;

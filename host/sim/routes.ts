@@ -31,6 +31,23 @@ export function nodeOrdinals(scn: Scenario): { hostOrd: Map<number, number>; swO
   return { hostOrd, swOrd };
 }
 
+/**
+ * Everything the engine's forwarding needs from a scenario, computed once: the node ordinals, the
+ * tables, and the row length of the per-flow path table (longestFlowPath).
+ */
+export interface RoutePlan {
+  hostOrd: Map<number, number>;
+  swOrd: Map<number, number>;
+  routes: Routes;
+  pathLen: number;
+}
+
+export function planRoutes(scn: Scenario): RoutePlan {
+  const { hostOrd, swOrd } = nodeOrdinals(scn);
+  const routes = computeRoutes(scn, hostOrd, swOrd);
+  return { hostOrd, swOrd, routes, pathLen: Math.max(1, longestFlowPath(scn, routes, hopScratch(scn, swOrd))) };
+}
+
 export function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd: Map<number, number>): Routes {
   const nHosts = hostOrd.size;
   const pinned = scn.flows.filter((f) => f.path !== undefined);

@@ -1,0 +1,134 @@
+// Kernel parameters of the fabric engine's records: each port's PFC / PAUSE unit, credit receivers,
+// PFC watchdog, congestion points and ETS scheduler, and each flow's QCN / DCQCN reaction and
+// notification points, from its own node's config. The records follow each kernel's configure
+// protocol (host/kernels/*: the host writes the config fields, simInit calls the kernel's configure).
+//
+// Reads: the scenario's nodes, ports and flows, and the watchdog poll groups of the arena plan.
+// Writes: only the kernel fields of the port and flow records (SP_MODES, SP_PFC, SP_CREDIT, SP_WD_*,
+// SP_CP, SP_ETS; SF_RP, SF_NP); the records' other fields are fabric.ts's.
+import { CONTROL_FRAME_BYTES, FC_CODE, WD_ACTION_CODE, WIRE_OVERHEAD } from '../codes.js';
+import type { Core } from '../loader.js';
+import { dcqcnKernelFields, NO_DCQCN_FIELDS, writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
+import { PFC_UNIT_OFF, PORT_UNIT, writePfcParams, type PfcParams } from '../kernels/pfc.js';
+import { writeCreditParams } from '../kernels/credit.js';
+import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
+import type { NormNode, Scenario } from '../scenario/scenario.js';
+import type { QcnRpConfig } from '../config/types.js';
+import type { L } from './fabric-plan.js';
+
+/** Plain stores into the core's memory (the arena's records are written before simInit). */
+export interface ArenaWriter {
+  core: Core;
+  w32(at: number, v: number): void;
+  /** Whole picoseconds or bytes; MAX_SAFE_INTEGER and above mean "never" (the largest i64). */
+  w64(at: number, v: number): void;
+}
+
+export function arenaWriter(core: Core): ArenaWriter {
+  const i32 = core.i32;
+  const i64 = core.i64;
+  return {
+    core,
+    w32: (at, v) => { i32[at >>> 2] = v | 0; },
+    w64: (at, v) => { i64[at >>> 3] = v >= Number.MAX_SAFE_INTEGER ? 0x7fffffffffffffffn : BigInt(Math.round(v)); },
+  };
+}
+
+/**
+ * The credit unit and aging period: fabric-wide (checkScenario requires every credit node to agree),
+ * taken from the first credit node, else the first node.
+ */
+export function fabricCredit(scn: Scenario): { unitBytes: number; agingPs: number } {
+  const node = scn.nodes.find((n) => n.modes.includes('credit')) ?? scn.nodes[0];
+  return { unitBytes: node.dcb.creditUnit, agingPs: node.dcb.creditAgingPs };
+}
+
+/** Writes every port's kernel fields at `portsAt` (records of L.SP_SIZE); wdPolls: the poll intervals' groups. */
+export function writePortKernels(w: ArenaWriter, L: L, scn: Scenario, portsAt: number, wdPolls: readonly number[]): void {
+  const { core, w32, w64 } = w;
+  const u8 = core.u8;
+  const fabricWide = fabricCredit(scn);
+  const creditAgingPs = BigInt(Math.round(fabricWide.agingPs));
+  const dcqcn = scn.qcn.profile === 'dcqcn';
+  for (const p of scn.ports) {
+    const pa = portsAt + p.id * L.SP_SIZE;
+    const node = scn.nodes[p.node];
+    const k = node.ports.indexOf(p.id);
+    const headroom = node.buffer ? node.buffer.headroom[k] : 0;
+    // PFC from the node's modes, thresholds and pause time with this port's headroom; the port's own
+    // congestion points; its credit receiver buffer: the port's headroom (about one round trip,
+    // Reinemo et al. 2010), hosts alike.
+    w32(pa + L.SP_MODES, node.modes.reduce((word, m, pr) => word | (FC_CODE[m] << (4 * pr)), 0));
+    writePfcParams(core, pa + L.SP_PFC, pfcParamsOf(node, headroom, p.psPerByte));
+    const crBytes = node.buffer ? headroom : hostCreditBytes(p, node.dcb.mtu);
+    const credit = { k: L.SIM_CREDIT_BITS, unitBytes: fabricWide.unitBytes, capacityUnits: Math.floor(crBytes / node.dcb.creditUnit), agingPs: creditAgingPs };
+    for (let pr = 0; pr < 8; pr++) writeCreditParams(core, pa + L.SP_CREDIT + pr * L.CREDIT_SIZE, credit);
+    const wd = node.isHost ? null : node.watchdog;
+    w32(pa + L.SP_WD_POLL, wd && wd.poll_interval > 0 ? wdPolls.indexOf(wd.poll_interval) : -1);
+    w32(pa + L.SP_WD_ACTION, wd ? WD_ACTION_CODE[wd.action] : 0);
+    w64(pa + L.SP_WD_DETECT, wd?.detection_time ?? 0); w64(pa + L.SP_WD_RESTORE, wd?.restoration_time ?? 0);
+    const cp = p.qcn;
+    for (let tc = 0; tc < 8; tc++) {
+      const rec = pa + L.SP_CP + tc * L.QCN_CP_SIZE;
+      if (dcqcn) writeDcqcnCpParams(core, rec, { kmin: cp.kmin, kmax: cp.kmax, pmax_q16: Math.round((cp.pmax * 65536) / 100) });
+      else writeQcnCpParams(core, rec, { q_eq: cp.q_eq, w: cp.w, quantiser: 'linear' });
+    }
+    const ets = pa + L.SP_ETS;
+    for (let x = 0; x < 8; x++) {
+      u8[ets + L.ETS_PRIO_TC + x] = p.dcb.prioTc[x];
+      u8[ets + L.ETS_TSA + x] = p.dcb.tsa[x];
+      u8[ets + L.ETS_BW + x] = p.dcb.bw[x];
+    }
+  }
+}
+
+/** Writes every flow's reaction point (its source's qcn.rp) and, toward a DCQCN receiver, its notification point. */
+export function writeFlowKernels(w: ArenaWriter, L: L, scn: Scenario, flowsAt: number): void {
+  for (const f of scn.flows) {
+    const fa = flowsAt + f.id * L.SF_SIZE;
+    const srcPort = scn.ports[scn.nodes[f.src].ports[0]];
+    writeRpParams(w.core, fa + L.SF_RP, rpParamsOf(scn.nodes[f.src].qcn.rp, Math.min(srcPort.bps, Number.MAX_SAFE_INTEGER), L));
+    const np = scn.nodes[f.dst].qcn.rp;
+    if (np.profile === 'dcqcn') writeNpParams(w.core, fa + L.SF_NP, np.cnp_interval_ps);
+  }
+}
+
+/**
+ * Reaction-point parameters of a flow from its source host's qcn.rp (docs/config.md), which
+ * checkScenario gave the fabric's profile; simInit then calls the kernels' configure
+ * (host/kernels/qcn-rp.ts). Fields of the other profile are 0.
+ */
+function rpParamsOf(rp: QcnRpConfig, lineBps: number, L: L): RpParams {
+  const common = { line_bps: lineBps, bc_bytes: rp.bc_bytes, timer_ps: rp.timer_ps, th: rp.th, ai_bps: rp.ai_bps, hai_bps: rp.hai_bps, min_bps: rp.min_bps };
+  if (rp.profile === 'qau-pc') {
+    const flags = (rp.extra_fast_recovery ? L.QCN_RP_F_EXTRA_FR : 0) | L.QCN_RP_F_JITTER | L.QCN_RP_F_HALVING;
+    return { profile: 'qau-pc', ...common, gd_shift: rp.gd_shift, min_dec_num: rp.min_dec_num, flags, ...NO_DCQCN_FIELDS };
+  }
+  return { profile: 'dcqcn', ...common, ...dcqcnKernelFields(rp, (name) => L[name]) };
+}
+
+/**
+ * PFC parameters of a port of `node`: the kernel's mode from the node's per-priority modes (PAUSE
+ * when any priority uses it, else PFC when any does), its PFC priorities, and the node's XOFF / XON
+ * thresholds with this port's headroom on the flow-controlled units (unit 8 in PAUSE mode, else each
+ * PFC priority); the other units take no part.
+ */
+function pfcParamsOf(node: NormNode, headroom: number, psPerByte: number): PfcParams {
+  const mode = node.modes.includes('pause') ? 'pause' : node.modes.includes('pfc') ? 'pfc' : 'off';
+  const enable = [0, 1, 2, 3, 4, 5, 6, 7].filter((pr) => node.modes[pr] === 'pfc');
+  // A host has no ingress buffer to account, so none of its units takes part.
+  const buffer = node.buffer;
+  const controlled = buffer === null ? [] : mode === 'pause' ? [PORT_UNIT] : enable;
+  const units = Array.from({ length: PORT_UNIT + 1 }, (_, u) => buffer !== null && controlled.includes(u)
+    ? { xoff: buffer.xoff, xon: buffer.xon, headroom }
+    : PFC_UNIT_OFF);
+  return {
+    mode, enable, pauseTime: node.dcb.pauseTime, speedBps: 8_000_000_000_000n / BigInt(psPerByte),
+    xoff: units.map((x) => x.xoff), xon: units.map((x) => x.xon), headroom: units.map((x) => x.headroom),
+  };
+}
+
+function hostCreditBytes(p: { bps: number; delay_ps: number; psPerByte: number }, mtu: number): number {
+  // One round trip of the link plus two maximum frames, the credit-FC buffer rule (Reinemo et al. 2010).
+  return Math.ceil((2 * p.delay_ps) / p.psPerByte) + 2 * (mtu + WIRE_OVERHEAD) + 2 * (CONTROL_FRAME_BYTES + WIRE_OVERHEAD);
+}
