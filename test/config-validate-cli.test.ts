@@ -82,6 +82,7 @@ const RULES: [string, unknown, string][] = [
   ['qcn rp profile', { qcn: { rp: { profile: 'timely' } } }, 'qcn.rp.profile: must be qau-pc or dcqcn, got "timely"'],
   ['qcn rp key of the other profile', { qcn: { rp: { profile: 'qau-pc', g_shift: 8 } } }, 'qcn.rp.g_shift: unknown key; allowed keys: profile, line_bps, bc_bytes, timer_ps, th, ai_bps, hai_bps, gd_shift, min_dec_num, min_bps, extra_fast_recovery'],
   ['qcn rp line rate above the port', { port: { speed: '25G' }, qcn: { rp: { profile: 'qau-pc', line_bps: 100e9 } } }, 'qcn.rp.line_bps: must not exceed port.speed (25000000000 bit/s), got 100000000000'],
+  ['qcn rp cut floor above 2^gd_shift', { qcn: { rp: { profile: 'qau-pc', gd_shift: 6, min_dec_num: 100 } } }, 'qcn.rp.min_dec_num: must be at most 2^gd_shift = 64 (it is a numerator over 2^gd_shift), got 100'],
   ['qcn rp min rate above the line rate', { port: { speed: '10G' }, qcn: { rp: { profile: 'dcqcn', min_bps: 20e9 } } }, 'qcn.rp.min_bps: must not exceed qcn.rp.line_bps (10000000000 bit/s), got 20000000000'],
   // app
   ['app selector unknown', { app: [{ selector: 'http', protocol: 80, priority: 0 }] }, 'app[0].selector: must be one of ethertype, stream (or tcp, sctp), dgram (or udp, dccp), any (or port), dscp (or 1..5), got "http"'],

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkScenario, scenarioJsonSchema, type ScenarioInput } from '../host/scenario/scenario.js';
+import { checkScenario, ENGINE_CREDIT_BITS, scenarioJsonSchema, type ScenarioInput } from '../host/scenario/scenario.js';
 import { buildFabric, runScenario } from '../host/sim/run.js';
 import { dcbEts403020, inputErrorOf, runCli } from './helpers.js';
 
@@ -95,9 +95,47 @@ describe('QCN congestion points per port', () => {
     expect(qEq('sw>hA')).toBe(52000);
     expect(qEq('sw>hB')).toBe(26000);
   });
+
+  it('each CP takes the quantiser of its own config (was: linear whatever qcn.cp.quantiser said), and it changes the feedback', () => {
+    // Qeq 43691 B, w 1: Fbmax = 3 Qeq = 131073 = 2^17 + 1, so the msb form shifts by
+    // bitlen(Fbmax) - 6 = 12 (Qfb = |Fb| / 4096) where the linear one scales by 63 / 131073
+    // (about |Fb| / 2081): the same congestion gives about half the Qfb (802.1Qau clause 32.8.3).
+    const qcn = (quantiser: string) => ({ ...NODE, qcn: { cp: { priorities: [2], q_eq: 43691, w: 1, quantiser } } });
+    const doc = (portQuantiser: string) => twoEgress([{ a: 'hA', b: 'sw', b_dcb: qcn(portQuantiser) }, { a: 'hB', b: 'sw' }, ...senderLinks], {
+      defaults: { ...twoEgress([]).defaults, dcb: qcn('linear') },
+      qcn: { enable: true, profile: 'qau-pc' },
+    });
+    const scn = checkScenario(doc('msb'));
+    const fab = buildFabric(scn);
+    const quant = (n: string) => fab.core.i32[(fab.addr.ports + scn.ports.find((p) => p.name === n)!.id * fab.L.SP_SIZE + fab.L.SP_CP + 1 * fab.L.QCN_CP_SIZE + fab.L.QCN_CP_QUANT) >>> 2];
+    expect([quant('sw>hA'), quant('sw>hB')]).toEqual([1, 0]); // 0 linear, 1 msb (host/kernels/qcn-cp.ts)
+    const msb = runScenario(checkScenario(doc('msb'))).summary;
+    const linear = runScenario(checkScenario(doc('linear'))).summary;
+    expect(linear.qcn.cnms).toBeGreaterThan(0);
+    // hA's senders (flows 0, 1) see the other quantiser; hB's (2, 3) the same one in both runs
+    // hA's CNMs carry about half the Qfb under msb, so its CNM'd sender (flow 1, priority 2) is cut
+    // less and sends more; hB's CP is linear in both runs, so its sender (flow 3) sends the same
+    const sent = (s: typeof msb, f: number) => s.flows[f].bytes_sent;
+    expect(sent(msb, 1)).toBeGreaterThan(sent(linear, 1));
+    expect(sent(msb, 3)).toBe(sent(linear, 3));
+  });
 });
 
 describe('flow control stays per node', () => {
+  it('a credit config whose counter width the engine does not have is refused, not run at 16 bits', () => {
+    const credit = (counter_bits: number) => ({ ...NODE, credit: { priorities: [4, 5], counter_bits } });
+    const doc = (bits: number) => twoEgress([{ a: 'hA', b: 'sw' }, { a: 'hB', b: 'sw' }, ...senderLinks], {
+      defaults: { ...twoEgress([]).defaults, buffer: { size: '4MB', headroom: 'auto', lossy_queue: '150KB' }, dcb: credit(bits) },
+    });
+    const e = inputErrorOf(() => checkScenario(doc(12)));
+    expect(e.problems[0]).toEqual({
+      path: 'hosts[0].dcb.credit.counter_bits',
+      rule: 'the simulator\'s credit counters are 16 bits wide, got 12 (codegen and vectors take 2..30; for a run set 16 or leave it out)',
+    });
+    // the width the check holds is the engine's
+    expect(buildFabric(checkScenario(doc(ENGINE_CREDIT_BITS))).L.SIM_CREDIT_BITS).toBe(ENGINE_CREDIT_BITS);
+  });
+
   it('a port whose pfc.enable differs from its node\'s is refused at the port\'s path', () => {
     const e = inputErrorOf(() => checkScenario(twoEgress([{ a: 'hA', b: 'sw', b_dcb: { ...split(70, 30), pfc: { enable: [3, 4] } } }, { a: 'hB', b: 'sw' }, ...senderLinks])));
     expect(e.problems).toEqual([{

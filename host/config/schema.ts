@@ -211,9 +211,12 @@ export const rpQauPcSchema = strictObject({
   ai_bps: bps().default(5e6),
   hai_bps: bps().default(50e6),
   gd_shift: intIn(1, 16, 'a shift').default(7),
-  min_dec_num: intIn(1, 128, 'a numerator over 128').default(64),
+  // the cut's floor as a fraction of 2^gd_shift (802.1Qau's 50 % is 64 over 2^7)
+  min_dec_num: intIn(1, 2 ** 16, 'a numerator over 2^gd_shift').default(64),
   min_bps: bps().default(5e6),
   extra_fast_recovery: bool().default(true),
+}).superRefine((rp, ctx) => {
+  if (rp.min_dec_num > 2 ** rp.gd_shift) issue(ctx, ['min_dec_num'], `must be at most 2^gd_shift = ${2 ** rp.gd_shift} (it is a numerator over 2^gd_shift), got ${rp.min_dec_num}`);
 });
 
 /** A fraction of one that the core's 24-bit fixed point holds exactly (k / 2^24). */

@@ -17,6 +17,8 @@ export interface DcbView {
   qcnPriorities: number[];
   qcnQeq: number;
   qcnW: number;
+  /** qcn.cp.quantiser: how Fb becomes the CNM's 6-bit Qfb (802.1Qau linear, or the msb form). */
+  qcnQuantiser: 'linear' | 'msb';
   /** dcqcn CP marking: kmin, kmax (bytes), pmax (%) */
   qcnKmin: number;
   qcnKmax: number;
@@ -26,6 +28,8 @@ export interface DcbView {
   /** Flow-control mode of each priority 0..7 as the config sets it (config flowControlOf). */
   flowControl: ('pfc' | 'credit' | 'pause' | 'lossy')[];
   creditUnit: number;
+  /** credit.counter_bits: the width k of the credit counters (modulo 2^k). */
+  creditBits: number;
   creditAgingPs: number;
   /** pfc.watchdog of the config, in ps; null when not enabled. */
   watchdog: { detection_time: number; restoration_time: number; poll_interval: number; action: 'drop' | 'forward' | 'alert' } | null;
@@ -57,6 +61,7 @@ export function dcbView(c: DcbConfig): DcbView {
     qcnPriorities: [...c.qcn.cp.priorities],
     qcnQeq: c.qcn.cp.q_eq,
     qcnW: c.qcn.cp.w,
+    qcnQuantiser: c.qcn.cp.quantiser,
     qcnKmin: c.qcn.cp.kmin,
     qcnKmax: c.qcn.cp.kmax,
     qcnPmax: c.qcn.cp.pmax,
@@ -64,6 +69,7 @@ export function dcbView(c: DcbConfig): DcbView {
     creditPriorities: [...c.credit.priorities],
     flowControl: Array.from({ length: 8 }, (_, p) => flowControlOf(c, p)),
     creditUnit: c.credit.unit,
+    creditBits: c.credit.counter_bits,
     creditAgingPs: c.credit.aging_us * 1e6,
     watchdog: wd.enable
       ? { detection_time: wd.detection_ms * MS, restoration_time: wd.restoration_ms * MS, poll_interval: wd.poll_ms * MS, action: wd.action }

@@ -207,7 +207,7 @@ export interface NodeQcn {
   /** qcn.rp of the node's config (of the fabric's profile's defaults when its own is the other
    *  profile), bc_bytes and timer_ps overridden by the scenario's qcn keys. */
   rp: QcnRpConfig;
-  q_eq: number; w: number; kmin: number; kmax: number; pmax: number;
+  q_eq: number; w: number; quantiser: 'linear' | 'msb'; kmin: number; kmax: number; pmax: number;
 }
 export interface NormNode {
   id: number; name: string; isHost: boolean; dcb: DcbView; ports: number[];

@@ -109,6 +109,9 @@ interface FabricPart {
 }
 
 /** Nodes with their configs and flow-control modes, links as ports (named `node>peer`), and the rules between them. */
+/** The engine's credit counter width (SIM_CREDIT_BITS in assembly/layout.ts; test/sim-per-port checks they agree). */
+export const ENGINE_CREDIT_BITS = 16;
+
 function fabricOf(c: Check): FabricPart {
   const { s, problems, bad } = c;
   // Nodes and their DCB configs.
@@ -141,7 +144,7 @@ function fabricOf(c: Check): FabricPart {
   const q = s.qcn;
   const nodeQcn = (d: DcbView): NodeQcn => ({
     rp: withScenarioRp(d.qcnRp, q),
-    q_eq: q?.q_eq ?? d.qcnQeq, w: q?.w ?? d.qcnW, kmin: d.qcnKmin, kmax: d.qcnKmax, pmax: d.qcnPmax,
+    q_eq: q?.q_eq ?? d.qcnQeq, w: q?.w ?? d.qcnW, quantiser: d.qcnQuantiser, kmin: d.qcnKmin, kmax: d.qcnKmax, pmax: d.qcnPmax,
   });
   /** Modes of a node: its own flow_control, else the scenario's, else derived from its DCB config. */
   const nodeModes = (nodeName: string, d: DcbView, own: FlowControlMode[] | undefined, path: string): FlowControlMode[] => {
@@ -260,6 +263,13 @@ function fabricOf(c: Check): FabricPart {
     const c0 = creditNodes[0].dcb;
     if (n.dcb.creditUnit !== c0.creditUnit || n.dcb.creditAgingPs !== c0.creditAgingPs) {
       bad(`${nodePath(n.id)}.dcb.credit`, `credit unit/aging (${n.dcb.creditUnit} B, ${n.dcb.creditAgingPs / 1e6} us) differ from ${creditNodes[0].name}'s (${c0.creditUnit} B, ${c0.creditAgingPs / 1e6} us): the fabric uses one`);
+    }
+  }
+  // The engine's credit counters have one width (its arena's masks), so a config asking for
+  // another k is refused rather than simulated at 16 bits without a word.
+  for (const n of creditNodes) {
+    if (n.dcb.creditBits !== ENGINE_CREDIT_BITS) {
+      bad(`${nodePath(n.id)}.dcb.credit.counter_bits`, `the simulator's credit counters are ${ENGINE_CREDIT_BITS} bits wide, got ${n.dcb.creditBits} (codegen and vectors take 2..30; for a run set ${ENGINE_CREDIT_BITS} or leave it out)`);
     }
   }
   const maxFrame = maxOf(nodes.map((n) => n.dcb.mtu));

@@ -71,7 +71,7 @@ export function writePortKernels(w: ArenaWriter, L: L, scn: Scenario, portsAt: n
     for (let tc = 0; tc < 8; tc++) {
       const rec = pa + L.SP_CP + tc * L.QCN_CP_SIZE;
       if (dcqcn) writeDcqcnCpParams(core, rec, { kmin: cp.kmin, kmax: cp.kmax, pmax_q16: Math.round((cp.pmax * 65536) / 100) });
-      else writeQcnCpParams(core, rec, { q_eq: cp.q_eq, w: cp.w, quantiser: 'linear' });
+      else writeQcnCpParams(core, rec, { q_eq: cp.q_eq, w: cp.w, quantiser: cp.quantiser });
     }
     const ets = pa + L.SP_ETS;
     for (let x = 0; x < 8; x++) {
