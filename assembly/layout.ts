@@ -173,7 +173,7 @@ export const DCQCN_NP_SIZE: i32 = DCQCN_NP_SPACING_PS + I64;
 // (the 802.3x PAUSE state, and the port's total ingress occupancy).
 export const PFC_UNITS: i32 = 9;
 export const PFC_PORT_UNIT: i32 = 8;
-// Config fields first (host/kernels/pfc.ts writes them, pfcConfigure derives the rest and zeroes
+// Config fields first (host/core/kernels/pfc.ts writes them, pfcConfigure derives the rest and zeroes
 // everything from PFC_CONFIG_END on): mode, enable mask, pause time, refresh override, port speed,
 // and per unit the XOFF / XON thresholds and the headroom.
 export const PFC_MODE: i32 = 0;            // i32 0 off, 1 pfc, 2 pause (802.3x)
@@ -365,7 +365,7 @@ export const SH_CAPTURE: i32 = SH_ETS_MIN_BYTES + I32;       // address of the c
 export const SH_SIZE: i32 = ((SH_CAPTURE + I32) + 7) & ~7;
 // Flow-control modes and watchdog parameters are per port (SP_MODES, SP_WD_*); the PFC, congestion
 // point and credit parameters sit in the port's kernel records (SP_PFC, SP_CP, SP_CREDIT) and the
-// reaction-point parameters in each flow's RP record (SF_RP), written by host/kernels/* before
+// reaction-point parameters in each flow's RP record (SF_RP), written by host/core/kernels/* before
 // simInit calls each kernel's configure: each from its own node's config.
 /** Counter width k of every simulator credit record (16-bit counters, IB-style). */
 export const SIM_CREDIT_BITS: i32 = 16;

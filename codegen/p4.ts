@@ -17,7 +17,7 @@ import type { Ir, Quantisation } from './ir.js';
 import { irProblemsFor } from './ir.js';
 import type { CodegenTarget, Emitted, EmitOptions } from './target.js';
 import { problem } from './target.js';
-import { InputError, type Problem } from '../host/errors.js';
+import { InputError, type Problem } from '../host/errors/errors.js';
 import { PbEnum, PbU64, toProto3Json, toTextFormat, type PbMessage } from './pbtext.js';
 
 export interface P4Param {

@@ -11,7 +11,7 @@ import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'dcbkit-first-run-')));
 const clone = join(tmp, 'dcbkit');
@@ -65,7 +65,7 @@ describe('a fresh clone after npm ci', () => {
 
   it('a changed source makes prepare rebuild: the stamp no longer matches', () => {
     expect(sh('node', ['scripts/build-stamp.mjs', '--check']).status).toBe(0);
-    expect(sh('sh', ['-c', 'echo "// touched" >> host/versions.ts']).status).toBe(0);
+    expect(sh('sh', ['-c', 'echo "// touched" >> host/core/versions.ts']).status).toBe(0);
     const check = sh('node', ['scripts/build-stamp.mjs', '--check']);
     expect(check.status).toBe(1);
     expect(check.stderr).toContain('building (npm run build)');

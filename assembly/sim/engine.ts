@@ -160,7 +160,7 @@ export function simSetup(base: i32): i32 {
     for (let pr = 0; pr < 8; pr++) packed |= (<i32>load<u8>(pa + SP_ETS + ETS_PRIO_TC + pr) & 7) << (3 * pr);
     store<i32>(pa + SP_PRIO_TC, packed);
     timingSetup(p, seed); // this port's clock and its stream (timing.ts)
-    // Kernel records: the host wrote their config fields (host/sim/fabric.ts through host/kernels/*),
+    // Kernel records: the host wrote their config fields (host/sim/fabric.ts through host/core/kernels/*),
     // each kernel's configure derives the rest. ETS quanta are for the fabric's largest frame.
     pfcConfigure(pa + SP_PFC);
     etsConfigure(pa + SP_ETS, load<i32>(hdr + SH_MAX_FRAME));
@@ -184,7 +184,7 @@ export function simSetup(base: i32): i32 {
   if (tracePaths() != 0) return 2;
   for (let f = 0; f < nFlows; f++) {
     const fa = flowAt(f);
-    // The host wrote the reaction point's parameters into its record (host/kernels/qcn-rp.ts, from the
+    // The host wrote the reaction point's parameters into its record (host/core/kernels/qcn-rp.ts, from the
     // source host's qcn.rp) and the notification point's CNP spacing (from the receiver's).
     qcnRpConfigure(fa + SF_RP, seed, <u32>(SIM_ID_RP | f));
     if (dcqcn) dcqcnNpConfigure(fa + SF_NP);

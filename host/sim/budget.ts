@@ -15,12 +15,12 @@
 //     renderer (vega) and its points (at most MAX_POINTS per series are plotted).
 // The constants were measured as peak RSS (`/usr/bin/time -v`) of `dcbkit run` on this project's
 // examples and fat trees; test/sim-budget-rss.test.ts checks the bound against the measured peak.
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { ArenaPlan } from './fabric.js';
 import { csvRowBytesBound } from './series-csv.js';
 import type { SimSeries } from './result.js';
-import { WIRE_OVERHEAD } from '../codes.js';
+import { WIRE_OVERHEAD } from '../core/codes.js';
 
 /** Default --max-memory: 2 GiB. */
 export const DEFAULT_MAX_MEMORY = 2 * 1024 ** 3;
@@ -42,7 +42,7 @@ const THREAD_BYTES = 16 * MiB;
 const REPORT_BYTES = 13 * MiB;
 /**
  * --out: one plotted point through the spec, the dataflow, the scene graph and the SVG text, for
- * the largest plot (the heap is collected between plots, host/gc.ts). A pause sample is a bar (a
+ * the largest plot (the heap is collected between plots, host/util/gc.ts). A pause sample is a bar (a
  * rectangle with its opacity): three points' worth; a rate sample sits in a panel per flow: two.
  */
 const PLOT_BYTES_PER_POINT = 1144;

@@ -1,14 +1,14 @@
 // The fabric engine's tables (assembly/sim/): lays a normalised scenario out as flat records in one
 // arena reserved once (header, nodes, ports, flows, packet pool, event heaps, routes, ...), writes
 // every record's parameters from its own node's config (ETS and the PFC kernel per port, the QCN
-// reaction point per flow through host/kernels/qcn-rp.ts), calls simInit, and gives the driver
+// reaction point per flow through host/core/kernels/qcn-rp.ts), calls simInit, and gives the driver
 // zero-copy readers of the tables. Sizes are fixed here so a run never allocates.
-import { CONTROL_FRAME_BYTES, FC_CODE, WD_ACTION_CODE, WIRE_OVERHEAD } from '../codes.js';
-import { Core } from '../loader.js';
-import { dcqcnKernelFields, NO_DCQCN_FIELDS, writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
-import { PFC_UNIT_OFF, PORT_UNIT, writePfcParams, type PfcParams } from '../kernels/pfc.js';
-import { writeCreditParams } from '../kernels/credit.js';
-import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
+import { CONTROL_FRAME_BYTES, FC_CODE, WD_ACTION_CODE, WIRE_OVERHEAD } from '../core/codes.js';
+import { Core } from '../core/loader.js';
+import { dcqcnKernelFields, NO_DCQCN_FIELDS, writeNpParams, writeRpParams, type RpParams } from '../core/kernels/qcn-rp.js';
+import { PFC_UNIT_OFF, PORT_UNIT, writePfcParams, type PfcParams } from '../core/kernels/pfc.js';
+import { writeCreditParams } from '../core/kernels/credit.js';
+import { writeDcqcnCpParams, writeQcnCpParams } from '../core/kernels/qcn-cp.js';
 import { losslessPgs, type NormNode, type Scenario } from '../scenario/scenario.js';
 import type { QcnRpConfig } from '../config/types.js';
 import { computeRoutes, hopScratch, longestFlowPath, nodeOrdinals, type Routes } from './routes.js';
@@ -248,7 +248,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     const k = node.ports.indexOf(p.id);
     const headroom = node.buffer ? node.buffer.headroom[k] : 0;
     // This node's own flow control and watchdog; the kernel records by their configure protocols
-    // (host/kernels/*; simInit calls each kernel's configure): PFC from the node's modes, thresholds
+    // (host/core/kernels/*; simInit calls each kernel's configure): PFC from the node's modes, thresholds
     // and pause time with this port's headroom, the port's own congestion points, and its credit
     // receiver buffer: the port's headroom (about one round trip, Reinemo et al. 2010), hosts alike.
     w32(pa + L.SP_MODES, node.modes.reduce((word, m, pr) => word | (FC_CODE[m] << (4 * pr)), 0));
@@ -383,7 +383,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
 /**
  * Reaction-point parameters of a flow from its source host's qcn.rp (docs/config.md), which
  * checkScenario gave the fabric's profile; simInit then calls the kernels' configure
- * (host/kernels/qcn-rp.ts). Fields of the other profile are 0.
+ * (host/core/kernels/qcn-rp.ts). Fields of the other profile are 0.
  */
 function rpParamsOf(rp: QcnRpConfig, lineBps: number, L: L): RpParams {
   const common = { line_bps: lineBps, bc_bytes: rp.bc_bytes, timer_ps: rp.timer_ps, th: rp.th, ai_bps: rp.ai_bps, hai_bps: rp.hai_bps, min_bps: rp.min_bps };

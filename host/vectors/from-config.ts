@@ -12,8 +12,8 @@ import { defaultDevice, loadDevice } from '../../codegen/device.js';
 import { generate } from '../../codegen/index.js';
 import { CREDIT_BYTES, imageField } from '../../codegen/c-header.js';
 import { loadConfig, parseConfig } from '../config/index.js';
-import { InputError, fsReason } from '../errors.js';
-import { TSA_NAMES, TSA_CODE } from '../codes.js';
+import { InputError, fsReason } from '../errors/errors.js';
+import { TSA_NAMES, TSA_CODE } from '../core/codes.js';
 
 /** What the vectors were derived from, as the manifest records it. */
 export interface ConfigSource {

@@ -17,7 +17,7 @@ import { buildIr } from '../../codegen/ir.js';
 import { parseDevice } from '../../codegen/device.js';
 import { canonicalBytes, macValue, p4Target, parseDeviceId, PFC_SESSION_BASE, tofinoWeight } from '../../codegen/p4.js';
 import { codegenFiles } from '../../host/commands/codegen.js';
-import { InputError } from '../../host/errors.js';
+import { InputError } from '../../host/errors/errors.js';
 import fc from 'fast-check';
 import { requireTool } from '../helpers.js';
 import { arbConfigInput, losslessConfig, losslessInput, parsed, testHeadroom, type ConfigInput } from './fixtures.js';
