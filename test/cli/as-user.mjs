@@ -7,7 +7,7 @@
 import { createInterface } from 'node:readline';
 
 const MARK = '\u0001dcbkit-case\u0001';
-const { main } = await import(new URL('../../dist/host/cli.js', import.meta.url).href);
+const { main } = await import(new URL('../../dist/host/cli/main.js', import.meta.url).href);
 const reply = process.stdout.write.bind(process.stdout);
 
 for await (const line of createInterface({ input: process.stdin })) {
