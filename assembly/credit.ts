@@ -44,7 +44,7 @@ export function creditUnits(rec: usize, bytes: i32): i32 {
 }
 
 /**
- * Configure protocol (host/kernels/credit.ts writes the config fields: counter width k, unit U in
+ * Configure protocol (host/core/kernels/credit.ts writes the config fields: counter width k, unit U in
  * bytes, receiver buffer in units, aging in ps, 0 = none): resets both halves, counters at 0 and no
  * grant yet (the sender has no credit until its first grant).
  */

@@ -15,7 +15,7 @@
 // passes per call: the backlog bitmap (TC queue non-empty), the blocked bitmap, and the address of
 // 8 i32 head-of-line wire sizes (frame + 20 bytes), read only for the selected DRR TCs.
 //
-// Invariants (checked by test/ets.test.ts):
+// Invariants (checked by test/core/ets.test.ts):
 //   - 0 <= deficit[i] < quantum[i] + max_wire for every TC, and deficit[i] < max_wire whenever i
 //     is not the TC of the visit in progress (cur);
 //   - deficit[i] == 0 once the caller reports the TC empty (etsEmptied) until it is next visited;

@@ -2,6 +2,7 @@
 // Kernels stay plain functions over record addresses so that the simulator engine, compiled into the
 // same module, calls them directly; only batch drivers and test helpers are exported to the host.
 export * from './layout';
+export * from './sim/layout';
 export { rngSeed as rng_seed_value } from './rng';
 export { etsConfigure, etsSelectOne, etsEmptiedOne } from './ets';
 export { etsBenchSetup, etsBenchRun } from './bench/ets';
@@ -11,7 +12,8 @@ export {
   pfcBlockedMaskOne, pfcBlockedTcsOne,
 } from './pfc';
 export { pfcBenchRunItems, pfcBenchSetup, pfcBenchRun, pfcBenchRunAccounting } from './bench/pfc';
-export { simInit, simRunUntil, simReserve, simFreePackets, simPermutePool, simSetup, simAttach, simBatchEnd, simEventsRun } from './sim/engine';
+export { simRunUntil, simBatchEnd, simEventsRun } from './sim/engine';
+export { simInit, simReserve, simFreePackets, simPermutePool, simSetup, simAttach } from './sim/setup';
 export { simStartPartition, simRunWindow, simWindowMin, simDrain } from './sim/partition';
 export { etsMeterSample } from './sim/ets_meter';
 export { evSelfTest } from './sim/events';

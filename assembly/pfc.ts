@@ -19,7 +19,7 @@
 // total and one timer pauses every priority. PFC and PAUSE are mutually exclusive on a port
 // (802.3 Annex 31D): a port in one mode counts frames of the other in PFC_RX_IGNORED and ignores them.
 //
-// State (layout.ts, PFC_*): config (written by host/kernels/pfc.ts, then pfcConfigure): mode, enable
+// State (layout.ts, PFC_*): config (written by host/core/kernels/pfc.ts, then pfcConfigure): mode, enable
 // mask, pause time, refresh override, speed, per unit the thresholds and headroom; derived and state:
 // XOFF-state and pending bitmasks, quantum and refresh interval; per unit u = 0..8: occupancy, limit,
 // pending time, next refresh,
@@ -36,7 +36,7 @@
 //
 // Accounting point: `pfcArrive` is called when a frame STARTS arriving (its length is known from
 // the header and the whole frame is reserved at once). With that, a buffer of xoff + headroom with
-// the headroom of host/headroom.ts never drops on a lossless priority (docs/pfc.md, Validation).
+// the headroom of host/analysis/headroom.ts never drops on a lossless priority (docs/pfc.md, Validation).
 import {
   PFC_UNITS, PFC_PORT_UNIT, PFC_MODE, PFC_ENABLE, PFC_PAUSE_TIME, PFC_REFRESH_QUANTA, PFC_SPEED_BPS, PFC_HEADROOM,
   PFC_CONFIG_END, PFC_XOFF_STATE, PFC_PENDING,
@@ -60,7 +60,7 @@ const NEVER: i64 = i64.MAX_VALUE;
 }
 
 /**
- * Configure protocol (the ETS way): host/kernels/pfc.ts writes the config fields (PFC_MODE ..
+ * Configure protocol (the ETS way): host/core/kernels/pfc.ts writes the config fields (PFC_MODE ..
  * PFC_HEADROOM: mode 0 off / 1 PFC / 2 PAUSE, PFC-enabled priority mask, XOFF time in quanta, refresh
  * override, port speed in bit/s, and per unit xoff, xon and headroom in bytes), then this resets the
  * state and derives the rest: the quantum (512e12 / speed ps, a whole number for every Ethernet speed

@@ -47,7 +47,7 @@ function bitLength(v: i32): i32 {
 }
 
 /**
- * Configure protocol of a qau-pc CP (host/kernels/qcn-cp.ts writes QCN_CP_Q_EQ, QCN_CP_W and
+ * Configure protocol of a qau-pc CP (host/core/kernels/qcn-cp.ts writes QCN_CP_Q_EQ, QCN_CP_W and
  * QCN_CP_QUANT): derives Fbmax = Qeq (2w + 1) and the msb quantiser's shift, empties the queue,
  * sets ttm = 150000, seeds the rng for entity `id` and zeroes the outputs and counters.
  */
@@ -150,7 +150,7 @@ export function qcnCpDequeue(rec: usize, len: i32): void {
 export const P_ONE: i32 = 65536;
 
 /**
- * Configure protocol of a dcqcn CP (host/kernels/qcn-cp.ts writes DCQCN_CP_KMIN and DCQCN_CP_KMAX in
+ * Configure protocol of a dcqcn CP (host/core/kernels/qcn-cp.ts writes DCQCN_CP_KMIN and DCQCN_CP_KMAX in
  * bytes and DCQCN_CP_PMAX in Q16, 1 % = 655): empties the queue, seeds the rng for entity `id`,
  * zeroes the last probability and the mark counter.
  */

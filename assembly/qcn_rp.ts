@@ -54,7 +54,7 @@ function alphaDecayed(rec: usize, alpha: i32): i32 {
  * Configure protocol (as etsConfigure for ETS): the host writes the record's parameter fields
  * (QCN_RP_LINE_BPS, BC_BYTES, TIMER_PS, TH, AI_BPS, HAI_BPS, MIN_BPS, GD_SHIFT, MIN_DEC_NUM, FLAGS,
  * PROFILE, and for dcqcn ALPHA_PS, G, ALPHA_INIT, ALPHA_BITS, MIN_DEC_PCT, FIRST_CNP_BPS;
- * host/kernels/qcn-rp.ts), then this call makes
+ * host/core/kernels/qcn-rp.ts), then this call makes
  * it an idle rate limiter: CR = TR = line rate, stages, counters and timers cleared, alpha at its
  * initial value, the random stream seeded from (seed, id). The qau-pc profile uses all three
  * QCN_RP_F_* flags (extra fast recovery, jittered reloads, halved counters past TH).

@@ -6,7 +6,7 @@
 // its median. Every build must give the same packet-hops (the outputs are identical).
 // Usage: node dist/bench/engine-ab.js [--rounds N] [--incast-us D] [--tree-us D] WASM...   (JSON on stdout)
 import { readFileSync } from 'node:fs';
-import { useCompiledModule } from '../host/loader.js';
+import { useCompiledModule } from '../host/core/loader.js';
 import { closScenario } from '../host/scenario/clos.js';
 import { checkScenario, type Scenario } from '../host/scenario/scenario.js';
 import { benchScenario } from '../host/sim/bench.js';

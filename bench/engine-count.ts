@@ -9,7 +9,7 @@
 //        of the release core, e.g. one with function names for a profile)
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { useCompiledModule } from '../host/loader.js';
+import { useCompiledModule } from '../host/core/loader.js';
 import { closScenario } from '../host/scenario/clos.js';
 import { checkScenario, type Scenario } from '../host/scenario/scenario.js';
 import { benchScenario } from '../host/sim/bench.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { genClos } from '../host/commands/gen.js';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { benchScenario } from '../host/sim/bench.js';
 import { expandGrid, parseParams, runSweep } from '../host/sweep/sweep.js';
 import { measureRun, type RunMeasure } from './rss.js';

@@ -7,7 +7,7 @@
 //   credit_send      creditBenchSetup() + creditBenchRun(n)   assembly/credit.ts
 //   qcn_cp_packet    qcnCpBenchSetup() + qcnCpBenchRun(n), or qcnCpBenchRun(rec, lens, n) over
 //                    a CP record and frame lengths prepared here (assembly/bench/qcn.ts)
-import type { Core } from '../host/loader.js';
+import type { Core } from '../host/core/loader.js';
 
 export type BoundKernel = { run: (n: number) => number } | { missing: string };
 

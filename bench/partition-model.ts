@@ -60,7 +60,7 @@ if (process.argv[1]?.endsWith('partition-model.js')) {
   const costs = JSON.parse(readFileSync(costsFile, 'utf8')) as ModelCosts;
   const dir = mkdtempSync(join(tmpdir(), 'dcbkit-windows-'));
   try {
-    const cli = fileURLToPath(new URL('../host/cli.js', import.meta.url));
+    const cli = fileURLToPath(new URL('../host/cli/main.js', import.meta.url));
     const gen = spawnSync(process.execPath, [cli, 'gen', 'clos', '-k', k, '--flows', flows, '--duration', duration], { encoding: 'utf8', maxBuffer: 1 << 30 });
     if (gen.status !== 0) throw new Error(gen.stderr);
     const scn = join(dir, 'clos.yaml');

@@ -1,7 +1,7 @@
 // Program measured by `perf stat` for instructions per packet (bench/perf.ts): instantiates the
 // release core, sets the port pipeline up and warms it with the same calls whatever N is, then
 // runs N more packets. `node perf-driver.js port N`.
-import { Core } from '../host/loader.js';
+import { Core } from '../host/core/loader.js';
 
 const [what, nArg] = process.argv.slice(2);
 const n = Number(nArg);

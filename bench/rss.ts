@@ -4,7 +4,7 @@
 // measured peak; `dcbkit bench` reports the peaks of the fixed-cost runs (bench/fixed-cost.ts).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { loadScenario } from '../host/scenario/scenario.js';
 import { estimateFootprint } from '../host/sim/run.js';
 import { scenarioSource } from '../host/commands/run.js';

@@ -7,8 +7,8 @@
 // of all rounds are pooled. The Wasm/C ratio is the median of per-round ratios of p50s.
 import { benchClos, benchFabric, type ClosBench, type FabricBench } from '../host/sim/bench.js';
 import { Bench } from 'tinybench';
-import { Core, packageRoot } from '../host/loader.js';
-import { toolVersions } from '../host/versions.js';
+import { Core, packageRoot } from '../host/core/loader.js';
+import { toolVersions } from '../host/core/versions.js';
 import { kernelBenches } from './kernels.js';
 import type { AcrossRuns } from './runs.js';
 import { buildNativePort, gccVersion, nativeSamples, type NativePort } from './native.js';
@@ -18,7 +18,7 @@ import { measureStartup, type StartupReport } from './startup.js';
 import { measureFixedCost, type FixedCostReport } from './fixed-cost.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { maxOf, minOf } from '../host/extent.js';
+import { maxOf, minOf } from '../host/util/extent.js';
 
 export interface BenchOptions {
   quick?: boolean;

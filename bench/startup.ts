@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { median } from './stats.js';
 
 export interface StartupCase {

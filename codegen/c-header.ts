@@ -17,7 +17,7 @@ import type { Ir, Quantisation } from './ir.js';
 import { irProblemsFor } from './ir.js';
 import type { CodegenTarget, Emitted } from './target.js';
 import { problem } from './target.js';
-import type { Problem } from '../host/errors.js';
+import type { Problem } from '../host/errors/errors.js';
 
 export const CREDIT_BYTES = 64;
 export const MAGIC = 0x52424344; // "DCBR" read as little-endian bytes 44 43 42 52

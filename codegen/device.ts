@@ -2,10 +2,10 @@
 // cable lengths and lanes, shared buffer, cell size, queues and priority groups per port). The DCB
 // config describes what one port should do; the device says where it is applied and what the
 // silicon can hold, so a config the device cannot express is rejected per target (docs/codegen.md).
-import { readInputText } from '../host/input.js';
+import { readInputText } from '../host/io/input.js';
 import { z } from 'zod';
-import { InputError } from '../host/errors.js';
-import { parseOrThrow } from '../host/problems.js';
+import { InputError } from '../host/errors/errors.js';
+import { parseOrThrow } from '../host/errors/problems.js';
 import { parseDocumentText } from '../host/config/load.js';
 import { cable, interfaceName, speed } from '../host/config/fields.js';
 
@@ -35,7 +35,7 @@ export const deviceSchema = z.strictObject({
   queues_per_port: z.number().int().min(1).max(16).default(8),
   /** Ingress priority groups per port. */
   pgs_per_port: z.number().int().min(1).max(8).default(8),
-  /** Headroom model (host/headroom.ts): ieee (802.1Qbb component model) or sonic. */
+  /** Headroom model (host/analysis/headroom.ts): ieee (802.1Qbb component model) or sonic. */
   headroom_profile: z.enum(['ieee', 'sonic']).default('ieee'),
   /** DCBX flavour of the LLDPDU the lldp target emits: IEEE 802.1Qaz TLVs, CEE 1.01, or auto
    * (CEE when the config gives the CEE `pg` view, as `dcbkit dcbx encode` does). */

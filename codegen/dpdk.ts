@@ -31,8 +31,8 @@ import type { Ir, IrTc, Quantisation } from './ir.js';
 import { irProblemsFor } from './ir.js';
 import type { CodegenTarget, Emitted, EmitOptions } from './target.js';
 import { problem } from './target.js';
-import type { Problem } from '../host/errors.js';
-import { InputError } from '../host/errors.js';
+import type { Problem } from '../host/errors/errors.js';
+import { InputError } from '../host/errors/errors.js';
 import { BE_QUEUES, fitWrrWeights, padWeights, type WrrFit } from './dpdk-wrr.js';
 
 /** rte_sched traffic classes per pipe (RTE_SCHED_TRAFFIC_CLASSES_PER_PIPE) and the best-effort one. */

@@ -3,9 +3,9 @@
 // target's files and a manifest (files with sha256, quantisation errors, tool versions).
 // The output is a pure function of config + device: no timestamps, stable key order.
 import { createHash } from 'node:crypto';
-import { InputError, type Problem } from '../host/errors.js';
-import { splitList } from '../host/cli-lists.js';
-import { computeHeadroom } from '../host/headroom.js';
+import { InputError, type Problem } from '../host/errors/errors.js';
+import { splitList } from '../host/cli/lists.js';
+import { computeHeadroom } from '../host/analysis/headroom.js';
 import type { Device } from './device.js';
 import type { DcbConfig } from '../host/config/index.js';
 import { buildIr, type HeadroomFn, type Ir, type Quantisation } from './ir.js';
@@ -21,7 +21,7 @@ import { svTarget } from './sv.js';
 export const TARGETS: CodegenTarget[] = [sonicTarget, p4Target, linuxTarget, cHeaderTarget, lldpTarget, dpdkTarget, svTarget];
 export const TARGET_NAMES = (): string[] => TARGETS.map((t) => t.name);
 
-/** Headroom per lossless PG from host/headroom.ts (the model the simulator uses too). */
+/** Headroom per lossless PG from host/analysis/headroom.ts (the model the simulator uses too). */
 export const headroomFromModel: HeadroomFn = (a) => computeHeadroom({ speedBps: a.speedBps, cableM: a.cableM, mtu: a.mtu, profile: a.profile }).headroom_bytes;
 
 export interface GenerateOptions {

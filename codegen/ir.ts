@@ -3,7 +3,7 @@
 // codegen/ reads only this IR, so all targets agree on the same numbers.
 //
 // Standards: 802.1Qaz ETS (prio -> TC, TSA, bandwidth %; higher TC = strict precedence), 802.1Qbb
-// PFC (per-priority enable; XOFF/XON/headroom per priority group, headroom from host/headroom.ts),
+// PFC (per-priority enable; XOFF/XON/headroom per priority group, headroom from host/analysis/headroom.ts),
 // DCQCN ECN marking (Kmin/Kmax/Pmax) and QCN CP (Qeq, w), SONiC PFC watchdog semantics.
 //
 // Invariants of a built IR:
@@ -14,10 +14,10 @@
 //  - a used TC has a queue in 0..queues-1 when the device has enough queues (else a problem);
 //  - thresholds and headroom are whole buffer cells; each rounding is listed in `quantisation`.
 import type { Device } from './device.js';
-import { InputError } from '../host/errors.js';
+import { InputError } from '../host/errors/errors.js';
 import type { DcbConfig, EtsTables, TsaName } from '../host/config/index.js';
-import { Core } from '../host/loader.js';
-import { EtsHarness, TSA_CODE } from '../host/ets.js';
+import { Core } from '../host/core/loader.js';
+import { EtsHarness, TSA_CODE } from '../host/core/ets.js';
 
 export type Tsa = TsaName;
 export type WatchdogAction = 'drop' | 'forward' | 'alert';
@@ -28,7 +28,7 @@ export interface HeadroomArgs {
   mtu: number;
   profile: 'ieee' | 'sonic';
 }
-/** Headroom in bytes for one lossless priority group (host/headroom.ts). */
+/** Headroom in bytes for one lossless priority group (host/analysis/headroom.ts). */
 export type HeadroomFn = (args: HeadroomArgs) => number;
 
 export interface IrEcn {

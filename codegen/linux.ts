@@ -17,7 +17,7 @@ import type { Ir, IrPort, IrTc, Quantisation } from './ir.js';
 import { cumulativeRound, irProblemsFor } from './ir.js';
 import type { CodegenTarget, Emitted } from './target.js';
 import { problem } from './target.js';
-import type { Problem } from '../host/errors.js';
+import type { Problem } from '../host/errors/errors.js';
 import { classifyScript } from './linux-classify.js';
 import { shellQuote, tcBatchWord } from './shell.js';
 import { pgFromEts } from '../host/config/index.js';

@@ -6,10 +6,10 @@
 import type { Ir } from './ir.js';
 import type { CodegenTarget, Emitted } from './target.js';
 import { problem } from './target.js';
-import type { Problem } from '../host/errors.js';
+import type { Problem } from '../host/errors/errors.js';
 import { advertisingProblems, ceeLldpdu, ieeeLldpdu, type DcbxPortConfig } from '../host/dcbx/advertise.js';
 import { encodeLldpdu } from '../host/dcbx/lldpdu.js';
-import { writePcap } from '../host/pcap.js';
+import { writePcap } from '../host/capture/pcap.js';
 
 /** One second between frames in the capture, in picoseconds. */
 const FRAME_GAP_PS = 1_000_000_000_000n;

@@ -25,7 +25,7 @@ import type { Ir, IrTc, Quantisation } from './ir.js';
 import { irProblemsFor } from './ir.js';
 import type { CodegenTarget, Emitted } from './target.js';
 import { problem } from './target.js';
-import type { Problem } from '../host/errors.js';
+import type { Problem } from '../host/errors/errors.js';
 
 export const SONIC_MAP_NAME = 'DCBKIT';
 export const SONIC_POOL = 'ingress_lossless_pool';

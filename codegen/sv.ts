@@ -9,7 +9,7 @@
 import type { Ir } from './ir.js';
 import { BLOCKS, CREDIT_BYTES, MAGIC, VERSION, cHeaderTarget, imageLength, wordField } from './c-header.js';
 import type { CodegenTarget, Emitted } from './target.js';
-import type { Problem } from '../host/errors.js';
+import type { Problem } from '../host/errors/errors.js';
 
 const relabel = (p: Problem): Problem => ({ ...p, path: p.path.replace(/^c-header: /, 'sv: ') });
 

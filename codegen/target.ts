@@ -1,7 +1,7 @@
 // The contract every code-generation target implements: check what it cannot express (problems as
 // `target: path: rule`), then emit files from the IR and list every lossy conversion it made.
 import type { Ir, Quantisation } from './ir.js';
-import type { Problem } from '../host/errors.js';
+import type { Problem } from '../host/errors/errors.js';
 
 export interface Emitted {
   /** Path relative to the target's own folder -> contents. */

@@ -1,4 +1,4 @@
-// Bundles the CLI (dist/host/cli.js, from tsc) with esbuild into dist/cli/: dcbkit.js, the entry,
+// Bundles the CLI (dist/host/cli/main.js, from tsc) with esbuild into dist/cli/: dcbkit.js, the entry,
 // holds yargs and the wiring; each command is its own chunk (the dynamic imports of
 // host/commands/index.ts), loaded only when that command runs. Resolving and linking some 400 ES
 // modules of yargs, zod, yaml and the host on every start cost more than the work of a small command;
@@ -58,7 +58,7 @@ const zodEnglishOnly = {
 
 await build({
   plugins: [asciiStringWidth, zodEnglishOnly],
-  entryPoints: { dcbkit: join(root, 'dist', 'host', 'cli.js') },
+  entryPoints: { dcbkit: join(root, 'dist', 'host', 'cli', 'main.js') },
   outdir: out,
   bundle: true,
   splitting: true,

@@ -5,5 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=out/converged-link
-node dist/host/cli.js run examples/converged-link/scenario.yaml --out "$out"
+node dist/host/cli/main.js run examples/converged-link/scenario.yaml --out "$out"
 echo "open $(pwd)/$out/report.html in a browser; summary.json, series/*.csv and the SVG plots are beside it"

@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Core, packageRoot } from '../host/loader.js';
-import { parseOrThrow } from '../host/problems.js';
+import { Core, packageRoot } from '../host/core/loader.js';
+import { parseOrThrow } from '../host/errors/problems.js';
 import { vectorKernels } from '../host/vectors/index.js';
 import { Rand, randomCredit, randomEts, randomPfc, randomQcnCp, randomQcnRp } from './cmodel-stimuli.js';
 import { TracingCore, buildReplay, replay } from './cmodel-trace.js';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Core, packageRoot } from '../host/loader.js';
+import { Core, packageRoot } from '../host/core/loader.js';
 
 /** Argument kinds per export: p = pointer into the scratch region, n = number or bigint. */
 const SIGNATURES: Record<string, string> = {

@@ -8,7 +8,7 @@ import {
   configJsonSchema, etsFromPg, flowControlOf, loadConfig, parseConfig, parseDocumentText, pgFromEts,
   type DcbConfig, type EtsTables, type TsaName,
 } from '../host/config/index.js';
-import { InputError } from '../host/errors.js';
+import { InputError } from '../host/errors/errors.js';
 
 describe('normalisation', () => {
   it('an empty config is the documented defaults (802.1Q strict priority, no PFC)', () => {

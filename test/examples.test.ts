@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import type { SimResult, SimSeries } from '../host/sim/result.js';
 import { runScenario } from '../host/sim/run.js';
 import { checkScenario, readScenarioFile } from '../host/scenario/scenario.js';

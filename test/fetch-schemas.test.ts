@@ -8,9 +8,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { findSchemas, HOW_TO_GET } from './codegen/schemas-lookup.js';
-import { listFilesRecursive } from '../host/io.js';
+import { listFilesRecursive } from '../host/io/output.js';
 
 const script = join(packageRoot(), 'scripts', 'fetch-schemas.sh');
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-schemas-'));

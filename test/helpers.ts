@@ -4,8 +4,8 @@ import { chmodSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DecodeError } from '../host/frames/bytes.js';
-import { InputError } from '../host/errors.js';
-import { packageRoot } from '../host/loader.js';
+import { InputError } from '../host/errors/errors.js';
+import { packageRoot } from '../host/core/loader.js';
 import { commandLoaders } from '../host/commands/index.js';
 
 export interface CliResult {
@@ -16,7 +16,7 @@ export interface CliResult {
 
 /** Runs `dcbkit ...args` from the built package (dist/), with optional stdin. */
 export function runCli(args: string[], opts: { input?: string; cwd?: string; env?: Record<string, string> } = {}): CliResult {
-  const r = spawnSync(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli.js'), ...args], {
+  const r = spawnSync(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli', 'main.js'), ...args], {
     input: opts.input,
     cwd: opts.cwd ?? packageRoot(),
     env: opts.env ? { ...process.env, ...opts.env } : undefined,
@@ -29,7 +29,7 @@ export function runCli(args: string[], opts: { input?: string; cwd?: string; env
 /** runCli without blocking the test, so that many CLI runs can overlap (each is mostly Node start-up). */
 export function runCliAsync(args: string[], opts: { input?: string } = {}): Promise<CliResult> {
   return new Promise((done) => {
-    const child = execFile(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli.js'), ...args], { cwd: packageRoot(), encoding: 'utf8' },
+    const child = execFile(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli', 'main.js'), ...args], { cwd: packageRoot(), encoding: 'utf8' },
       (err, stdout, stderr) => done({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
     child.stdin!.end(opts.input ?? '');
   });
@@ -42,7 +42,7 @@ export function runCliAsync(args: string[], opts: { input?: string } = {}): Prom
  */
 export function packageFor(uid: number): string {
   const root = packageRoot();
-  const entry = join(root, 'dist', 'host', 'cli.js');
+  const entry = join(root, 'dist', 'host', 'cli', 'main.js');
   const probe = spawnSync('setpriv', ['--reuid', String(uid), '--regid', String(uid), '--clear-groups', process.execPath, '-e',
     `require('fs').accessSync(${JSON.stringify(entry)}, require('fs').constants.R_OK)`], { cwd: '/' });
   if (probe.status === 0) return root;

@@ -1,7 +1,7 @@
 // Hostile input files: devices, FIFOs, oversized files and stdin, maps of many keys, huge values,
 // capture streams of many interface blocks or absurd record lengths. Each case runs the built CLI
 // as nobody (when root), killed after a timeout, and must refuse with exit 2 and one clear line
-// within 5 s of CPU (host/input.ts, host/config/document-limits.ts, host/pcap-stream.ts).
+// within 5 s of CPU (host/io/input.ts, host/config/document-limits.ts, host/capture/pcap-stream.ts).
 import { execFileSync } from 'node:child_process';
 import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 
 export interface Bounded {
   status: number | null;
@@ -20,7 +20,7 @@ export interface Bounded {
   rssMB: number;
 }
 
-export const CLI = join(packageRoot(), 'dist', 'host', 'cli.js');
+export const CLI = join(packageRoot(), 'dist', 'host', 'cli', 'main.js');
 const NOBODY = 65534;
 export const asRoot = process.getuid?.() === 0;
 

@@ -4,7 +4,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { printable } from '../host/errors.js';
+import { printable } from '../host/errors/errors.js';
 import { bounded, removeFolder, testFolder } from './hostile-helpers.js';
 
 let dir: string;

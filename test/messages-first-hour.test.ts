@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { runCli } from './helpers.js';
 
 const root = packageRoot();
@@ -65,7 +65,7 @@ describe('an interrupted sweep', () => {
     // Four 60 s runs of the converged link (about 20 s of wall time each, sampled every 10 ms so that the
     // series stay small), one at a time: Ctrl-C after 6 s lands in the first. Points of 4 s of simulated
     // time once finished the whole sweep (exit 0) before the 6 s were up.
-    const child = spawn(process.execPath, [join(root, 'dist', 'host', 'cli.js'), 'sweep', 'examples/converged-link/scenario.yaml',
+    const child = spawn(process.execPath, [join(root, 'dist', 'host', 'cli', 'main.js'), 'sweep', 'examples/converged-link/scenario.yaml',
       '--param', 'seed=1,2,3,4', '--param', 'duration=60s', '--param', 'sample=10ms', '--jobs', '1', '--out', out], { cwd: root });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });

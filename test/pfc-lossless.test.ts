@@ -1,5 +1,5 @@
 // Property: a lossless priority never drops when the ingress buffer holds xoff + the computed
-// headroom (host/headroom.ts) and the sender obeys pauses within the modelled delays.
+// headroom (host/analysis/headroom.ts) and the sender obeys pauses within the modelled delays.
 //
 // Two parties on one link, both driven by the PFC kernel in the core:
 //   S (sender)   sends priority-3 frames back to back at line rate; before starting a frame it asks
@@ -14,9 +14,9 @@
 //   headroom model, so the bound it gives must hold: zero drops.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeHeadroom, SPEED_TABLE } from '../host/headroom.js';
-import { Core } from '../host/loader.js';
-import { PfcPort } from '../host/pfc.js';
+import { computeHeadroom, SPEED_TABLE } from '../host/analysis/headroom.js';
+import { Core } from '../host/core/loader.js';
+import { PfcPort } from '../host/core/pfc.js';
 
 const PRIO = 3;
 /** Frames per run: enough to fill any headroom of the table many times over, and to keep runs short. */

@@ -1,7 +1,7 @@
 // Spec vectors for the QCN congestion point, profile qau-pc (docs/design.md §4.4), the shared generator
 // (docs/design.md §2), and the dcqcn marking CP. Defaults: Qeq = 26000 B, w = 2, Fbmax = 26000 * 5 = 130000.
 import { describe, expect, it } from 'vitest';
-import { Core } from '../host/loader.js';
+import { Core } from '../host/core/loader.js';
 import { Xorshift32, vectors } from './qcn-oracle.js';
 
 const enq = (bytes: number, src: number | string = 7) => ({ type: 'enq', bytes, src });

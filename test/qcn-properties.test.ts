@@ -3,7 +3,7 @@
 // fixed memory size across long runs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Core } from '../host/loader.js';
+import { Core } from '../host/core/loader.js';
 import { cpModel, rpModel, vectors, type Line } from './qcn-oracle.js';
 
 const RUNS = 100;

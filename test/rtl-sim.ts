@@ -4,7 +4,7 @@
 // optimisation: the testbenches run for well under a second, the builds dominate.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 
 export const ROOT = packageRoot();
 export const rtl = (f: string) => join(ROOT, 'rtl', f);

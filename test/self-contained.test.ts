@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { runCliAsync } from './helpers.js';
 
 const root = packageRoot();

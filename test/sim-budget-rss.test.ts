@@ -15,7 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { closScenario } from '../host/scenario/clos.js';
 import { estimateRun, measureRun } from '../bench/rss.js';
 import { DEFAULT_MAX_MEMORY } from '../host/sim/budget.js';

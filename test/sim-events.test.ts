@@ -2,7 +2,7 @@
 // whatever the mix of pushes during handling (the root replaced in place) and plain pops.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Core } from '../host/loader.js';
+import { Core } from '../host/core/loader.js';
 
 describe('event queue', () => {
   it('property: each handled event is the earliest pending by (time, key), ties and same-time pushes included', () => {

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { runCli } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-hardening-'));
@@ -72,7 +72,7 @@ describe('run memory budget', () => {
   it('stops a long run on SIGINT: one line, exit 130, no --out and no staging directory left', async () => {
     const out = join(tmp, 'int', 'report');
     const scn = variant('congestion-tree', 'forever.yaml', { duration: '30s', sample: '1ms' });
-    const child = spawn(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli.js'), 'run', scn, '--out', out], { cwd: packageRoot() });
+    const child = spawn(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli', 'main.js'), 'run', scn, '--out', out], { cwd: packageRoot() });
     let stderr = '';
     child.stderr.on('data', (d) => { stderr += d; });
     setTimeout(() => child.kill('SIGINT'), 5000); // well after start-up, long before the 30 s run ends

@@ -2,7 +2,7 @@
 // with "Maximum call stack size exceeded" in plots.ts). Series of 10^7 samples and 2 x 10^5 flows
 // pass through the plot specs, the sweep metrics and the extent helpers.
 import { describe, expect, it } from 'vitest';
-import { appendAll, maxOf, minOf } from '../host/extent.js';
+import { appendAll, maxOf, minOf } from '../host/util/extent.js';
 import { flowsSpec, lineSpec, MAX_POINTS } from '../host/report/plots.js';
 import { pointMetrics } from '../host/sweep/sweep.js';
 import type { SimSeries } from '../host/sim/result.js';

@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPcapng } from '../host/pcapng.js';
-import { writePcap } from '../host/pcap.js';
+import { readPcapng } from '../host/capture/pcapng.js';
+import { writePcap } from '../host/capture/pcap.js';
 import { requireTool, runCli } from './helpers.js';
 import { spawnSync } from 'node:child_process';
 import { LUA, num, tsharkFields } from './frames/oracle.js';

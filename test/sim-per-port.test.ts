@@ -108,7 +108,7 @@ describe('QCN congestion points per port', () => {
     const scn = checkScenario(doc('msb'));
     const fab = buildFabric(scn);
     const quant = (n: string) => fab.core.i32[(fab.addr.ports + scn.ports.find((p) => p.name === n)!.id * fab.L.SP_SIZE + fab.L.SP_CP + 1 * fab.L.QCN_CP_SIZE + fab.L.QCN_CP_QUANT) >>> 2];
-    expect([quant('sw>hA'), quant('sw>hB')]).toEqual([1, 0]); // 0 linear, 1 msb (host/kernels/qcn-cp.ts)
+    expect([quant('sw>hA'), quant('sw>hB')]).toEqual([1, 0]); // 0 linear, 1 msb (host/core/kernels/qcn-cp.ts)
     const msb = runScenario(checkScenario(doc('msb'))).summary;
     const linear = runScenario(checkScenario(doc('linear'))).summary;
     expect(linear.qcn.cnms).toBeGreaterThan(0);

@@ -2,7 +2,7 @@
 // (port, priority group) that means the same for every mechanism, so one sweep can compare them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../host/errors.js';
+import { InputError } from '../host/errors/errors.js';
 import { checkScenario, splitPgBuffer, type FlowControlMode } from '../host/scenario/scenario.js';
 
 const modes = (m: FlowControlMode): FlowControlMode[] => ['lossy', 'lossy', 'lossy', m, 'lossy', 'lossy', 'lossy', 'lossy'];

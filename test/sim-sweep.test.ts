@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../host/errors.js';
+import { InputError } from '../host/errors/errors.js';
 import { parseXUnit, sweepCsv, sweepPlotSpec, writeSweep } from '../host/report/sweep-report.js';
 import { expandGrid, parseParams, parseValue, pointMetrics, runSweep, withValue, workerCount } from '../host/sweep/sweep.js';
 import { syntheticResult } from './fixtures/synthetic-result.js';

@@ -16,7 +16,7 @@ import { checkScenario, loadScenario, type Scenario, type ScenarioInput } from '
 import { AUTO_THREADS_WORK, autoThreads, partitionFabric } from '../host/sim/partition.js';
 import type { SimResult } from '../host/sim/result.js';
 import { runScenario } from '../host/sim/run.js';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { model } from '../bench/partition-model.js';
 import { dcbEts403020, runCli } from './helpers.js';
 

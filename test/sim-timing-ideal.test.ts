@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { runCliAsync } from './helpers.js';
 
 const fixtures = join(packageRoot(), 'test/fixtures');

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { runCli } from './helpers.js';
 
 const DAEMONS = ['/usr/sbin/munged', '/usr/sbin/slurmctld', '/usr/sbin/slurmd', '/usr/bin/sbatch', '/usr/bin/sinfo', '/usr/bin/squeue'];
@@ -91,7 +91,7 @@ describe('dcbkit sweep --slurm --submit on a real Slurm cluster', () => {
     const one = join(tmp, 'one');
     expect(runCli(['sweep', ...grid, '--jobs', '1', '--out', one]).status).toBe(0);
     const dir = join(tmp, 'cluster');
-    const sub = spawnSync(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli.js'), 'sweep', ...grid, '--slurm', '--shards', '3', '--out', dir, '--submit', '--json'],
+    const sub = spawnSync(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli', 'main.js'), 'sweep', ...grid, '--slurm', '--shards', '3', '--out', dir, '--submit', '--json'],
       { cwd: packageRoot(), env, encoding: 'utf8' });
     expect(sub.stderr).toBe('');
     expect(sub.status).toBe(0);

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { listFilesRecursive } from '../host/io.js';
-import { packageRoot } from '../host/loader.js';
+import { listFilesRecursive } from '../host/io/output.js';
+import { packageRoot } from '../host/core/loader.js';
 import { parseShard, SHARD_INDEX, shardPoints } from '../host/sweep/shard.js';
 import { shellWord } from '../host/sweep/slurm.js';
 import { inputErrorOf, runCli, runCliAsync } from './helpers.js';
@@ -142,7 +142,7 @@ describe('sweep --slurm and --k8s (scripts only)', () => {
       expect(array.split('\n')).toContain(line);
     }
     const exec = array.split('\n').find((l) => l.startsWith('exec '))!;
-    expect(exec).toContain(`'${process.execPath}' '${join(packageRoot(), 'dist', 'host', 'cli.js')}' 'sweep' '${join(packageRoot(), 'test/fixtures/sweep-tiny.yaml')}'`);
+    expect(exec).toContain(`'${process.execPath}' '${join(packageRoot(), 'dist', 'host', 'cli', 'main.js')}' 'sweep' '${join(packageRoot(), 'test/fixtures/sweep-tiny.yaml')}'`);
     expect(exec).toContain(`'--shard' ''"$SLURM_ARRAY_TASK_ID"'/4' '--out' '${dir}/shards/'"$SLURM_ARRAY_TASK_ID"''`);
     expect(read(dir, 'slurm/merge.sbatch')).toContain(`'sweep-merge' '${dir}/shards/0' '${dir}/shards/1' '${dir}/shards/2' '${dir}/shards/3' '--out' '${dir}'`);
     const bad = runCli(['sweep', ...grid, '--slurm', '--out', join(tmp, 'a b'), '--time', 'soon', '--image', 'x']);

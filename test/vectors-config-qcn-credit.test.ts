@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codegenFiles } from '../host/commands/codegen.js';
 import { generateMemh, generateVectors, prepareRun } from '../host/commands/vectors.js';
-import { InputError } from '../host/errors.js';
-import { computeHeadroom } from '../host/headroom.js';
-import { packageRoot } from '../host/loader.js';
+import { InputError } from '../host/errors/errors.js';
+import { computeHeadroom } from '../host/analysis/headroom.js';
+import { packageRoot } from '../host/core/loader.js';
 import { runCli } from './helpers.js';
 
 const ROOT = packageRoot();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codegenFiles } from '../host/commands/codegen.js';
 import { exampleStimulus, generateMemh } from '../host/commands/vectors.js';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { runCli } from './helpers.js';
 import { E2E_CONFIGS } from './vectors-configs.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateMemh, generateVectors } from '../host/commands/vectors.js';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { decodeWord, type WordLayout } from '../host/vectors/memh.js';
 import { Rand, randomCredit, randomEts, randomPfc, randomQcnCp, randomQcnRp } from './cmodel-stimuli.js';
 import { runCli } from './helpers.js';

@@ -81,7 +81,7 @@ describe('vectors pfc', () => {
     ['unknown event', { events: [{ t_ps: 0, type: 'jump' }] }, /^events\[0\]/m],
     ['departing more than held', { events: [{ t_ps: 0, type: 'depart', prio: 2, bytes: 64 }] }, /^events\[0\]\.bytes: departs 64 B but priority 2 holds 0 B/m],
     ['a bad speed', { params: { speed: '7G' }, events: [] }, /^params\.speed: must be one of/m],
-    ['an MTU above the shared limit (host/units.ts)', { params: { mtu: 16385 }, events: [] }, /^params\.mtu: .*16384/m],
+    ['an MTU above the shared limit (host/units/units.ts)', { params: { mtu: 16385 }, events: [] }, /^params\.mtu: .*16384/m],
     ['a time field of 8 entries', { events: [{ t_ps: 0, type: 'rx_pfc', enable_vector: 1, time: [1] }] }, /^events\[0\]\.time/m],
     ['not JSON', '{', /^--stimulus: not valid JSON/m],
   ])('exits 2 on %s, nothing on stdout', (_name, doc, message) => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateVectors, prepareRun, runPrepared } from '../host/commands/vectors.js';
-import { packageRoot } from '../host/loader.js';
+import { packageRoot } from '../host/core/loader.js';
 import { requireTool, runCli } from './helpers.js';
 import { E2E_CONFIGS } from './vectors-configs.js';
 

@@ -1,17 +1,18 @@
 // The simulator's state: where the arena tables are (read from the header the host wrote, docs/design.md
 // §3), the packet pool's free list, the clock, the engine's event and packet codes, and one-line
-// accessors for the records of assembly/layout.ts (SH_, SN_, SP_, SK_, SF_, SC_).
+// accessors for the records of assembly/sim/layout.ts (SH_, SN_, SP_, SK_, SF_, SC_).
 //
 // engine.ts (simInit, the event loop) and partition.ts write these globals; every other module only
 // reads them. Globals are per instance: in a partitioned run each worker's instance has its own.
 // Invariants: every packet record is either on the free list or referenced once (a queue, the wire,
 // a sink list, an ARRIVE event); nothing allocates after simInit and memory never grows.
 import {
-  CREDIT_SIZE, QCN_CP_SIZE, QCN_RP_ACTIVE, QCN_RP_ALPHA_DEADLINE, QCN_RP_CR, QCN_RP_DEADLINE,
-  SC_POOL_EXHAUSTED, SF_RP, SF_SIZE, SK_NEXT, SK_SIZE, SN_SIZE, SP_CP, SP_CREDIT, SP_CREDIT_MASK, SP_MODES,
-  SP_SIZE, SP_FLAG_CAPTURE, SP_FLAG_REMOTE_PEER,
-  CONTROL_FRAME_BYTES, SIM_CREDIT_BITS,
+  CREDIT_SIZE, QCN_CP_SIZE, QCN_RP_ACTIVE, QCN_RP_ALPHA_DEADLINE, QCN_RP_CR, QCN_RP_DEADLINE, CONTROL_FRAME_BYTES,
 } from '../layout';
+import {
+  SC_POOL_EXHAUSTED, SF_RP, SF_SIZE, SK_NEXT, SK_SIZE, SN_SIZE, SP_CP, SP_CREDIT, SP_CREDIT_MASK, SP_MODES, SP_SIZE,
+  SP_FLAG_CAPTURE, SP_FLAG_REMOTE_PEER, SIM_CREDIT_BITS,
+} from './layout';
 
 // Event types. The number is also the event's class in the order of equal-time events (events.ts:
 // key = class << 28 | entity), so at one instant transmitter-done events run first, then arrivals.

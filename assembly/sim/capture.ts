@@ -18,7 +18,7 @@
 import {
   CG_CAP, CG_COUNT, CG_LOST, CG_RECORDS, CG_SIZE, CR_A, CR_B, CR_BYTES, CR_FLOW, CR_KIND, CR_PORT, CR_PRIO_SHIFT,
   CR_SIZE, CR_TIME, SH_CAPTURE, SK_A, SK_B, SK_BYTES, SK_FLOW, SK_KIND, SK_PRIO,
-} from '../layout';
+} from './layout';
 import { hdr, now, part } from './arena';
 
 /** Appends the departure of packet record ka from port p, starting now, to this partition's ring. */

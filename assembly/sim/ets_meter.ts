@@ -9,8 +9,9 @@
 // intervals. Runs once per sampling interval, for the ports this instance owns (each partition of a
 // partitioned run its own, at the same batch end), so it adds no pass over every port to the host.
 import {
-  EM_ACC, EM_LAST, EM_PORT, EM_SIZE, EM_WEIGHTED, SH_ETS_METER, SH_ETS_MIN_BYTES, SH_NETS_METER, SP_TX_BYTES_TC, SP_UNSAT,
-} from '../layout';
+  EM_ACC, EM_LAST, EM_PORT, EM_SIZE, EM_WEIGHTED, SH_ETS_METER, SH_ETS_MIN_BYTES, SH_NETS_METER, SP_TX_BYTES_TC,
+  SP_UNSAT,
+} from './layout';
 import { hdr, owns, portAt } from './arena';
 
 /** Closes a sampling interval for every measured port this instance owns. */

@@ -7,12 +7,14 @@
 // is dropped only beyond xoff + headroom of its PG; a packet's account bits (A_*) say what to release.
 import { creditDrain, creditGrantValue, creditReceive } from '../credit';
 import {
-  CREDIT_CAPACITY, FC_CREDIT, FC_LOSSY, PFC_PAUSE_TIME, PFC_PENDING, PFC_PORT_UNIT, PFC_TX_TIME, PKT_CNM,
-  PKT_DATA, PKT_GRANT, PKT_PAUSE, PKT_PFC, QCN_CP_QF, SC_CNMS, SC_DROP_LOSSLESS, SC_DROP_LOSSY, SC_DROP_PRIO,
-  SC_GRANTS, SF_DST_ORD, SF_PORT, SF_SRC_ORD, SF_TRANSPORT, TRANSPORT_ROCE, SK_BYTES, SK_FLOW, SK_HOP, SK_KIND, SK_PORT, SK_PRIO, SN_KIND,
-  SN_LOSSY_Q, SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED, SP_CR_LASTCL, SP_ETS, SP_NODE, SP_PEER, SP_PFC,
-  SP_QBYTES, SP_REFRESH_EV, SP_WD_DROP,
+  CREDIT_CAPACITY, FC_CREDIT, FC_LOSSY, PFC_PAUSE_TIME, PFC_PENDING, PFC_PORT_UNIT, PFC_TX_TIME, PKT_CNM, PKT_DATA,
+  PKT_GRANT, PKT_PAUSE, PKT_PFC, QCN_CP_QF, TRANSPORT_ROCE,
 } from '../layout';
+import {
+  SC_CNMS, SC_DROP_LOSSLESS, SC_DROP_LOSSY, SC_DROP_PRIO, SC_GRANTS, SF_DST_ORD, SF_PORT, SF_SRC_ORD, SF_TRANSPORT,
+  SK_BYTES, SK_FLOW, SK_HOP, SK_KIND, SK_PORT, SK_PRIO, SN_KIND, SN_LOSSY_Q, SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED,
+  SP_CR_LASTCL, SP_ETS, SP_NODE, SP_PEER, SP_PFC, SP_QBYTES, SP_REFRESH_EV, SP_WD_DROP,
+} from './layout';
 import { pfcArrive, pfcDepart, pfcNextRefresh, pfcTakePending } from '../pfc';
 import { dcqcnCpDequeue, dcqcnCpEnqueue, qcnCpDequeue, qcnCpEnqueue } from '../qcn_cp';
 import {

@@ -19,11 +19,13 @@
 // while senders already write parity n + 1's. Invariant: a ring is written by one thread and read
 // by one other, never at once (the barrier between them orders the accesses).
 import {
-  PT_COUNTERS, PT_HEAP, PT_HEAP_CAP, PT_NPARTS, PT_OWNER, PT_PART, PT_POOL_HI, PT_POOL_LO, PT_RINGS,
-  PT_HEAP_RECORDS, PT_PFC_TIMES, PT_TOUCH_TARGET, PT_TX_CAP, PT_WDLOG, RG_CAP, RG_COUNT, RG_ENTRIES, RG_ENTRY, RG_SIZE, SK_PORT, SK_SIZE,
-} from '../layout';
+  PT_COUNTERS, PT_HEAP, PT_HEAP_CAP, PT_NPARTS, PT_OWNER, PT_PART, PT_POOL_HI, PT_POOL_LO, PT_RINGS, PT_HEAP_RECORDS,
+  PT_PFC_TIMES, PT_TOUCH_TARGET, PT_TX_CAP, PT_WDLOG, RG_CAP, RG_COUNT, RG_ENTRIES, RG_ENTRY, RG_SIZE, SK_PORT,
+  SK_SIZE,
+} from './layout';
 import { EV_ARRIVE, FOREVER, allocPacket, ctr, freePacket, nParts, owner, part, pfcTimes, pktAt, wdlog } from './arena';
-import { linkPool, runEvents, seedEvents, useTouchTarget } from './engine';
+import { runEvents, useTouchTarget } from './engine';
+import { linkPool, seedEvents } from './setup';
 import { ARR, evMinTime, evOverflow, evPushKeyed, evReset, evUseRecords } from './events';
 
 /** The ring table (PT_RINGS) and the parity of the current window. */

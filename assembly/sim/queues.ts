@@ -6,11 +6,11 @@
 // Invariants: bit t of SP_BACKLOG is set iff TC t's FIFO is non-empty; SP_QBYTES[t] is the sum of its
 // frames' bytes and SP_QTOTAL the sum over TCs; SP_HEADWIRE[t] is the head frame's wire bytes.
 import { etsEmptied } from '../ets';
+import { WIRE_OVERHEAD } from '../layout';
 import {
   SK_A, SK_B, SK_BYTES, SK_FLOW, SK_KIND, SK_NEXT, SK_PRIO, SP_BACKLOG, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS,
   SP_HEADWIRE, SP_QBYTES, SP_QHEAD, SP_QTAIL, SP_QTOTAL,
-  WIRE_OVERHEAD,
-} from '../layout';
+} from './layout';
 import { CONTROL_FRAME, allocPacket, pktAt, portAt } from './arena';
 import { tryTransmit } from './link';
 

@@ -5,7 +5,7 @@
 // bottleneck's departures for ever (Floyd and Jacobson, "On Traffic Phase Effects in
 // Packet-Switched Gateways", 1991).
 //
-// State per port (assembly/layout.ts): SP_PPB + SP_PPB_FRAC / 2^32 = ps per byte at the port's
+// State per port (assembly/sim/layout.ts): SP_PPB + SP_PPB_FRAC / 2^32 = ps per byte at the port's
 // clock, SP_PPB_REM the fraction of a picosecond carried from the frames already sent; SP_FWD_LAT,
 // SP_FWD_JITTER, SP_FWD_RNG: the latency of the switch the port sends into and the stream its jitter
 // comes from (the receiving port's: the one link that feeds a port draws it, in send order, so a
@@ -15,10 +15,11 @@
 // 2^32)) ps, nothing lost to rounding; frames that cross a pipeline arrive in send order, each later
 // than the one before (strictly, so equal-time ties never depend on packet records); with range and
 // latency 0 nothing here runs (SP_FLAG_TIMED clear) and serialisation is wire bytes x SP_PPB as before.
+import { PKT_GRANT, PKT_PAUSE, PKT_PFC } from '../layout';
 import {
-  PKT_GRANT, PKT_PAUSE, PKT_PFC, SIM_ID_PORT, SP_CLOCK_OFFSET, SP_CLOCK_RANGE, SP_FLAGS, SP_FLAG_TIMED, SP_FWD_JITTER,
-  SP_FWD_LAST, SP_FWD_LAT, SP_FWD_RNG, SP_PEER, SP_PPB, SP_PPB_FRAC, SP_PPB_REM,
-} from '../layout';
+  SIM_ID_PORT, SP_CLOCK_OFFSET, SP_CLOCK_RANGE, SP_FLAGS, SP_FLAG_TIMED, SP_FWD_JITTER, SP_FWD_LAST, SP_FWD_LAT,
+  SP_FWD_RNG, SP_PEER, SP_PPB, SP_PPB_FRAC, SP_PPB_REM,
+} from './layout';
 import { rngNext, rngSeed } from '../rng';
 import { portAt } from './arena';
 

@@ -18,12 +18,12 @@
 // Invariants: SND_UNA <= SND_NXT <= SND_MAX <= NPSN (NPSN -1: unlimited) after every event;
 // RCV_NXT only grows and SF_DELIV is the bytes of PSNs below it; SF_RTO_EV_AT is the time of the one
 // live RTO event (the timer's deadline SF_RTO_AT may be later: the event then re-queues itself).
+import { PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK } from '../layout';
 import {
-  PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, SF_ACK_EVERY, SF_ACK_PRIO, SF_DELIV, SF_DONE_AT, SF_FA, SF_LAST_DELIV,
-  SF_NACKS, SF_NPSN, SF_RCV_NACKED, SF_RCV_NXT, SF_RCV_UNACKED, SF_RETX_BYTES, SF_RP, SF_RTO, SF_RTO_AT,
-  SF_RTO_EV_AT, SF_SND_MAX, SF_SND_NXT, SF_SND_UNA, SF_STATE, SF_TAIL_BYTES, SF_TIMEOUTS, SK_B, SK_BYTES,
-  SK_FLOW, SK_HOP, SK_KIND, SK_PORT, SK_PRIO, SP_ETS,
-} from '../layout';
+  SF_ACK_EVERY, SF_ACK_PRIO, SF_DELIV, SF_DONE_AT, SF_FA, SF_LAST_DELIV, SF_NACKS, SF_NPSN, SF_RCV_NACKED, SF_RCV_NXT,
+  SF_RCV_UNACKED, SF_RETX_BYTES, SF_RP, SF_RTO, SF_RTO_AT, SF_RTO_EV_AT, SF_SND_MAX, SF_SND_NXT, SF_SND_UNA, SF_STATE,
+  SF_TAIL_BYTES, SF_TIMEOUTS, SK_B, SK_BYTES, SK_FLOW, SK_HOP, SK_KIND, SK_PORT, SK_PRIO, SP_ETS,
+} from './layout';
 import { dcqcnRpOnCnp } from '../qcn_rp';
 import { EV_RTO, FOREVER, REV_BIT, ROCE_BIT, allocPacket, flowAt, now, pktAt } from './arena';
 import { MAIN, evPush } from './events';

@@ -6,11 +6,12 @@
 //
 // State per (port, priority): SP_WD_LEFT countdown, SP_WD_LAST_TX/RX counters at the last poll;
 // SP_WD_STORM / SP_WD_IGNORE / SP_WD_DROP masks per port. Events go to the watchdog log (SW_SIZE).
+import { FC_PFC, WD_ALERT, WD_DROP } from '../layout';
 import {
-  FC_PFC, SC_WD_EVENTS, SK_KIND, SK_NEXT, SK_PRIO, SP_ETS, SP_NODE, SP_PFC, SP_PFC_RX, SP_QBYTES, SP_QHEAD,
-  SP_TX_PKTS, SP_WD_ACTION, SP_WD_DETECT, SP_WD_DROP, SP_WD_IGNORE, SP_WD_LAST_RX, SP_WD_LAST_TX, SP_WD_LEFT,
-  SP_WD_POLL, SP_WD_RESTORE, SP_WD_STORM, SW_SIZE, WD_ALERT, WD_DROP,
-} from '../layout';
+  SC_WD_EVENTS, SK_KIND, SK_NEXT, SK_PRIO, SP_ETS, SP_NODE, SP_PFC, SP_PFC_RX, SP_QBYTES, SP_QHEAD, SP_TX_PKTS,
+  SP_WD_ACTION, SP_WD_DETECT, SP_WD_DROP, SP_WD_IGNORE, SP_WD_LAST_RX, SP_WD_LAST_TX, SP_WD_LEFT, SP_WD_POLL,
+  SP_WD_RESTORE, SP_WD_STORM, SW_SIZE,
+} from './layout';
 import { pfcBlockedMask } from '../pfc';
 import { A_LOSSY, count, ctr, modeAt, nPorts, now, owns, pktAt, portAt, wdCap, wdPolls, wdlog } from './arena';
 import { tryTransmit } from './link';

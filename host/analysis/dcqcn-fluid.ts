@@ -1,7 +1,7 @@
 // The DCQCN fluid model of Zhu, Ghobadi, Misra, Padhye, "ECN or Delay: Lessons Learnt from Analysis
 // of DCQCN and TIMELY", CoNEXT 2016, §3 (N identical flows through one bottleneck of rate C): its
 // exact fixed point by root finding, and its delay differential equations integrated in time. Written
-// here as the oracle of test/dcqcn-fluid.test.ts, which holds the packet-level simulator to it
+// here as the oracle of test/analysis/dcqcn-fluid.test.ts, which holds the packet-level simulator to it
 // (scripts/dcqcn-fluid-table.mjs prints the comparison table of docs/qcn.md).
 //
 // Per flow, rates in packets/s, B in packets, T, tau, tau' and the feedback delay tau* in seconds;

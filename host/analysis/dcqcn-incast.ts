@@ -2,7 +2,7 @@
 // host/analysis/dcqcn-fluid.ts states its fixed point: bottleneck queue (mean, median), CNPs per second and
 // per-flow rates over a stationary window, plus what the investigation of docs/qcn.md needs
 // (empty and above-Kmax shares, synchronised cuts, the slowest rate limiter). Used by
-// test/dcqcn-fluid.test.ts; the table of docs/qcn.md is printed by scripts/dcqcn-fluid-table.mjs.
+// test/analysis/dcqcn-fluid.test.ts; the table of docs/qcn.md is printed by scripts/dcqcn-fluid-table.mjs.
 import { checkScenario, type ScenarioInput } from '../scenario/scenario.js';
 import { buildFabric } from '../sim/run.js';
 import type { DcqcnFluidParams } from './dcqcn-fluid.js';

@@ -4,7 +4,7 @@
 // and both go through the same view (host/audit/view.ts), so the audit and codegen cannot disagree
 // on what a config means. A config the target cannot express is refused as codegen refuses it.
 import type { DcbConfig } from '../config/index.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import type { Device } from '../../codegen/device.js';
 import { buildIr, type Ir } from '../../codegen/ir.js';
 import { headroomFromModel } from '../../codegen/index.js';

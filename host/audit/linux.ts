@@ -21,7 +21,7 @@
 // lists the entries as `N:(PRIORITY,SELECTOR,PROTOCOL) ...` (EtherTypes in hex).
 import { spawnSync } from 'node:child_process';
 import { z } from 'zod';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { interfaceNameRule } from '../config/fields.js';
 import type { DcbState, DcbAppKeyword, DcbEtsTable, LldpadIntent } from '../../codegen/linux.js';
 import { View, intSet } from './view.js';

@@ -9,7 +9,7 @@
 // (Redis answers in request order). Invariant: a reply is consumed only once it is complete.
 import { createConnection, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 
 export type RespValue = string | number | null | RespValue[] | RespError;
 

@@ -11,8 +11,8 @@
 // -d --print-data` prints the same as {TABLE: {key: {field: value}}} with lists as arrays; config_db.json
 // is that shape too. A key may name several ports and id ranges (`Ethernet0,Ethernet4|3-4`);
 // references are bare names or, before SONiC 202012, `[TABLE|name]`.
-import { readInputText } from '../input.js';
-import { InputError } from '../errors.js';
+import { readInputText } from '../io/input.js';
+import { InputError } from '../errors/errors.js';
 import type { ConfigDb, Table } from '../../codegen/sonic.js';
 import { View, intSet } from './view.js';
 

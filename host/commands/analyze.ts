@@ -3,7 +3,7 @@
 // every lossless priority is deadlock-free, 1 when a cycle exists, 2 on bad input.
 import type { CommandModule } from 'yargs';
 import { loadScenario, type Scenario } from '../scenario/scenario.js';
-import '../scenario-kind.js'; // names the scenario in its unknown-key messages
+import '../documents/scenario-kind.js'; // names the scenario in its unknown-key messages
 import { analyzeDeadlock, type DeadlockReport } from '../analysis/deadlock.js';
 
 interface Args { scenario: string; json?: boolean }

@@ -4,7 +4,7 @@
 // 2 on bad input (the config, the device file, the flags, or a device that cannot be read).
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../config/index.js';
-import { InputError, formatProblem } from '../errors.js';
+import { InputError, formatProblem } from '../errors/errors.js';
 import { defaultDevice, loadDevice } from '../../codegen/device.js';
 import { auditDevice, type AuditReport, type AuditSource } from '../audit/index.js';
 import { formatDifference } from '../audit/view.js';

@@ -3,7 +3,7 @@
 import type { CommandModule } from 'yargs';
 import { formatBench, runBench } from '../../bench/run.js';
 import { benchInProcesses, combineRuns } from '../../bench/runs.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 
 export const benchCommand: CommandModule<object, { json?: boolean; quick?: boolean; runs?: number }> = {
   command: 'bench',

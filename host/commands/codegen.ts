@@ -7,10 +7,10 @@
 // at once or not at all.
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../config/index.js';
-import { CODEGEN_OUTPUT, checkOutDir, writeTreeAtomicAsync } from '../io.js';
-import { withStopSignals } from '../signals.js';
-import { toolVersions } from '../versions.js';
-import { formatProblem } from '../errors.js';
+import { CODEGEN_OUTPUT, checkOutDir, writeTreeAtomicAsync } from '../io/output.js';
+import { withStopSignals } from '../io/signals.js';
+import { toolVersions } from '../core/versions.js';
+import { formatProblem } from '../errors/errors.js';
 import { defaultDevice, loadDevice, type Device } from '../../codegen/device.js';
 import { generate, splitTargetNames, TARGET_NAMES, type Generated } from '../../codegen/index.js';
 import { parseDeviceId } from '../../codegen/p4.js';
@@ -63,7 +63,7 @@ export const codegenCommand: CommandModule<object, Args> = {
   handler: async (args) => {
     checkOutDir(args.out, CODEGEN_OUTPUT);
     const { files, manifest, warnings } = codegenFiles(args.config, args.target, args.device, { deviceId: args['device-id'], maxShareErrorPp: args['max-share-error'], dpdkApi: args['dpdk-api'] });
-    // SIGINT / SIGTERM before the swap: one line, exit 130 / 143, nothing written (host/signals.ts)
+    // SIGINT / SIGTERM before the swap: one line, exit 130 / 143, nothing written (host/io/signals.ts)
     if (!(await withStopSignals(() => writeTreeAtomicAsync(args.out, files, CODEGEN_OUTPUT).then(() => true)))) return;
     for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
     if (args.json) process.stdout.write(JSON.stringify(manifest) + '\n');

@@ -4,19 +4,19 @@
 //   decode <pcap> | --hex HEX [--json] [--fcs]: every frame, JSON Lines with --json;
 //   negotiate <a> <b> [--mode] [--duration S] [--pcap F] [--json]: two agents exchange LLDPDUs
 //     until `--duration`; prints each side's operational ETS/PFC/APP, transitions and LLDPDUs.
-import { readInputBytes } from '../input.js';
+import { readInputBytes } from '../io/input.js';
 import type { CommandModule } from 'yargs';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { DecodeError, parseHex, toHex } from '../frames/bytes.js';
-import { parseSourceMac } from '../units.js';
-import { quantityCheck } from '../unit-grammar.js';
-import { writeFileAtomic } from '../io.js';
-import { writePcap } from '../pcap.js';
+import { parseSourceMac } from '../units/units.js';
+import { quantityCheck } from '../units/grammar.js';
+import { writeFileAtomic } from '../io/output.js';
+import { writePcap } from '../capture/pcap.js';
 import { decodeCapture, decodeHexFrame, decodeRecord, problem as decodeProblem, type DecodedFrame } from '../dcbx/decode.js';
-import { CaptureStream } from '../pcap-stream.js';
+import { CaptureStream } from '../capture/pcap-stream.js';
 import { parseCetOui } from '../dcbx/cet.js';
 import { loadConfig, type DcbConfig } from '../config/index.js';
-import { formatProblem, type Problem } from '../errors.js';
+import { formatProblem, type Problem } from '../errors/errors.js';
 import { appendFcs } from '../frames/fcs.js';
 import { checkAdvertisable, encodeConfigLldpdu, type DcbxMode } from '../dcbx/advertise.js';
 import { simulate, type SimResult } from '../dcbx/simulate.js';
@@ -85,7 +85,7 @@ function skippedLine(skipped: number, json: boolean): string {
 
 /**
  * `dcbx decode -`: a pcap or pcapng stream on stdin, each LLDP/DCB frame printed as its record
- * completes (host/pcap-stream.ts); the skipped count closes the output when the stream ends. A bad
+ * completes (host/capture/pcap-stream.ts); the skipped count closes the output when the stream ends. A bad
  * record stops the command with exit 2 after the frames before it were printed.
  */
 async function decodeStdin(opts: Parameters<typeof decodeRecord>[2] & { warn: (p: Problem) => void }, print: (f: DecodedFrame[]) => void, done: (skipped: number) => void): Promise<void> {
@@ -154,7 +154,7 @@ const encodeCmd: CommandModule<object, A> = {
       .option('json', { type: 'boolean', default: false, describe: 'print {lldpdu, hex} as JSON' }),
   handler: (a) => {
     const cfg = loadPort(a.config);
-    // A source address, as in configs and `frames --src`: unicast and not all zeros (host/units.ts).
+    // A source address, as in configs and `frames --src`: unicast and not all zeros (host/units/units.ts).
     if (a.src !== undefined) parseSourceMac(a.src, '--src');
     const mode = modeOf(a, cfg);
     let bytes = encodeConfigLldpdu(cfg, mode, a.src);

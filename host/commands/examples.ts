@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { packageRoot } from '../loader.js';
+import { packageRoot } from '../core/loader.js';
 
 export interface ExampleEntry {
   /** the folder name under examples/ */

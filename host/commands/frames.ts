@@ -2,13 +2,13 @@
 // (--pcap FILE, atomically) and/or prints its hex (--hex; the default when no --pcap is given).
 // --json prints {"frame": {...decoded fields...}, "hex": "..."} instead of the bare hex line.
 import type { Argv, CommandModule } from 'yargs';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { toHex } from '../frames/bytes.js';
 import { encodeFrame, type ControlFrame } from '../frames/index.js';
-import { writeFileAtomic } from '../io.js';
-import { writePcap } from '../pcap.js';
+import { writeFileAtomic } from '../io/output.js';
+import { writePcap } from '../capture/pcap.js';
 import { parseMac } from '../frames/bytes.js';
-import { parseSourceMac } from '../units.js';
+import { parseSourceMac } from '../units/units.js';
 
 export const DEFAULT_SRC = '02:00:00:00:00:01';
 export const MAC_CONTROL_DST = '01:80:c2:00:00:01';

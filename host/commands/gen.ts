@@ -4,10 +4,10 @@
 // printed); the duration and speed are checked by the scenario's own rules, reported at the flag.
 import type { CommandModule } from 'yargs';
 import { Document, isMap, isSeq } from 'yaml';
-import { InputError, type Problem } from '../errors.js';
+import { InputError, type Problem } from '../errors/errors.js';
 import { CLOS_PATTERNS, closHostCount, closMaxFlows, closScenario, type ClosPattern } from '../scenario/clos.js';
 import { checkScenario } from '../scenario/scenario.js';
-import '../scenario-kind.js'; // names the scenario in its unknown-key messages
+import '../documents/scenario-kind.js'; // names the scenario in its unknown-key messages
 
 interface GenArgs { kind: string; k: number; flows: number; duration: string; seed: number; speed: string; pattern: string }
 

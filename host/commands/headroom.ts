@@ -1,16 +1,16 @@
 // `dcbkit headroom --speed 100G --cable 300m --mtu 9216 [--json] [--profile ieee|sonic|sonic-2023]
 // [--interface-delay BT] [--asic spectrumN | --asic-table FILE --lanes N --small-packet-percent N --shared-headroom-pool
-// --gearbox-delay T]`: the PFC headroom of one lossless priority (host/headroom.ts, docs/design.md §4.1). `--json` prints
+// --gearbox-delay T]`: the PFC headroom of one lossless priority (host/analysis/headroom.ts, docs/design.md §4.1). `--json` prints
 // {"headroom_bytes": N, "components": {...bits per component...}, ...}; all flags are checked
 // before anything is printed (bad flags: `path: rule` on stderr, exit 2).
 import type { CommandModule } from 'yargs';
-import { InputError, type Problem } from '../errors.js';
+import { InputError, type Problem } from '../errors/errors.js';
 import {
   ASIC_NAMES, computeHeadroom, HEADROOM_PROFILES, parseAsicTable, parseInterfaceDelay, SONIC_LOSSLESS_MTU, SONIC_PORT_MTU,
   type AsicName, type HeadroomProfile, type HeadroomResult, type SonicParams,
-} from '../headroom.js';
+} from '../analysis/headroom.js';
 import { readDocument } from '../config/load.js';
-import { parseCable, parseMtu, parsePortSpeed, parseRate, PORT_SPEED_NAMES, quantityCheck } from '../units.js';
+import { parseCable, parseMtu, parsePortSpeed, parseRate, PORT_SPEED_NAMES, quantityCheck } from '../units/units.js';
 
 /** The default --mtu of the ieee profile (the config's port MTU default). */
 const IEEE_MTU = 9216;

@@ -5,23 +5,23 @@
 // summary, series CSV, plots, HTML) atomically. A progress bar shows on a terminal only.
 // A run that would not fit --max-memory is refused before it starts (host/sim/budget.ts); SIGINT
 // (Ctrl-C) or SIGTERM stops a run while it simulates, renders or writes with one line on stderr,
-// exit 130 or 143 and nothing written (host/signals.ts).
+// exit 130 or 143 and nothing written (host/io/signals.ts).
 import type { CommandModule } from 'yargs';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { availableParallelism } from 'node:os';
 import { loadScenario, type Scenario } from '../scenario/scenario.js';
 import { autoThreads, checkThreadsArg } from '../sim/partition.js';
-import '../scenario-kind.js'; // names the scenario in its unknown-key messages
+import '../documents/scenario-kind.js'; // names the scenario in its unknown-key messages
 import { startRun } from '../sim/run.js';
 import type { SimResult } from '../sim/result.js';
 import { progress } from '../sim/progress.js';
 import { DEFAULT_MAX_MEMORY, formatBytes, type ScenarioSource } from '../sim/budget.js';
 import { statSync } from 'node:fs';
 import { sizeBytes } from '../scenario/units.js';
-import { checkOutDir, RUN_OUTPUT, writeTreeAtomicAsync, type OutputKind } from '../io.js';
+import { checkOutDir, RUN_OUTPUT, writeTreeAtomicAsync, type OutputKind } from '../io/output.js';
 import { CAPTURE_GENERATOR, CAPTURE_MANIFEST, DEFAULT_SNAPLEN, MAX_DEFAULT_PORTS, PacketCapture } from '../sim/capture.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { Interrupted, stopSignal, withStopSignals } from '../signals.js';
+import { Interrupted, stopSignal, withStopSignals } from '../io/signals.js';
 // The report and its plots (vega, vega-lite: most of the code dcbkit ships) are imported only when
 // a run writes them or is interrupted, so that `run --json` starts as fast as `validate`.
 const plots = () => import('../report/plots.js');
@@ -155,7 +155,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
         result = await runCommand(args, stopped);
         // Capture files inside --out go with the report (all or nothing); elsewhere they are staged
         // on their own, after the report, so that a stop while rendering leaves both as they were.
-        // Rendering yields (the check after it), and so does the write between its files (host/io.ts).
+        // Rendering yields (the check after it), and so does the write between its files (host/io/output.ts).
         const inOut = new Map([...(pcap?.prefix != null && result.capture ? result.capture : [])].map(([k, v]) => [`${pcap!.prefix}${k}`, v]));
         if (args.out && (await (await report()).writeReport(result, args.out, inOut, stopped)) === null) throw new RunInterrupted('while rendering the report');
         if (args.pcap !== undefined && pcap?.prefix === null && result.capture) await writeTreeAtomicAsync(args.pcap, result.capture, PCAP_OUTPUT, '--pcap');

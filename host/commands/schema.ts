@@ -1,11 +1,11 @@
 // `dcbkit schema config|scenario|device [--out FILE]`: the JSON Schema (draft 2020-12) of a document's input, for
 // editors (YAML language server, VS Code) and external tools. Written atomically with --out.
 import type { CommandModule } from 'yargs';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { configJsonSchema } from '../config/json-schema.js';
-import { writeFileAtomic } from '../io.js';
+import { writeFileAtomic } from '../io/output.js';
 import { scenarioJsonSchema } from '../scenario/scenario.js';
-import { deviceJsonSchema } from '../document-kinds.js';
+import { deviceJsonSchema } from '../documents/kinds.js';
 
 const schemas: Record<string, () => unknown> = { config: configJsonSchema, scenario: scenarioJsonSchema, device: deviceJsonSchema };
 

@@ -8,9 +8,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { CommandModule, Options } from 'yargs';
-import { InputError, type Problem } from '../errors.js';
-import { checkOutDir, SWEEP_OUTPUT, writeTreeAtomic, writeTreeAtomicAsync } from '../io.js';
-import { packageRoot } from '../loader.js';
+import { InputError, type Problem } from '../errors/errors.js';
+import { checkOutDir, SWEEP_OUTPUT, writeTreeAtomic, writeTreeAtomicAsync } from '../io/output.js';
+import { packageRoot } from '../core/loader.js';
 import { canonicalJson } from '../report/report.js';
 import type { SimSummary } from '../sim/result.js';
 import { checkK8sOptions, K8S_MOUNT, k8sFiles } from '../sweep/k8s.js';
@@ -21,9 +21,9 @@ import {
 import { checkSlurmOptions, slurmScripts, submitSlurm } from '../sweep/slurm.js';
 import { sweepFiles, sweepJson, type XUnit } from '../report/sweep-report.js';
 import { runSweep, type PointMetrics, type SweepOutcome, type SweepParam } from '../sweep/sweep.js';
-import { toolVersions } from '../versions.js';
+import { toolVersions } from '../core/versions.js';
 import { prepareSweep, stopSweepAtOnce } from './sweep.js';
-import { withStopSignals } from '../signals.js';
+import { withStopSignals } from '../io/signals.js';
 
 export interface ClusterArgs {
   shard?: string; resume?: boolean; slurm?: boolean; k8s?: boolean; shards?: number; submit?: boolean;
@@ -93,7 +93,7 @@ export async function clusterSweep(args: SweepArgs, metrics: (keyof PointMetrics
     if (k8s) k8s.name = `dcbkit-sweep-${plan.id.slice(0, 12)}`;
     writePlanDir(out, plan, args.slurm
       ? (() => {
-        const s = slurmScripts(task, { partition: args.partition, time: args.time, cpusPerTask: args['cpus-per-task'] }, { node: process.execPath, cli: join(packageRoot(), 'dist', 'host', 'cli.js') });
+        const s = slurmScripts(task, { partition: args.partition, time: args.time, cpusPerTask: args['cpus-per-task'] }, { node: process.execPath, cli: join(packageRoot(), 'dist', 'host', 'cli', 'main.js') });
         return new Map([['slurm/array.sbatch', s.array], ['slurm/merge.sbatch', s.merge]]);
       })()
       : k8sFiles(task, doc, k8s!));

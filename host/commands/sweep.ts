@@ -4,18 +4,18 @@
 // nothing written.
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { InputError, type Problem } from '../errors.js';
+import { InputError, type Problem } from '../errors/errors.js';
 import { checkThreadsArg } from '../sim/partition.js';
 import { checkScenario, readScenarioFile } from '../scenario/scenario.js';
-import '../scenario-kind.js'; // names the scenario in its unknown-key messages
+import '../documents/scenario-kind.js'; // names the scenario in its unknown-key messages
 import { canonicalJson } from '../report/report.js';
-import { checkOutDir, SWEEP_OUTPUT } from '../io.js';
+import { checkOutDir, SWEEP_OUTPUT } from '../io/output.js';
 import { parseXUnit, sweepJson, type XUnit } from '../report/sweep-report.js';
 import { defaultJobs, expandGrid, METRIC_NAMES, parseParams, runSweep, type PointMetrics, type SweepOutcome, type SweepParam, type SweepPoint } from '../sweep/sweep.js';
 import { CLUSTER_OPTIONS, clusterSweep, isClusterSweep, writeFullSweep, type ClusterArgs } from './sweep-merge.js';
-import { maxOf } from '../extent.js';
+import { maxOf } from '../util/extent.js';
 import { humanMetric } from '../report/completion.js';
-import { exitStatusOf, onStopNow, reportInterrupted, withStopSignals } from '../signals.js';
+import { exitStatusOf, onStopNow, reportInterrupted, withStopSignals } from '../io/signals.js';
 
 export interface SweepOptions { params: string[]; jobs?: number; json?: boolean; workerFile?: string; xUnit?: XUnit }
 
@@ -72,7 +72,7 @@ export function prepareSweep(path: string, opts: Pick<SweepOptions, 'params' | '
  * so `--out DIR` is as it was; with --resume, what DIR already holds stays for the next --resume),
  * then exit 130 or 143 at once: the worker threads hold no output and end with the process. Needs
  * withStopSignals around the command; returns the function that ends this phase (the write that
- * follows stops at its own checks, host/io.ts).
+ * follows stops at its own checks, host/io/output.ts).
  */
 export function stopSweepAtOnce(what: () => string): () => void {
   const started = Date.now();

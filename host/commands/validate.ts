@@ -1,18 +1,18 @@
 // `dcbkit validate <file> [--json] [--kind K]`: checks a DCB config (or another registered document
-// kind, host/document-kinds.ts) and prints a summary. Invalid input: one `path: rule` line per
+// kind, host/documents/kinds.ts) and prints a summary. Invalid input: one `path: rule` line per
 // problem on stderr, exit 2, nothing on stdout. Warnings go to stderr as `warning: path: rule`
 // and do not change the exit status.
 // A DCB config is also checked against every codegen target: plain validate warns which targets
 // `dcbkit codegen` would refuse it for and why; `--target T[,T]` makes those refusals errors (exit 2),
 // the same `target: path: rule` lines codegen prints, so validate and codegen agree.
 import type { CommandModule } from 'yargs';
-import { InputError, formatProblem, type Problem } from '../errors.js';
+import { InputError, formatProblem, type Problem } from '../errors/errors.js';
 import type { DcbConfig } from '../config/index.js';
 import { defaultDevice, loadDevice } from '../../codegen/device.js';
 import { refusals, splitTargetNames, TARGET_NAMES } from '../../codegen/index.js';
 import { readDocument } from '../config/load.js';
-import { documentKinds, kindOf } from '../document-kinds.js';
-import type { ValidatedDocument } from '../documents.js';
+import { documentKinds, kindOf } from '../documents/kinds.js';
+import type { ValidatedDocument } from '../documents/documents.js';
 
 /** Library form: reads and validates a document file; throws InputError when it is invalid. */
 export function validateFile(path: string, kindName?: string): ValidatedDocument & { kind: string } {

@@ -1,6 +1,6 @@
 // `dcbkit versions`: the toolchain a result was produced with (also embedded in bench and manifests).
 import type { CommandModule } from 'yargs';
-import { toolVersions } from '../versions.js';
+import { toolVersions } from '../core/versions.js';
 
 export const versionCommand: CommandModule<object, { json?: boolean }> = {
   command: 'versions',

@@ -17,7 +17,7 @@
 //   repeats to the reader, RFC 8259 §4 says names SHOULD be unique); the text is scanned once, one
 //   key set per open object, and a repeat is refused as YAML's is.
 import { isAlias, isMap, isPair, isScalar, isSeq, Lexer, type Document } from 'yaml';
-import type { Problem } from '../errors.js';
+import type { Problem } from '../errors/errors.js';
 
 /** Four times the entries of the largest generated scenario (`gen clos --k 32 --flows 100000`: 460,000). */
 export const MAX_DOCUMENT_ENTRIES = 2_000_000;

@@ -2,8 +2,8 @@
 // priority lists, speeds, cable lengths, MAC addresses and OUIs. Every message names the rule and the
 // value it got, so a `path: rule` line is enough to fix the input (docs/design.md §5).
 import { z } from 'zod';
-import { CABLE_RULE, parseLength, sourceMacCheck } from '../units.js';
-import { didYouMean, quantityCheck } from '../unit-grammar.js';
+import { CABLE_RULE, parseLength, sourceMacCheck } from '../units/units.js';
+import { didYouMean, quantityCheck } from '../units/grammar.js';
 
 /** Shows a rejected value the way the user wrote it (strings quoted, the rest as JSON). */
 export function show(v: unknown): string {

@@ -5,7 +5,7 @@
  *     const { config, warnings } = loadConfig('examples/configs/converged.yaml');
  *     config.port.speed        // bit/s (number), config.port.cable in metres, config.port.mtu bytes
  *     config.ets               // always present (derived from pg, or 802.1Q strict defaults)
- *     config.pfc.headroom      // 'auto' | bytes: for 'auto' call computeHeadroom from host/headroom.ts
+ *     config.pfc.headroom      // 'auto' | bytes: for 'auto' call computeHeadroom from host/analysis/headroom.ts
  *     config.app[i].selector   // 1..5, with config.app[i].selector_name
  *
  * parseConfig/loadConfig throw InputError (`path: rule` problems, exit 2 in the CLI). Keys, units,

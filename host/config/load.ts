@@ -2,8 +2,8 @@
 // InputError problems that name the line, so nothing about a bad file ever reaches stdout.
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
-import { InputError } from '../errors.js';
-import { readInputText } from '../input.js';
+import { InputError } from '../errors/errors.js';
+import { readInputText } from '../io/input.js';
 import { entriesBound, jsonDuplicateKeys, longestYamlValue, MAX_DOCUMENT_ENTRIES, MAX_VALUE_CHARS, yamlDuplicateKeys } from './document-limits.js';
 import { parseConfig, type ParsedConfig } from './schema.js';
 

@@ -18,20 +18,20 @@
  * Invariants of a normalised config: all tables have 8 entries; priorities, TCs 0..7; ETS bandwidths
  * sum to 100 over ETS TCs (or there is no ETS TC) and are 0 elsewhere; PFC, credit and PAUSE never
  * claim the same priority; `pfc.headroom` stays 'auto' or bytes (consumers call computeHeadroom from
- * host/headroom.ts for 'auto'); parseConfig(JSON of a normalised config) gives the same config.
+ * host/analysis/headroom.ts for 'auto'); parseConfig(JSON of a normalised config) gives the same config.
  */
 import { z } from 'zod';
 import {
   bool, cable, intIn, mac, mustBe, oneOf, oui, priority, prioritySet, protocolId, show, speed, strictObject, table8,
 } from './fields.js';
-import { MTU_MAX, MTU_MIN } from '../units.js';
-import { TSA_NAMES, tsaNameOf, type TsaName } from '../codes.js';
+import { MTU_MAX, MTU_MIN } from '../units/units.js';
+import { TSA_NAMES, tsaNameOf, type TsaName } from '../core/codes.js';
 import { interfaceName } from './fields.js';
-import { InputError, type Problem } from '../errors.js';
-import { formatPath } from '../problems.js';
+import { InputError, type Problem } from '../errors/errors.js';
+import { formatPath } from '../errors/problems.js';
 import { configWarnings } from './warnings.js';
 import { fromNvidia, nvidiaBlockProblems, nvidiaDcqcnSchema, NVIDIA_TO_MODEL, type DcqcnModelParams } from './nvidia-dcqcn.js';
-import { ALPHA_BITS_DEFAULT, ALPHA_BITS_MAX, ALPHA_BITS_MIN } from '../kernels/qcn-rp.js';
+import { ALPHA_BITS_DEFAULT, ALPHA_BITS_MAX, ALPHA_BITS_MIN } from '../core/kernels/qcn-rp.js';
 import type {
   AppSelectorName, PortConfig, EtsTables, EtsConfig, PgConfig, PfcWatchdogConfig, PfcConfig, PauseConfig, AppEntry, QcnCpConfig, QcnRpQauPc, QcnRpDcqcn, QcnRpConfig, QcnConfig, CreditConfig, DcbConfig,
 } from './types.js';

@@ -1,6 +1,6 @@
 // Types of the normalised DCB config: what parseConfig (schema.ts) returns and every command reads
 // (docs/design.md §5 key names; units: bit/s, bytes, metres, ps).
-import type { TsaName } from '../codes.js';
+import type { TsaName } from '../core/codes.js';
 
 export type { TsaName };
 export type AppSelectorName = 'ethertype' | 'stream' | 'dgram' | 'any' | 'dscp';

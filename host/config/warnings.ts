@@ -2,7 +2,7 @@
 // 802.1Qbb/802.1Q clause 36 and CEE ETS 1.01 §7: PFC pauses a priority, transmission selection works
 // per traffic class (or priority group), so a lossy priority sharing a TC/PG with a PFC priority is
 // stopped by every pause of its neighbour. `dcbkit validate` prints these as `warning: path: rule`.
-import type { Problem } from '../errors.js';
+import type { Problem } from '../errors/errors.js';
 import type { DcbConfig } from './schema.js';
 
 /** Well-known protocols that are deployed lossless (FCoE/FIP, RoCE v1 and v2). */

@@ -10,7 +10,7 @@
 // App with the local admin values and the feature flags), CET, End.
 // A config that cannot be advertised is an InputError naming the config field.
 import { pgFromEts, type EtsTables as ConfigEtsTables } from '../config/index.js';
-import { InputError, type Problem } from '../errors.js';
+import { InputError, type Problem } from '../errors/errors.js';
 import { CEE_APP, CEE_CONTROL, CEE_PFC, CEE_PG, type CeeTlv } from './cee.js';
 import { parseCetOui, ouiText, type CetTlv } from './cet.js';
 import { MAX_APP_ENTRIES, selectorName, type AppEntry, type EtsTables, type IeeeTlv, type Tsa } from './ieee.js';

@@ -9,7 +9,7 @@
 // Feature header: oper_version, max_version, flags (b7 Enable, b6 Willing, b5 Error, b4..0
 // reserved 0), subtype. The Control sub-TLV comes first; each sub-TLV type at most once; other
 // sub-TLV types are kept as raw bytes in order, so decode -> encode is lossless.
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { DecodeError, Reader, Writer, toHex, parseHex } from '../frames/bytes.js';
 import { bitsToList, listToBits } from '../frames/macctrl.js';
 

@@ -13,7 +13,7 @@
 //     8  credit aging time, u32 microseconds
 //     12 counter width k, u8 bits (absolute counters mod 2^k; 2..16)
 //   TLV length 13.
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { DecodeError, Reader, Writer } from '../frames/bytes.js';
 import { bitsToList, listToBits } from '../frames/macctrl.js';
 import { CEE_OUI } from './cee.js';

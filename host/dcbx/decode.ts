@@ -3,11 +3,11 @@
 // PFC/PAUSE/CNM/CE frame. Frames of other EtherTypes (IPv6 neighbour discovery, ARP, ... on a real
 // capture) are skipped and counted; `frame` keeps the capture's numbering. An LLDP or DCB control
 // frame that does not decode makes the whole input an InputError naming the frame and the byte.
-import { InputError, type Problem } from '../errors.js';
+import { InputError, type Problem } from '../errors/errors.js';
 import { DecodeError, Reader } from '../frames/bytes.js';
 import { decodeFrame, stripFcs } from '../frames/index.js';
-import { readCapture } from '../pcap.js';
-import type { PcapngRecord } from '../pcapng.js';
+import { readCapture } from '../capture/pcap.js';
+import type { PcapngRecord } from '../capture/pcapng.js';
 import { LLDP_ETHERTYPE, decodeLldpdu, type LldpOptions } from './lldpdu.js';
 
 export interface DecodedFrame {

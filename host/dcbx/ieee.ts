@@ -11,8 +11,8 @@
 //            protocol u16
 // The decoders take the information string after the subtype and its absolute offset in the
 // frame, so that errors point at frame bytes. They reject what would not re-encode identically.
-import { TSA_CODE, tsaNameOf, type TsaName } from '../codes.js';
-import { InputError } from '../errors.js';
+import { TSA_CODE, tsaNameOf, type TsaName } from '../core/codes.js';
+import { InputError } from '../errors/errors.js';
 import { DecodeError, Reader, Writer } from '../frames/bytes.js';
 import { bitsToList, listToBits } from '../frames/macctrl.js';
 

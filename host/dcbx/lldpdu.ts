@@ -7,7 +7,7 @@
 // errors here: mandatory TLVs missing or out of order, duplicates of them, a TTL length other
 // than 2, a TLV running past the frame; and each DCBX TLV at most once (DUP_IEEE8021QAZ_TLV_*).
 // Optional TLVs the model does not interpret are kept raw, in order, so decode -> encode is lossless.
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { DecodeError, Reader, Writer, formatMac, parseHex, parseMac, toHex } from '../frames/bytes.js';
 import { CEE_OUI, CEE_SUBTYPE, decodeCeeBody, encodeCeeBody, type CeeTlv } from './cee.js';
 import { CET_DEFAULT_OUI, CET_SUBTYPE, decodeCetTlv, encodeCetBody, parseCetOui, type CetTlv } from './cet.js';

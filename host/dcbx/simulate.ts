@@ -11,12 +11,12 @@
 // down the path, the DCBX white paper §3.1).
 // Event order at one instant: scripted events, frame arrivals (in send order), TTL expiries, then
 // transmissions, each by agent index. Time is in ps (JS numbers: exact below 2^53 ps, ~2.5 h).
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { DecodeError, formatMac, parseMac } from '../frames/bytes.js';
 import { type DcbxMode, type DcbxPortConfig } from './advertise.js';
 import { DcbxAgent, DEFAULT_TIMERS, type AgentReport, type LldpTimers, type LogEntry } from './agent.js';
 import { decodeLldpdu, encodeLldpdu } from './lldpdu.js';
-import { minOf } from '../extent.js';
+import { minOf } from '../util/extent.js';
 
 export interface SimNode {
   name: string;

@@ -3,7 +3,7 @@
 //
 // Invariant: a decoder never reads past the buffer it was given (every read goes through
 // `need`), so malformed input ends in a DecodeError, never in a RangeError or a hang.
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 
 export type DecodeErrorCode =
   | 'truncated' // the bytes end before a field or TLV does

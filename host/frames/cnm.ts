@@ -10,7 +10,7 @@
 //   +24 encapsulated MSDU (that many octets), then zero pad up to the 60-byte minimum frame.
 // The wire unit of cnmQOffset/cnmQDelta is not given by the sources we could read (the IEEE8021-CN-MIB object descriptions give none): the
 // codec carries the raw signed 16-bit values; callers scale and saturate.
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { DecodeError, Reader, Writer, formatMac, parseHex, parseMac, toHex } from './bytes.js';
 import { checkU16 } from './pfc.js';
 

@@ -10,7 +10,7 @@
 //   36+2n request[n], u16 (sync only): units the sender asks for, 0 = none; zero in a grant
 //   52  8 zero octets of pad (60 bytes without FCS)
 // Values of priorities not enabled are kept as they are, so decode -> encode is lossless.
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { parseMac } from './bytes.js';
 import { OPCODE_CE_GRANT, OPCODE_CE_SYNC, PARAMS, finishMacControl, listToBits, openMacControl, readEnableVector, startMacControl } from './macctrl.js';
 import { checkPriorityList, checkU16, readTimes } from './pfc.js';

@@ -6,7 +6,7 @@
 //   34  26 zero octets of pad
 // `time` keeps all eight values, including those of disabled priorities, so decode -> encode is
 // lossless.
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import { Reader } from './bytes.js';
 import { MAC_CONTROL_DA, OPCODE_PFC, PARAMS, finishMacControl, listToBits, openMacControl, readEnableVector, startMacControl } from './macctrl.js';
 import { parseMac } from './bytes.js';

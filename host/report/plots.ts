@@ -12,9 +12,9 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { SimResult, SimSeries } from '../sim/result.js';
-import { maxOf } from '../extent.js';
+import { maxOf } from '../util/extent.js';
 import { humanTime } from './completion.js';
-import { collectGarbage } from '../gc.js';
+import { collectGarbage } from '../util/gc.js';
 
 export const MAX_POINTS = 2000;
 const WIDTH = 720;
@@ -106,7 +106,7 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
     return await view.toSVG();
   } finally {
     view.finalize();
-    collectGarbage(); // the dataflow just dropped: the next plot's peak does not add to it (host/gc.ts)
+    collectGarbage(); // the dataflow just dropped: the next plot's peak does not add to it (host/util/gc.ts)
   }
 }
 

@@ -9,11 +9,11 @@
 //   report.html       one self-contained page: summary tables and the SVGs inline, no external assets
 //
 // docs/reports.md describes each file for users.
-import { RUN_OUTPUT, writeTreeAtomicAsync, type TreeFile } from '../io.js';
-import { toolVersions } from '../versions.js';
+import { RUN_OUTPUT, writeTreeAtomicAsync, type TreeFile } from '../io/output.js';
+import { toolVersions } from '../core/versions.js';
 import { flowNames, plotWindow, renderPlots, SERIES_KINDS, timeUnitFor } from './plots.js';
 import { completion, grouped, humanBytes, humanRate, humanTime, isMessage } from './completion.js';
-import { maxOf } from '../extent.js';
+import { maxOf } from '../util/extent.js';
 import { DEPRECATED_FIELDS } from '../sim/result.js';
 import type { SimResult, SimSeries, SimSummary } from '../sim/result.js';
 import { seriesCsvChunks, seriesCsvText } from '../sim/series-csv.js';
@@ -52,7 +52,7 @@ export function deterministicSummary(s: SimSummary): object {
 /** The run's wall-clock figures, kept out of summary.json because they differ run to run. */
 export function runInfo(s: SimSummary): object {
   return {
-    // Marks the directory as dcbkit run's, so the next run may replace it (host/io.ts).
+    // Marks the directory as dcbkit run's, so the next run may replace it (host/io/output.ts).
     generator: RUN_OUTPUT.generator,
     wall_s: s.sim.wall_s,
     packet_hops: s.sim.packet_hops,

@@ -8,10 +8,10 @@
 //   points/<index>.summary.json   every point's full summary (wall-clock fields removed)
 //   run.json      wall time, jobs, achieved concurrency, versions: the only file that differs
 //                 between identical sweeps
-import { InputError } from '../errors.js';
-import { quantityOfAnyKind } from '../unit-grammar.js';
-import { SWEEP_OUTPUT, writeTreeAtomic } from '../io.js';
-import { toolVersions } from '../versions.js';
+import { InputError } from '../errors/errors.js';
+import { quantityOfAnyKind } from '../units/grammar.js';
+import { SWEEP_OUTPUT, writeTreeAtomic } from '../io/output.js';
+import { toolVersions } from '../core/versions.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { renderSvg, timeUnitFor } from './plots.js';
 import { humanMetric } from './completion.js';
@@ -241,7 +241,7 @@ export async function sweepFiles(
   const hops = outcome.summaries.reduce((a, s) => a + s.sim.packet_hops, 0);
   const pointsWall = outcome.summaries.reduce((a, s) => a + s.sim.wall_s, 0);
   files.set('run.json', canonicalJson({
-    // Marks the directory as dcbkit sweep's, so the next sweep may replace it (host/io.ts).
+    // Marks the directory as dcbkit sweep's, so the next sweep may replace it (host/io/output.ts).
     generator: SWEEP_OUTPUT.generator,
     wall_s: outcome.wall_s,
     jobs: outcome.jobs,

@@ -1,8 +1,8 @@
 // The simulator's read-only view of a port's DCB config. The config itself is the core config
 // format (host/config: parseConfig, every rule and default of docs/config.md); a scenario embeds
 // one per node, per profile or as the default, and this module keeps only what the engine reads.
-import { TSA_CODE } from '../codes.js';
-import { InputError, type Problem } from '../errors.js';
+import { TSA_CODE } from '../core/codes.js';
+import { InputError, type Problem } from '../errors/errors.js';
 import { flowControlOf, parseConfig, type DcbConfig, type QcnRpConfig } from '../config/index.js';
 
 export interface DcbView {

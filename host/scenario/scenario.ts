@@ -6,18 +6,18 @@
 // `checkScenario` checks the rules that span entries (unknown nodes, unconnected hosts, headroom
 // that does not fit the buffer, priorities without a TC) and returns a normalised scenario with
 // every quantity in integer base units (ps, bytes, bit/s) and every generator expanded into flows.
-import { WIRE_OVERHEAD } from '../codes.js';
-import { readInputText } from '../input.js';
+import { WIRE_OVERHEAD } from '../core/codes.js';
+import { readInputText } from '../io/input.js';
 import { parseDocumentText } from '../config/load.js';
-import { InputError, formatProblem, type Problem } from '../errors.js';
-import { parseOrThrow } from '../problems.js';
+import { InputError, formatProblem, type Problem } from '../errors/errors.js';
+import { parseOrThrow } from '../errors/problems.js';
 import { psPerByte } from './units.js';
 import { parseDcb, type DcbView } from './dcb.js';
-import { computeHeadroom } from '../headroom.js';
+import { computeHeadroom } from '../analysis/headroom.js';
 import { normTiming, switchTiming } from './timing.js';
 import { rpDefaults } from '../config/schema.js';
 import type { QcnRpConfig } from '../config/types.js';
-import { appendAll, maxOf, minOf } from '../extent.js';
+import { appendAll, maxOf, minOf } from '../util/extent.js';
 import {
   scenarioSchema, type FlowControlMode, type FrameDist, type NodeQcn, type NormFlow, type NormNode, type NormPort,
   type Parsed, type Scenario,
@@ -109,7 +109,7 @@ interface FabricPart {
 }
 
 /** Nodes with their configs and flow-control modes, links as ports (named `node>peer`), and the rules between them. */
-/** The engine's credit counter width (SIM_CREDIT_BITS in assembly/layout.ts; test/sim-per-port checks they agree). */
+/** The engine's credit counter width (SIM_CREDIT_BITS in assembly/sim/layout.ts; test/sim-per-port checks they agree). */
 export const ENGINE_CREDIT_BITS = 16;
 
 function fabricOf(c: Check): FabricPart {
@@ -368,7 +368,7 @@ function sizeBuffers(c: Check, f: FabricPart): void {
     const headroom = n.ports.map((pi) => {
       const p = ports[pi];
       if (b.headroom !== 'auto') return b.headroom;
-      // The headroom calculator of host/headroom.ts (802.1Qbb component model, docs/design.md §4.1).
+      // The headroom calculator of host/analysis/headroom.ts (802.1Qbb component model, docs/design.md §4.1).
       try {
         return computeHeadroom({ speedBps: p.bps, cableM: Math.round(p.cable_m * 1000) / 1000, mtu }).headroom_bytes;
       } catch (e) {

@@ -1,9 +1,9 @@
 // Quantities written with units in scenario files, converted to the integer units of docs/design.md §2:
 // time -> picoseconds, size -> bytes, speed -> bit/s, cable length -> metres, by the one grammar of
-// every input (host/unit-grammar.ts, docs/units.md). A bare number is refused, 0 alone excepted.
+// every input (host/units/grammar.ts, docs/units.md). A bare number is refused, 0 alone excepted.
 import { z } from 'zod';
-import { CABLE_RULE, MAX_CABLE_M } from '../units.js';
-import { quantityCheck, type QuantityKind } from '../unit-grammar.js';
+import { CABLE_RULE, MAX_CABLE_M } from '../units/units.js';
+import { quantityCheck, type QuantityKind } from '../units/grammar.js';
 
 function quantity(kind: QuantityKind) {
   return z.union([z.number(), z.string()]).transform((v, ctx) => {

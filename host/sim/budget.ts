@@ -7,7 +7,7 @@
 // report being rendered):
 //   - dcbkit itself: Node, the code of `run` and the compiled core (BASE_BYTES), the scenario and
 //     the fabric's host-side tables per port and flow, and one more isolate per extra thread;
-//   - the arena (fabric.ts): its tables in full, and of the packet pool and event heap only the part
+//   - the arena (planned in fabric-plan.ts): its tables in full, and of the packet pool and event heap only the part
 //     a run can touch (records are handed out in order, assembly/sim/arena.ts): at most the frames
 //     every port can send in the run's duration, never more than the pool;
 //   - the series (sample.ts): one double per sample and series, plus the shared time axis;
@@ -16,12 +16,12 @@
 //     (series-csv.ts) and so costs the same whatever the run's length.
 // The constants were measured as peak RSS (`/usr/bin/time -v`) of `dcbkit run` on this project's
 // examples and fat trees; test/sim-budget-rss.test.ts checks the bound against the measured peak.
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { ArenaPlan } from './fabric.js';
 import { CSV_CHUNK_BYTES } from './series-csv.js';
 import type { SimSeries } from './result.js';
-import { WIRE_OVERHEAD } from '../codes.js';
+import { WIRE_OVERHEAD } from '../core/codes.js';
 
 /** Default --max-memory: 2 GiB. */
 export const DEFAULT_MAX_MEMORY = 2 * 1024 ** 3;
@@ -40,7 +40,7 @@ const THREAD_BYTES = 16 * MiB;
 const REPORT_BYTES = 13 * MiB;
 /**
  * --out: one plotted point through the spec, the dataflow, the scene graph and the SVG text. Every
- * plot counts: the heap is collected between plots (host/gc.ts), but the process does not give all
+ * plot counts: the heap is collected between plots (host/util/gc.ts), but the process does not give all
  * of it back (qcn-hotspot's plots together add 54 MiB to the run's peak, the largest alone 36 MiB).
  * A pause sample is a bar (a rectangle with its opacity): three points' worth; a rate sample sits
  * in a panel per flow: two.

@@ -6,7 +6,7 @@
 // (assembly/sim/capture.ts); this module sizes the rings, runs the engine in steps short enough
 // that no ring can fill, drains the rings after each step, turns every record into its frame
 // (capture-frames.ts) cut at the snap length, and appends it to its port's file as an Enhanced
-// Packet Block (host/pcapng-write.ts). A port belongs to one partition, and its records come in
+// Packet Block (host/capture/pcapng-write.ts). A port belongs to one partition, and its records come in
 // the order it sent its frames, so the files are the same on any number of threads.
 //
 // Bounds. A port starts at most one frame per smallest frame time (64 + 20 wire bytes at its
@@ -15,8 +15,8 @@
 // last, partly filled buffer, bound a port's file. The sum over the selected ports (plus the largest
 // one, copied once more when the files are assembled) is counted against the run's memory budget
 // before the run starts.
-import { InputError } from '../errors.js';
-import { epbBytes, pcapngHeader, writeEpb } from '../pcapng-write.js';
+import { InputError } from '../errors/errors.js';
+import { epbBytes, pcapngHeader, writeEpb } from '../capture/pcapng-write.js';
 import { formatBytes } from './budget.js';
 import type { CaptureLayout, Fabric } from './fabric.js';
 import { frameBytes, type CaptureRecord, type FrameContext, type PacketKinds } from './capture-frames.js';

@@ -1,17 +1,17 @@
 // Kernel parameters of the fabric engine's records: each port's PFC / PAUSE unit, credit receivers,
 // PFC watchdog, congestion points and ETS scheduler, and each flow's QCN / DCQCN reaction and
 // notification points, from its own node's config. The records follow each kernel's configure
-// protocol (host/kernels/*: the host writes the config fields, simInit calls the kernel's configure).
+// protocol (host/core/kernels/*: the host writes the config fields, simInit calls the kernel's configure).
 //
 // Reads: the scenario's nodes, ports and flows, and the watchdog poll groups of the arena plan.
 // Writes: only the kernel fields of the port and flow records (SP_MODES, SP_PFC, SP_CREDIT, SP_WD_*,
 // SP_CP, SP_ETS; SF_RP, SF_NP); the records' other fields are fabric.ts's.
-import { CONTROL_FRAME_BYTES, FC_CODE, WD_ACTION_CODE, WIRE_OVERHEAD } from '../codes.js';
-import type { Core } from '../loader.js';
-import { dcqcnKernelFields, NO_DCQCN_FIELDS, writeNpParams, writeRpParams, type RpParams } from '../kernels/qcn-rp.js';
-import { PFC_UNIT_OFF, PORT_UNIT, writePfcParams, type PfcParams } from '../kernels/pfc.js';
-import { writeCreditParams } from '../kernels/credit.js';
-import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
+import { CONTROL_FRAME_BYTES, FC_CODE, WD_ACTION_CODE, WIRE_OVERHEAD } from '../core/codes.js';
+import type { Core } from '../core/loader.js';
+import { dcqcnKernelFields, NO_DCQCN_FIELDS, writeNpParams, writeRpParams, type RpParams } from '../core/kernels/qcn-rp.js';
+import { PFC_UNIT_OFF, PORT_UNIT, writePfcParams, type PfcParams } from '../core/kernels/pfc.js';
+import { writeCreditParams } from '../core/kernels/credit.js';
+import { writeDcqcnCpParams, writeQcnCpParams } from '../core/kernels/qcn-cp.js';
 import type { NormNode, Scenario } from '../scenario/scenario.js';
 import type { QcnRpConfig } from '../config/types.js';
 import type { L } from './fabric-plan.js';
@@ -96,7 +96,7 @@ export function writeFlowKernels(w: ArenaWriter, L: L, scn: Scenario, flowsAt: n
 /**
  * Reaction-point parameters of a flow from its source host's qcn.rp (docs/config.md), which
  * checkScenario gave the fabric's profile; simInit then calls the kernels' configure
- * (host/kernels/qcn-rp.ts). Fields of the other profile are 0.
+ * (host/core/kernels/qcn-rp.ts). Fields of the other profile are 0.
  */
 function rpParamsOf(rp: QcnRpConfig, lineBps: number, L: L): RpParams {
   const common = { line_bps: lineBps, bc_bytes: rp.bc_bytes, timer_ps: rp.timer_ps, th: rp.th, ai_bps: rp.ai_bps, hai_bps: rp.hai_bps, min_bps: rp.min_bps };

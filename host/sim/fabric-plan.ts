@@ -11,7 +11,7 @@
 // of that needs (its ports, its switches' buffers and host queues, the frames in flight toward its
 // ports). Each event heap holds, per flow, its FLOW, RP timer and RTO events plus FLOW events a rate
 // change left stale.
-import { WIRE_OVERHEAD } from '../codes.js';
+import { WIRE_OVERHEAD } from '../core/codes.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { Partitioning } from './partition.js';
 import { smallestFrameTime } from './partition.js';
@@ -23,7 +23,7 @@ import { controlBytes } from './windows.js';
 export const WDLOG_CAP = 4096;
 const POOL_MAX = 4_000_000;
 
-/** Layout constant names read from the core (assembly/layout.ts, section sim). */
+/** Layout constant names read from the core (assembly/sim/layout.ts). */
 export type L = Record<string, number>;
 
 /** Ports whose departures the engine records, and the records each partition's ring holds (host/sim/capture.ts). */

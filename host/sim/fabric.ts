@@ -5,8 +5,8 @@
 // (fabric-plan.ts: sizes are fixed there so a run never allocates), then each phase writes its own
 // records: the header, nodes and ports, traffic, route tables, the kernels' parameters from each
 // node's config (fabric-params.ts), and after simInit the partitions.
-import { WIRE_OVERHEAD } from '../codes.js';
-import { Core } from '../loader.js';
+import { WIRE_OVERHEAD } from '../core/codes.js';
+import { Core } from '../core/loader.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { losslessPgs } from '../scenario/scenario.js';
 import { planRoutes, type RoutePlan, type Routes } from './routes.js';

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
-import { Core, coreModule, packageRoot } from '../loader.js';
+import { Core, coreModule, packageRoot } from '../core/loader.js';
 import type { PartitionWorkerData } from './partition-worker.js';
 import { ABORT_HEAP, ABORT_RING, ABORT_WORKER, WindowLoop, type PartitionCore } from './windows.js';
 

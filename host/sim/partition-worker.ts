@@ -3,7 +3,7 @@
 // every batch the main thread starts, until told to stop. An error goes back to the main thread
 // through `errors` (it reads it synchronously) and aborts the run.
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { Core, useCompiledModule } from '../loader.js';
+import { Core, useCompiledModule } from '../core/loader.js';
 import { ABORT_WORKER, WindowLoop } from './windows.js';
 
 export interface PartitionWorkerData {

@@ -16,8 +16,8 @@
 // arrival: the smallest frame's serialisation plus the link's delay. Nothing here depends on
 // anything but the scenario and the number of partitions asked for.
 import { availableParallelism, loadavg } from 'node:os';
-import { WIRE_OVERHEAD } from '../codes.js';
-import { InputError } from '../errors.js';
+import { WIRE_OVERHEAD } from '../core/codes.js';
+import { InputError } from '../errors/errors.js';
 import type { Scenario } from '../scenario/scenario.js';
 
 export interface Partitioning {

@@ -10,7 +10,7 @@ import { DeadlockMonitor, type PortProbe } from '../analysis/deadlock-monitor.js
 import { checkBudget, DEFAULT_MAX_MEMORY, runFootprint, type RunFootprint, type ScenarioSource } from './budget.js';
 import type { ArenaPlan } from './fabric.js';
 import { getHeapStatistics } from 'node:v8';
-import { collectGarbage } from '../gc.js';
+import { collectGarbage } from '../util/gc.js';
 
 /** Heap in use above which a run starts with a full collection (a small command's heap is about 15 MB). */
 const GC_BEFORE_RUN_BYTES = 32 * 1024 ** 2;

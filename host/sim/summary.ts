@@ -15,7 +15,7 @@ import { WDLOG_CAP } from './fabric.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { SimFlowResult, SimSummary } from './result.js';
 import { round3 } from './sample.js';
-import { CONTROL_FRAME_BYTES, WIRE_OVERHEAD } from '../codes.js';
+import { CONTROL_FRAME_BYTES, WIRE_OVERHEAD } from '../core/codes.js';
 
 /** What the driver measured during the run, beside the counters. */
 export interface RunMeasures {

@@ -12,7 +12,7 @@
 // user value is written `$$(`, Kubernetes' escape, so it is never expanded.
 import { basename, posix } from 'node:path';
 import { stringify } from 'yaml';
-import { InputError, type Problem } from '../errors.js';
+import { InputError, type Problem } from '../errors/errors.js';
 import { mergeTaskArgs, SHARD_INDEX, shardTaskArgs, type TaskPlan } from './shard.js';
 
 export const K8S_MOUNT = '/data';

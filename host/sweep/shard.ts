@@ -14,23 +14,23 @@
 // So an edited value, two summaries swapped, or a summary of another sweep is refused. This
 // catches damage and mistakes; it is no signature (anyone can recompute a digest).
 // A shard directory is an output of `dcbkit sweep` (run.json, "generator": "dcbkit sweep"), so the
-// project's output-dir rules (host/io.ts) accept it as an earlier output, and holds
+// project's output-dir rules (host/io/output.ts) accept it as an earlier output, and holds
 //   run.json                      generator, "sweep" (id, params, metrics, x_unit, points, shard),
 //                                 "point_wall_s" (each point's own wall time) and the wall figures
 //   points/<index>.summary.json   its points' summaries, named with the full grid's width
 // A merged (or one-machine) output has the same run.json keys plus the files of sweep-report.ts.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readInputText } from '../input.js';
+import { readInputText } from '../io/input.js';
 import { join } from 'node:path';
-import { InputError, type Problem } from '../errors.js';
-import { SWEEP_OUTPUT, writeTreeAtomicAsync } from '../io.js';
+import { InputError, type Problem } from '../errors/errors.js';
+import { SWEEP_OUTPUT, writeTreeAtomicAsync } from '../io/output.js';
 import { canonicalJson, deterministicSummary } from '../report/report.js';
 import type { SimSummary } from '../sim/result.js';
 import { sweepFiles, type XUnit } from '../report/sweep-report.js';
 import { z } from 'zod';
 import { METRIC_NAMES, gridValues, pointMetrics, type ParamValue, type PointMetrics, type SweepOutcome, type SweepParam, type SweepPoint } from './sweep.js';
-import { toolVersions } from '../versions.js';
+import { toolVersions } from '../core/versions.js';
 
 export interface ShardSpec { index: number; count: number }
 
@@ -47,7 +47,7 @@ export interface SweepPlan {
   shard?: ShardSpec;
 }
 
-/** Entries of a sweep directory that a new output of the same sweep keeps (host/io.ts `keep`). */
+/** Entries of a sweep directory that a new output of the same sweep keeps (host/io/output.ts `keep`). */
 export const KEPT_ENTRIES = ['slurm', 'k8s', 'shards'] as const;
 
 /** Parses `--shard I/N` (0 <= I < N). */

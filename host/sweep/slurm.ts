@@ -9,7 +9,7 @@
 // execFile (no shell).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { InputError, OutputError, type Problem } from '../errors.js';
+import { InputError, OutputError, type Problem } from '../errors/errors.js';
 import { mergeTaskArgs, SHARD_INDEX, shardTaskArgs, type TaskPlan } from './shard.js';
 
 export interface SlurmOptions { partition?: string; time?: string; cpusPerTask?: number }

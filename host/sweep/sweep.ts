@@ -12,11 +12,11 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import { InputError, type Problem } from '../errors.js';
-import { packageRoot } from '../loader.js';
+import { InputError, type Problem } from '../errors/errors.js';
+import { packageRoot } from '../core/loader.js';
 import { progress } from '../sim/progress.js';
 import type { SimSummary } from '../sim/result.js';
-import { minOf } from '../extent.js';
+import { minOf } from '../util/extent.js';
 import { completion } from '../report/completion.js';
 
 export type ParamValue = number | boolean | string;

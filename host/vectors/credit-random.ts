@@ -9,8 +9,8 @@
 // `sync_rx` follows its `*_tx` (a few are lost, a few grants arrive stale with an older CL), and
 // time steps between frames are sometimes longer than the aging time, so credits expire.
 
-import { CreditFlow } from '../credit.js';
-import { Core } from '../loader.js';
+import { CreditFlow } from '../core/credit.js';
+import { Core } from '../core/loader.js';
 import type { Rand } from './random.js';
 
 type Params = { k: number; unit: number; buffer_bytes: number; aging_ps: number };

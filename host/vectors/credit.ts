@@ -4,9 +4,9 @@
 // stale or corrupted grants and syncs by giving the *_rx event another value (e.g. an older cl).
 // One output line per event: the flow's whole record after it.
 import { z } from 'zod';
-import { CreditFlow } from '../credit.js';
-import { InputError } from '../errors.js';
-import { Core } from '../loader.js';
+import { CreditFlow } from '../core/credit.js';
+import { InputError } from '../errors/errors.js';
+import { Core } from '../core/loader.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 import { bindCreditEvents, creditFromConfig, prioritiesWithCredit } from './from-ir.js';

@@ -6,7 +6,7 @@
 // phases block all weighted TCs (so the 0 % TCs are served) or all strict ones (so DRR runs with
 // the others backlogged), and enqueues thin out as the queues grow, so a set stays within a replay
 // FIFO (1024 frames per TC). A `tx` only ever dequeues a queued frame: the kernel picks it.
-import { Core } from '../loader.js';
+import { Core } from '../core/loader.js';
 import { etsHarness } from './ets.js';
 import type { Rand } from './random.js';
 

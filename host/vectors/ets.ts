@@ -5,13 +5,13 @@
 //   {"type": "block", "tcs": [..]}           the set of blocked (PFC-paused) TCs from now on
 // Output per event: type, tc, bytes, cur, deficit[8], queued_frames[8], blocked[].
 import { z } from 'zod';
-import { EtsHarness, etsConfigSchema, type EtsConfig } from '../ets.js';
+import { EtsHarness, etsConfigSchema, type EtsConfig } from '../core/ets.js';
 import { etsCoverage, randomEts } from './ets-random.js';
-import { Core } from '../loader.js';
+import { Core } from '../core/loader.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 import { defaultConfigValues, etsFromRegisters } from './from-config.js';
-import { WIRE_OVERHEAD } from '../codes.js';
+import { WIRE_OVERHEAD } from '../core/codes.js';
 
 const event = z.discriminatedUnion('type', [
   z.object({ type: z.literal('enq'), prio: z.number().int().min(0).max(7), bytes: z.number().int().min(64) }),

@@ -17,8 +17,8 @@ import type { Device } from '../../codegen/device.js';
 import type { Ir } from '../../codegen/ir.js';
 import type { DcbConfig } from '../config/types.js';
 import { loadConfig, parseConfig } from '../config/index.js';
-import { InputError, fsReason } from '../errors.js';
-import { TSA_NAMES, TSA_CODE } from '../codes.js';
+import { InputError, fsReason } from '../errors/errors.js';
+import { TSA_NAMES, TSA_CODE } from '../core/codes.js';
 
 /** What the vectors were derived from, as the manifest records it. */
 export interface ConfigSource {

@@ -13,7 +13,7 @@
 // lossless priority group's: pfc.headroom when given in bytes, else the headroom model, in whole cells.
 import { headroomFromModel } from '../../codegen/index.js';
 import { roundUpTo } from '../../codegen/ir.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 import type { RegisterView } from './from-config.js';
 
 const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);

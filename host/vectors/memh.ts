@@ -18,7 +18,7 @@
 // "expected": {...}, "config_word": {...}}, each field {"name", "lsb", "width", "signed", "enum"?,
 // "meaning", ...}; config.memh holds the configuration registers as one word, for testbenches that
 // take the configuration at run time instead of the package's localparams.
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 
 /** One JSON key's fields (see the file comment). */
 export interface Group {

@@ -12,7 +12,7 @@
 //   idle     a tick one to four refresh intervals later (XOFF refreshes fall due).
 // Without a config: one or two PFC priorities at 25G, 100G or 400G with a default config's
 // thresholds and the headroom model; with one, the parameters its register image gives.
-import { Core } from '../loader.js';
+import { Core } from '../core/loader.js';
 import { buildPort, pfcStimulus } from './pfc.js';
 import type { Rand } from './random.js';
 

@@ -3,11 +3,11 @@
 // refreshes due at or before an event come first, as their own lines (type "refresh", t_ps = the
 // deadline that fired). Integers only: times in ps, sizes in bytes, masks as bit fields.
 import { z } from 'zod';
-import { InputError } from '../errors.js';
-import { computeHeadroom, parseCable, parseSpeed, SPEED_TABLE } from '../headroom.js';
-import { MTU_MAX, MTU_MIN } from '../units.js';
-import { Core } from '../loader.js';
-import { PfcPort, type PfcMode } from '../pfc.js';
+import { InputError } from '../errors/errors.js';
+import { computeHeadroom, parseCable, parseSpeed, SPEED_TABLE } from '../analysis/headroom.js';
+import { MTU_MAX, MTU_MIN } from '../units/units.js';
+import { Core } from '../core/loader.js';
+import { PfcPort, type PfcMode } from '../core/pfc.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 import { defaultConfigValues, pfcFromRegisters } from './from-config.js';
@@ -76,7 +76,7 @@ function units(v: number | number[]): number[] {
   return Array.isArray(v) ? v : Array(9).fill(v);
 }
 
-/** The port the stimulus describes (headroom "auto" = host/headroom.ts at speed, cable, mtu). */
+/** The port the stimulus describes (headroom "auto" = host/analysis/headroom.ts at speed, cable, mtu). */
 export function buildPort(p: Stimulus['params'], core: Core): PfcPort {
   let headroom: number[];
   if (p.headroom === 'auto') {

@@ -2,7 +2,7 @@
 // with `must be a..b` rules, the per-entity seed (docs/design.md §2), time-ordering checks, and the
 // exact conversion of the core's i64 state to JSON numbers.
 import { z } from 'zod';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/errors.js';
 
 /** Largest event time accepted: 2^52 ps (about 75 minutes), so every deadline stays an exact JSON number. */
 export const MAX_T_PS = 2 ** 52;

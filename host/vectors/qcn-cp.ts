@@ -2,8 +2,8 @@
 // qau-pc (default) or dcqcn (ECN marking). One output line per enqueue/dequeue with the CP state
 // after it; for qau-pc, fb and qf are those of this enqueue (sampled or not) and 0 on dequeues.
 import { z } from 'zod';
-import { Core } from '../loader.js';
-import { writeDcqcnCpParams, writeQcnCpParams } from '../kernels/qcn-cp.js';
+import { Core } from '../core/loader.js';
+import { writeDcqcnCpParams, writeQcnCpParams } from '../core/kernels/qcn-cp.js';
 import { checkTimeOrder, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';

@@ -3,14 +3,14 @@
 // it; every timer that expires at or before an event gets its own line first (type `timer`, or
 // `alpha_timer` for the dcqcn alpha decay), stamped with the deadline that fired.
 import { z } from 'zod';
-import { NO_DCQCN_FIELDS, writeNpParams, writeRpParams } from '../kernels/qcn-rp.js';
-import { Core } from '../loader.js';
+import { NO_DCQCN_FIELDS, writeNpParams, writeRpParams } from '../core/kernels/qcn-rp.js';
+import { Core } from '../core/loader.js';
 import { checkTimeOrder, exact, intIn, profileParams, stimulusOf, tPsField } from './qcn-common.js';
 import type { MemhLayout } from './memh.js';
 import type { VectorKernel } from './registry.js';
 import { prioritiesWithRp, qcnRpFromConfig } from './from-ir.js';
 import { qcnRpCoverage, randomQcnRp } from './qcn-rp-random.js';
-import { ALPHA_BITS_DEFAULT, ALPHA_BITS_MAX, ALPHA_BITS_MIN, dcqcnKernelFields } from '../kernels/qcn-rp.js';
+import { ALPHA_BITS_DEFAULT, ALPHA_BITS_MAX, ALPHA_BITS_MIN, dcqcnKernelFields } from '../core/kernels/qcn-rp.js';
 
 const RATE_MAX = 2 ** 43; // 8.8 Tb/s: keeps CR * 2^gd_shift inside i64
 

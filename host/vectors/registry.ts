@@ -2,7 +2,7 @@
 // validates the whole stimulus first (so invalid input prints nothing), then yields one JSON object
 // per output line. Each kernel's module registers itself in host/vectors/index.ts.
 import type { z } from 'zod';
-import type { Core } from '../loader.js';
+import type { Core } from '../core/loader.js';
 import type { MemhLayout } from './memh.js';
 import type { RegisterView } from './from-config.js';
 import type { Rand } from './random.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { packageRoot } from '../../host/loader.js';
+import { packageRoot } from '../../host/core/loader.js';
 import { runCli, type CliResult } from '../helpers.js';
 import { StandinNetns, type Lldpad } from '../dcbnl-standin/standin.js';
 
@@ -40,7 +40,7 @@ function configFile(name: string, c: Config): string {
 
 /** `dcbkit ARGS` in the namespace with the stand-in loaded (as a user runs it on the host). */
 function dcbkit(args: string[]): CliResult {
-  const r = net.run(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli.js'), ...args]);
+  const r = net.run(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli', 'main.js'), ...args]);
   return r;
 }
 

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { buildIr } from '../../codegen/ir.js';
 import { parseDevice } from '../../codegen/device.js';
 import { cHeaderTarget, registerValues } from '../../codegen/c-header.js';
-import { packageRoot } from '../../host/loader.js';
+import { packageRoot } from '../../host/core/loader.js';
 import { requireTool } from '../helpers.js';
 import { losslessConfig, testHeadroom } from './fixtures.js';
 

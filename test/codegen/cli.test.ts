@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { listFilesRecursive } from '../../host/io.js';
+import { listFilesRecursive } from '../../host/io/output.js';
 import { requireTool, runCli } from '../helpers.js';
 import { yanglint } from './sonic-yang.js';
 import { schemasDir } from './schemas.js';
@@ -142,7 +142,7 @@ describe('dcbkit codegen', () => {
     const r = runCli(['codegen', 'examples/configs/roce.yaml', '--device', join(tmp, 'nope.yaml'), '--target', 'all', '--out', join(tmp, 'x')]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^device: cannot read/);
-    // A device port the headroom model has no constants for (1G; 800G joined the shared speed list, host/units.ts) is named in the error.
+    // A device port the headroom model has no constants for (1G; 800G joined the shared speed list, host/units/units.ts) is named in the error.
     const dev = join(tmp, 'dev800.yaml');
     writeFileSync(dev, 'ports:\n  - {name: Ethernet0, index: 0, speed: 800G, cable: 5m}\n  - {name: Ethernet4, index: 1, speed: fast, cable: 5m}\n');
     const bad = runCli(['codegen', 'examples/configs/roce.yaml', '--device', dev, '--target', 'all', '--out', join(tmp, 'x')]);

@@ -4,11 +4,11 @@
 // at an offered share in parts per million of the wire bytes sent (after each sent frame of W
 // wire bytes the flow earns ppm x W credit and queues a frame per (frame + 20) x 10^6 of credit).
 // test/c/dpdk_sched_harness.c runs the same rule against rte_sched; here dcbkit's ETS kernel
-// (assembly/ets.ts through host/ets.ts EtsHarness) picks the next frame. Frames are counted after
+// (assembly/ets.ts through host/core/ets.ts EtsHarness) picks the next frame. Frames are counted after
 // `warmup` sent frames, for `packets` frames, in wire bytes (frame + 20).
-import { Core } from '../../host/loader.js';
-import { EtsHarness, type EtsConfig } from '../../host/ets.js';
-import { WIRE_OVERHEAD } from '../../host/codes.js';
+import { Core } from '../../host/core/loader.js';
+import { EtsHarness, type EtsConfig } from '../../host/core/ets.js';
+import { WIRE_OVERHEAD } from '../../host/core/codes.js';
 
 export interface LoadFlow {
   /** 802.1Qaz TC of the flow, and a priority that maps to it. */

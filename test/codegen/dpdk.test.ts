@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { packageRoot } from '../../host/loader.js';
+import { packageRoot } from '../../host/core/loader.js';
 import { generate } from '../../codegen/index.js';
 import { defaultDevice } from '../../codegen/device.js';
 import type { Quantisation } from '../../codegen/ir.js';

@@ -51,7 +51,7 @@ export function losslessInput() {
 export const exampleConfig = (): DcbConfig => parsed(exampleInput());
 export const losslessConfig = (): DcbConfig => parsed(losslessInput());
 
-/** The project's headroom model (host/headroom.ts); docs/design.md §4.1: 100G, 300 m, MTU 9216 -> 111,992 B. */
+/** The project's headroom model (host/analysis/headroom.ts); docs/design.md §4.1: 100G, 300 m, MTU 9216 -> 111,992 B. */
 export const testHeadroom = headroomFromModel;
 
 /**

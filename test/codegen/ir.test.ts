@@ -2,12 +2,12 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { buildIr, cumulativeRound } from '../../codegen/ir.js';
-import { Core } from '../../host/loader.js';
-import { EtsHarness } from '../../host/ets.js';
+import { Core } from '../../host/core/loader.js';
+import { EtsHarness } from '../../host/core/ets.js';
 import { etsFromPg, type DcbConfig } from '../../host/config/index.js';
 import { defaultDevice, parseDevice } from '../../codegen/device.js';
 import { generate, TARGET_NAMES } from '../../codegen/index.js';
-import { InputError } from '../../host/errors.js';
+import { InputError } from '../../host/errors/errors.js';
 import { arbConfig, exampleConfig, exampleInput, losslessConfig, losslessInput, parsed, testHeadroom } from './fixtures.js';
 
 const opts = { headroom: testHeadroom };

@@ -12,7 +12,7 @@ import { headroomFromModel } from '../../codegen/index.js';
 import { loadConfig } from '../../host/config/index.js';
 import { encodeConfigLldpdu } from '../../host/commands/dcbx.js';
 import { decodeLldpdu } from '../../host/dcbx/lldpdu.js';
-import { readPcap } from '../../host/pcap.js';
+import { readPcap } from '../../host/capture/pcap.js';
 import { requireTool } from '../helpers.js';
 import { find, fields, tsharkPdml } from '../dcbx/pdml.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { codegenFiles } from '../../host/commands/codegen.js';
 import { loadConfig } from '../../host/config/index.js';
-import { InputError } from '../../host/errors.js';
+import { InputError } from '../../host/errors/errors.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-cg-onepath-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -15,9 +15,10 @@ import { createFileRegistry, fromBinary, fromJson, toJson, type Registry } from 
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { buildIr } from '../../codegen/ir.js';
 import { parseDevice } from '../../codegen/device.js';
-import { canonicalBytes, macValue, p4Target, parseDeviceId, PFC_SESSION_BASE, tofinoWeight } from '../../codegen/p4.js';
+import { canonicalBytes, macValue, p4Target, parseDeviceId, tofinoWeight } from '../../codegen/p4.js';
+import { PFC_SESSION_BASE } from '../../codegen/p4-program.js';
 import { codegenFiles } from '../../host/commands/codegen.js';
-import { InputError } from '../../host/errors.js';
+import { InputError } from '../../host/errors/errors.js';
 import fc from 'fast-check';
 import { requireTool } from '../helpers.js';
 import { arbConfigInput, losslessConfig, losslessInput, parsed, testHeadroom, type ConfigInput } from './fixtures.js';

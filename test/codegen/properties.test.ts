@@ -15,7 +15,7 @@ import { sonicTarget } from '../../codegen/sonic.js';
 import { linuxTarget, bandOrder } from '../../codegen/linux.js';
 import { cHeaderTarget, registerValues } from '../../codegen/c-header.js';
 import { p4Target } from '../../codegen/p4.js';
-import { packageRoot } from '../../host/loader.js';
+import { packageRoot } from '../../host/core/loader.js';
 import { requireTool } from '../helpers.js';
 import { arbConfig, testHeadroom } from './fixtures.js';
 import { yanglint } from './sonic-yang.js';

@@ -5,9 +5,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers.js';
-import { packageRoot } from '../../host/loader.js';
+import { packageRoot } from '../../host/core/loader.js';
 import { parseHex } from '../../host/frames/bytes.js';
-import { writePcap } from '../../host/pcap.js';
+import { writePcap } from '../../host/capture/pcap.js';
 import { tmpFile } from '../frames/oracle.js';
 import { fields, tsharkPdml, type PdmlNode } from './pdml.js';
 
@@ -164,7 +164,7 @@ describe('dcbx decode on real captures', () => {
   it("'-' prints each LLDPDU as its record arrives, before the stream ends; a stream cut inside a record exits 2 after what it printed", async () => {
     const bytes = readFileSync(mixed());
     const firstRecordEnd = 24 + 16 + bytes.readUInt32LE(24 + 8);
-    const child = spawn(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli.js'), 'dcbx', 'decode', '-', '--json'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(packageRoot(), 'dist', 'host', 'cli', 'main.js'), 'dcbx', 'decode', '-', '--json'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (b) => (out += b));

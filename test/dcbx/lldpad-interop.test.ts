@@ -26,7 +26,7 @@ import { resolveIeee } from '../../host/dcbx/negotiate-ieee.js';
 import { parseHex } from '../../host/frames/bytes.js';
 import { parseConfig, type DcbConfig } from '../../host/config/index.js';
 import { requireTool, runCliAsync } from '../helpers.js';
-import { packageRoot } from '../../host/loader.js';
+import { packageRoot } from '../../host/core/loader.js';
 import { testHeadroom } from '../codegen/fixtures.js';
 import { ceeCapableLldpad, StandinNetns, type Lldpad, type StandinDevice } from '../dcbnl-standin/standin.js';
 import { LivePeer } from './live-peer.js';
@@ -440,7 +440,7 @@ describe('dcbx decode - on a live capture', () => {
     try {
       const lldpad = await net.startLldpad('a');
       const cap = join(net.dir, 'b.pcapng');
-      const cli = join(packageRoot(), 'dist', 'host', 'cli.js');
+      const cli = join(packageRoot(), 'dist', 'host', 'cli', 'main.js');
       // the capture runs in the namespace; its pcapng stream is kept (tee) and decoded as it comes
       const pipeline = `dumpcap -q -i b -w - -a duration:5 2>/dev/null | tee "$0" | "$1" "$2" dcbx decode - --json`;
       const child = spawn('ip', ['netns', 'exec', net.ns, 'sh', '-c', pipeline, cap, process.execPath, cli], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -5,7 +5,7 @@ import { parseHex, toHex } from '../../host/frames/bytes.js';
 import { appendFcs, crc32 } from '../../host/frames/fcs.js';
 import { decodeFrame, encodeFrame } from '../../host/frames/index.js';
 import { decodePfc, encodePfc } from '../../host/frames/pfc.js';
-import { readPcap, writePcap } from '../../host/pcap.js';
+import { readPcap, writePcap } from '../../host/capture/pcap.js';
 import { controlFrameArb } from './arbitraries.js';
 import { errorOf } from '../helpers.js';
 

@@ -7,7 +7,7 @@ import { decodeCeGrant, decodeCeSync } from '../../host/frames/credit.js';
 import { decodeFrame, encodeFrame, type ControlFrame } from '../../host/frames/index.js';
 import { decodePause } from '../../host/frames/pause.js';
 import { decodePfc } from '../../host/frames/pfc.js';
-import { readPcap, writePcap } from '../../host/pcap.js';
+import { readPcap, writePcap } from '../../host/capture/pcap.js';
 import { fuzzDecoder } from '../fuzz.js';
 import { ceGrantArb, ceSyncArb, cnmArb, controlFrameArb, pauseArb, pfcArb } from './arbitraries.js';
 

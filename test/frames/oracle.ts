@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { requireTool } from '../helpers.js';
-import { writePcap } from '../../host/pcap.js';
+import { writePcap } from '../../host/capture/pcap.js';
 
 export const LUA = join(import.meta.dirname, '..', 'wireshark', 'dcbkit.lua');
 

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../../host/frames/bytes.js';
 import { encodeFrame, type ControlFrame } from '../../host/frames/index.js';
-import { readPcap } from '../../host/pcap.js';
+import { readPcap } from '../../host/capture/pcap.js';
 import { runCli } from '../helpers.js';
 import { controlFrameArb } from './arbitraries.js';
 import { LUA, num, pcapOf, tmpFile, tsharkFields } from './oracle.js';
