@@ -8,16 +8,9 @@
 // captured and original length, the data padded to 4 bytes). Nothing here reads a clock: the caller
 // gives each packet's time, so the same input gives the same bytes.
 
-import { PCAPNG_SHB } from './pcapng.js';
+import { BYTE_ORDER_MAGIC, EPB, IDB, OPT_IF_FCSLEN, OPT_IF_NAME, OPT_TSRESOL as OPT_IF_TSRESOL, PCAPNG_SHB as SHB } from './pcapng.js';
+import { LINKTYPE_ETHERNET } from './pcap.js';
 
-const SHB = PCAPNG_SHB;
-const IDB = 1;
-const EPB = 6;
-const BYTE_ORDER_MAGIC = 0x1a2b3c4d;
-const LINKTYPE_ETHERNET = 1;
-const OPT_IF_NAME = 2;
-const OPT_IF_TSRESOL = 9;
-const OPT_IF_FCSLEN = 13;
 /** EPB bytes besides the padded data: type, length, interface, two time words, two lengths, trailing length. */
 export const EPB_OVERHEAD = 32;
 

@@ -20,14 +20,17 @@ import { DecodeError, Reader } from '../frames/bytes.js';
 import type { Problem } from '../errors/errors.js';
 import { LINKTYPE_ETHERNET, type PcapRecord } from './pcap.js';
 
+// Block types and option codes, shared with the writer (pcapng-write.ts).
 export const PCAPNG_SHB = 0x0a0d0d0a;
-const BYTE_ORDER_MAGIC = 0x1a2b3c4d;
-const IDB = 1;
+export const BYTE_ORDER_MAGIC = 0x1a2b3c4d;
+export const IDB = 1;
 const SPB = 3;
 const OBSOLETE_PB = 2;
-const EPB = 6;
+export const EPB = 6;
 const OPT_END = 0;
-const OPT_TSRESOL = 9;
+export const OPT_IF_NAME = 2;
+export const OPT_TSRESOL = 9;
+export const OPT_IF_FCSLEN = 13;
 const OPT_TSOFFSET = 14;
 const PS_PER_S = 1_000_000_000_000n;
 
