@@ -2,7 +2,7 @@
 // started and stopped here): redis:// URLs with a password, a user, a database; the password from
 // $DCBKIT_REDIS_PASSWORD; an empty database in one line; the RESP reader strict on what SELECT
 // returns and on a bulk string's terminator; lldptool's failure pointing at --no-lldptool.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
@@ -11,12 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRedisUrl, parseReply, RespProtocolError } from '../../host/audit/resp.js';
 import { runTool } from '../../host/audit/linux.js';
 import { requireTool, runCli, runCliAsync } from '../helpers.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
 
 const CONFIG = 'examples/configs/roce.yaml';
 const PASSWORD = 'audit s3cret';
 let dir: string;
 let port: number;
-let redis: ChildProcess | undefined;
+let redis: RedisServer | undefined;
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -38,20 +39,14 @@ beforeAll(async () => {
   expect(gen.status, gen.stderr).toBe(0);
   const db = JSON.parse(readFileSync(join(dir, 'gen', 'sonic', 'config_db.json'), 'utf8')) as Record<string, Record<string, Record<string, string>>>;
   port = await freePort();
-  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--requirepass', PASSWORD, '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let i = 0; i < 100 && !redisCli('PING\n').stdout.includes('PONG'); i++) await new Promise((r) => setTimeout(r, 100));
+  redis = await startRedisServer(dir, ['--port', String(port), '--bind', '127.0.0.1', '--requirepass', PASSWORD], () => redisCli('PING\n').stdout.includes('PONG'));
   const lines = Object.entries(db).flatMap(([t, rows]) => Object.entries(rows).map(([k, v]) => `HSET ${quote(`${t}|${k}`)} ${Object.entries(v).map(([f, x]) => `${quote(f)} ${quote(x)}`).join(' ')}`));
   const load = redisCli(lines.join('\n') + '\n');
   expect(load.stdout).not.toMatch(/ERR/);
 });
 
 afterAll(async () => {
-  const p = redis;
-  if (p && p.exitCode === null) {
-    const gone = new Promise((r) => p.once('exit', r));
-    p.kill('SIGTERM');
-    await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
-  }
+  await redis?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -5,7 +5,7 @@
 // planted ways, each of which the audit must report with exactly the expected lines (exit 1), and
 // nothing else; changes that keep the meaning (other names for maps and schedulers, other ports and
 // tables of the switch) must stay clean.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
@@ -13,11 +13,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigDb } from '../../codegen/sonic.js';
 import { requireTool, runCli, runCliAsync } from '../helpers.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
 
 const CONFIG = 'examples/configs/roce.yaml';
 let dir: string;
 let generated: ConfigDb;
-let redis: ChildProcess | undefined;
+let redis: RedisServer | undefined;
 let sock: string;
 
 const clone = (db: ConfigDb): ConfigDb => JSON.parse(JSON.stringify(db));
@@ -151,19 +152,12 @@ beforeAll(async () => {
   expect(gen.status, gen.stderr).toBe(0);
   generated = JSON.parse(readFileSync(join(dir, 'gen', 'sonic', 'config_db.json'), 'utf8'));
   sock = join(dir, 'redis.sock');
-  redis = spawn('redis-server', ['--port', '0', '--unixsocket', sock, '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let i = 0; i < 100 && !(existsSync(sock) && redisCli('PING\n').stdout.includes('PONG')); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(redisCli('PING\n').stdout).toContain('PONG');
+  redis = await startRedisServer(dir, ['--port', '0', '--unixsocket', sock], () => existsSync(sock) && redisCli('PING\n').stdout.includes('PONG'));
   loadRedis({}, generated);
 });
 
 afterAll(async () => {
-  const p = redis;
-  if (p && p.exitCode === null) {
-    const gone = new Promise((r) => p.once('exit', r));
-    p.kill('SIGTERM');
-    await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
-  }
+  await redis?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
