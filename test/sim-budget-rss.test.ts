@@ -26,7 +26,10 @@ const tmp = mkdtempSync(join(tmpdir(), 'dcbkit-budget-rss-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const MiB = 1024 ** 2;
 
-/** Runs the scenario in a child and checks estimate / peak in [1, 1.2]; returns both. */
+/**
+ * Runs the scenario in a child and checks that the estimate bounds the peak and the peak is within
+ * 20 % of the estimate (at least 0.8 of it); returns both.
+ */
 function holds(scenario: string, opts: { out?: boolean; threads?: number } = {}): { peak: number; estimate: number } {
   const threads = opts.threads ?? 1;
   const args = [...(opts.out ? ['--out', join(tmp, `out-${Math.random().toString(36).slice(2)}`)] : ['--json']), '--threads', String(threads)];
@@ -34,7 +37,7 @@ function holds(scenario: string, opts: { out?: boolean; threads?: number } = {})
   const estimate = estimateRun(scenario, { withReport: opts.out, threads }).bytes;
   const what = `${scenario}${opts.out ? ' --out' : ''} on ${threads} thread(s): estimate ${(estimate / MiB).toFixed(1)} MiB, peak ${(peak_rss / MiB).toFixed(1)} MiB`;
   expect(estimate, what).toBeGreaterThanOrEqual(peak_rss);
-  expect(estimate, what).toBeLessThanOrEqual(1.2 * peak_rss);
+  expect(peak_rss, what).toBeGreaterThanOrEqual(0.8 * estimate);
   return { peak: peak_rss, estimate };
 }
 
