@@ -16,6 +16,8 @@ import { nativeInstructionsPerPacket, wasmInstructionsPerPacket, type PerfResult
 import { median, summarize, type Summary } from './stats.js';
 import { measureStartup, type StartupReport } from './startup.js';
 import { measureFixedCost, type FixedCostReport } from './fixed-cost.js';
+import { benchClosK8, type EngineFigures } from './clos-engine.js';
+import { engineTargets, type TargetCheck } from './targets.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maxOf, minOf } from '../host/util/extent.js';
@@ -54,10 +56,17 @@ export interface BenchReport {
   fabric?: FabricBench;
   /** A k = 16 fat tree run whole (host/sim/bench.ts benchClos). */
   fabric_clos?: ClosBench;
+  /**
+   * The engine alone on a k = 8 permutation (bench/clos-engine.ts benchClosK8), and its CPU time per
+   * packet-hop over the incast's (`fabric`, also per CPU second, same process).
+   */
+  clos_k8?: EngineFigures & { per_hop_vs_incast: number | null };
   /** Start-up of the installed CLI: median wall and CPU ms of short commands, beside bare node (bench/startup.ts). */
   cli_startup_ms?: StartupReport;
   /** Fixed cost and peak RSS of 1-us runs of the incast and a k = 8 tree, and a sweep's cost per point (bench/fixed-cost.ts). */
   fixed_cost?: FixedCostReport;
+  /** Each engine-cost figure against its target (bench/targets.ts). */
+  targets?: TargetCheck[];
   /** With --runs N: every run's value of the headline figures (bench/runs.ts). */
   across_runs?: AcrossRuns;
 }
@@ -183,13 +192,22 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
     versions: { ...toolVersions(), gcc: gccVersion(), cpu: cpuModel(), cores: String((await import('node:os')).cpus().length) },
   };
   report.fabric = benchFabric({ quick });
+  const k8 = benchClosK8({ quick });
+  report.clos_k8 = { ...k8, per_hop_vs_incast: perHopRatio(report.fabric, k8) };
   report.fabric_clos = benchClos({ quick });
   report.cli_startup_ms = measureStartup({ runs: quick ? 3 : 9 });
   report.fixed_cost = await measureFixedCost({ runs: quick ? 1 : 7, sweepPoints: quick ? 3 : 20 });
+  report.targets = engineTargets(report);
   if (reasons) report.pipeline.reason = reasons;
   const perfReasons = ['reason' in wasmPerf ? wasmPerf.reason : '', 'reason' in cPerf ? `C: ${cPerf.reason}` : ''].filter(Boolean);
   if (perfReasons.length) report.pipeline.instructions_reason = perfReasons.join('; ');
   return report;
+}
+
+/** CPU time per packet-hop of the tree over the incast's (both engine-only, this process). */
+export function perHopRatio(incast: FabricBench | undefined, tree: EngineFigures): number | null {
+  if (!incast || incast.packet_hops_per_cpu_s <= 0 || tree.packet_hops_per_cpu_s <= 0) return null;
+  return Number((incast.packet_hops_per_cpu_s / tree.packet_hops_per_cpu_s).toFixed(3));
 }
 
 /** Human-readable table of a report. */
@@ -211,6 +229,11 @@ export function formatBench(r: BenchReport): string {
     lines.push(`fabric_clos (${c.scenario}, whole run): ${(c.packet_hops_per_s / 1e6).toFixed(2)} M packet-hops/s, ${c.wall_s.toFixed(2)} s on ${c.threads} threads; ` +
       `1 thread ${(c.serial_packet_hops_per_s / 1e6).toFixed(2)} M, ${c.serial_wall_s.toFixed(2)} s; speed-up ${c.speedup}`);
   }
+  if (r.clos_k8) {
+    const k = r.clos_k8;
+    lines.push(`clos_k8 (engine alone, ${k.flows} ${k.pattern} flows, ${k.duration_ps / 1e6} us): ${(k.packet_hops_per_cpu_s / 1e6).toFixed(2)} M packet-hops per CPU s, ` +
+      `${k.ns_per_event_cpu} ns per event; per hop ${k.per_hop_vs_incast ?? 'n/a'}x the incast's`);
+  }
   if (r.cli_startup_ms) {
     const s = r.cli_startup_ms;
     const c = (x: { ms: number; cpu_ms: number }) => `${x.ms} ms (cpu ${x.cpu_ms})`;
@@ -230,7 +253,14 @@ export function formatBench(r: BenchReport): string {
     const a = r.across_runs;
     lines.push(`across ${a.pipeline_ns.length} runs (min..max): pipeline ${span(a.pipeline_ns)} ns, C ${span(a.c_ns)} ns, Wasm/C ${span(a.ratio_wasm_c)}, ` +
       Object.entries(a.kernels).map(([k, v]) => `${k} ${span(v)} ns`).join(', ') +
-      `, fabric ${span(a.fabric_packet_hops_per_s.map((x) => (x === null ? null : Number((x / 1e6).toFixed(2)))))} M/s`);
+      `, fabric ${span(a.fabric_packet_hops_per_s.map((x) => (x === null ? null : Number((x / 1e6).toFixed(2)))))} M/s` +
+      `, k = 8 per hop ${span(a.clos_k8_per_hop_vs_incast)}x, speed-up ${span(a.fabric_clos_speedup)}` +
+      `, 1-us incast ${span(a.fixed_cost_incast_wall_ms)} ms, 1-us k = 8 ${span(a.fixed_cost_clos_k8_wall_ms)} ms` +
+      `, peak RSS ${span(a.fixed_cost_incast_peak_rss_mb)} / ${span(a.fixed_cost_clos_k8_peak_rss_mb)} MB, sweep ${span(a.sweep_point_ms)} ms per point`);
+  }
+  if (r.targets) {
+    lines.push(`targets: ${r.targets.filter((t) => t.met).length} of ${r.targets.length} met; ` +
+      r.targets.map((t) => `${t.figure} ${t.value ?? 'n/a'} ${t.rule} ${t.bound} ${t.met ? 'met' : 'NOT met'}`).join('; '));
   }
   lines.push(`method: ${r.method.rounds} interleaved rounds x ${r.method.time_ms_per_task_round} ms per variant, ${r.method.batch} ops per sample, ${r.method.warmup_calls} warm-up calls; ${r.method.caveat}`);
   lines.push(`versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`);

@@ -8,7 +8,9 @@
 // ratio of the same run), and the ratio reported is the median of the per-run ratios.
 import { spawnSync } from 'node:child_process';
 import type { BenchReport } from './run.js';
+import type { FixedCostCase, FixedCostReport } from './fixed-cost.js';
 import { median } from './stats.js';
+import { engineTargets } from './targets.js';
 
 /** Per-run values of the headline figures, in run order. */
 export interface AcrossRuns {
@@ -19,6 +21,12 @@ export interface AcrossRuns {
   fabric_packet_hops_per_s: (number | null)[];
   fabric_clos_packet_hops_per_s: (number | null)[];
   fabric_clos_speedup: (number | null)[];
+  clos_k8_per_hop_vs_incast: (number | null)[];
+  fixed_cost_incast_wall_ms: (number | null)[];
+  fixed_cost_clos_k8_wall_ms: (number | null)[];
+  fixed_cost_incast_peak_rss_mb: (number | null)[];
+  fixed_cost_clos_k8_peak_rss_mb: (number | null)[];
+  sweep_point_ms: (number | null)[];
 }
 
 const r3 = (x: number) => Number(x.toFixed(3));
@@ -40,6 +48,12 @@ export function combineRuns(reports: BenchReport[]): BenchReport & { across_runs
     fabric_packet_hops_per_s: reports.map((r) => r.fabric?.packet_hops_per_s ?? null),
     fabric_clos_packet_hops_per_s: reports.map((r) => r.fabric_clos?.packet_hops_per_s ?? null),
     fabric_clos_speedup: reports.map((r) => r.fabric_clos?.speedup ?? null),
+    clos_k8_per_hop_vs_incast: reports.map((r) => r.clos_k8?.per_hop_vs_incast ?? null),
+    fixed_cost_incast_wall_ms: reports.map((r) => r.fixed_cost?.incast_1us.wall_ms ?? null),
+    fixed_cost_clos_k8_wall_ms: reports.map((r) => r.fixed_cost?.clos_k8_1us.wall_ms ?? null),
+    fixed_cost_incast_peak_rss_mb: reports.map((r) => r.fixed_cost?.incast_1us.peak_rss_mb ?? null),
+    fixed_cost_clos_k8_peak_rss_mb: reports.map((r) => r.fixed_cost?.clos_k8_1us.peak_rss_mb ?? null),
+    sweep_point_ms: reports.map((r) => r.fixed_cost?.sweep_point_ms ?? null),
   };
   const ns = mid(across.pipeline_ns);
   const kernels: BenchReport['kernels'] = {};
@@ -75,7 +89,13 @@ export function combineRuns(reports: BenchReport[]): BenchReport & { across_runs
       // The median of the per-process speed-ups (each a side-by-side ratio), not a ratio of medians.
       speedup: r3(median(closRuns.map((f) => f.speedup))) }
     : undefined;
-  return {
+  // The k = 8 figures of the run whose per-hop ratio is the median one (a ratio from one process).
+  const k8Runs = reports.map((r) => r.clos_k8).filter((k) => k !== undefined);
+  const k8Ratio = mid(k8Runs.map((k) => k.per_hop_vs_incast));
+  const clos_k8 = k8Runs.length ? k8Runs.find((k) => k.per_hop_vs_incast === k8Ratio) ?? k8Runs[0] : undefined;
+  const fixedRuns = reports.map((r) => r.fixed_cost).filter((f) => f !== undefined);
+  const fixed_cost = fixedRuns.length ? combineFixedCost(fixedRuns) : undefined;
+  const combined: BenchReport = {
     ...first,
     pipeline: {
       ...first.pipeline,
@@ -90,12 +110,28 @@ export function combineRuns(reports: BenchReport[]): BenchReport & { across_runs
     kernels,
     ...(fabric ? { fabric } : {}),
     ...(fabric_clos ? { fabric_clos } : {}),
+    ...(clos_k8 ? { clos_k8 } : {}),
+    ...(fixed_cost ? { fixed_cost } : {}),
     method: {
       ...first.method,
       runs: reports.length,
       caveat: `each figure is the median over ${reports.length} separate processes (p50 within each; the ratio is the median of the per-run ratios); across_runs has every run's value`,
     },
-    across_runs: across,
+  };
+  return { ...combined, targets: engineTargets(combined), across_runs: across };
+}
+
+/** Each fixed-cost figure as the median over the runs. */
+function combineFixedCost(runs: FixedCostReport[]): FixedCostReport {
+  const one = (pick: (f: FixedCostReport) => FixedCostCase): FixedCostCase => ({
+    wall_ms: mid(runs.map((f) => pick(f).wall_ms))!,
+    cpu_ms: mid(runs.map((f) => pick(f).cpu_ms))!,
+    peak_rss_mb: mid(runs.map((f) => pick(f).peak_rss_mb))!,
+  });
+  return {
+    ...runs[0],
+    incast_1us: one((f) => f.incast_1us), clos_k8_1us: one((f) => f.clos_k8_1us), node_e_0: one((f) => f.node_e_0),
+    sweep_point_ms: mid(runs.map((f) => f.sweep_point_ms))!, sweep_point_run_ms: mid(runs.map((f) => f.sweep_point_run_ms))!,
   };
 }
 

@@ -8,7 +8,8 @@ import type { BenchReport } from '../bench/run.js';
 const numOrNull = (x: unknown) => x === null || (typeof x === 'number' && Number.isFinite(x) && x > 0);
 
 describe('dcbkit bench --quick --json', () => {
-  it('prints one JSON document with pipeline, kernels and versions', () => {
+  // A quick bench takes about 40 s on an idle 2-core machine and two to three times that under load.
+  it('prints one JSON document with pipeline, kernels and versions', { timeout: 300_000 }, () => {
     const r = runCli(['bench', '--quick', '--json']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -47,14 +48,30 @@ describe('dcbkit bench --quick --json', () => {
     // a difference of two sweeps' wall times: a number, not asserted (a loaded machine can tip it)
     expect(Number.isFinite(rep.fixed_cost.sweep_point_ms)).toBe(true);
     expect(rep.fixed_cost.sweep_point_run_ms).toBeGreaterThan(0);
+    // the k = 8 permutation's engine beside the incast: per-hop CPU ratio from the two rates
+    expect(rep.clos_k8).toMatchObject({ k: 8, flows: 128, pattern: 'permutation' });
+    expect(rep.clos_k8.packet_hops).toBeGreaterThan(0);
+    expect(rep.clos_k8.per_hop_vs_incast).toBeCloseTo(rep.fabric.packet_hops_per_cpu_s / rep.clos_k8.packet_hops_per_cpu_s, 2);
+    // every target names its figure, which is in the report with the value shown
+    expect(rep.targets.map((t: { figure: string }) => t.figure)).toEqual([
+      'fabric.packet_hops_per_s', 'clos_k8.per_hop_vs_incast', 'fixed_cost.incast_1us.wall_ms', 'fixed_cost.clos_k8_1us.wall_ms',
+      'fixed_cost.incast_1us.peak_rss_mb', 'fixed_cost.clos_k8_1us.peak_rss_mb', 'fixed_cost.sweep_point_ms', 'fabric_clos.speedup',
+    ]);
+    for (const t of rep.targets.slice(0, 7)) {
+      const value = t.figure.split('.').reduce((o: Record<string, unknown>, k: string) => o[k] as Record<string, unknown>, rep);
+      expect(t.value, t.figure).toBe(value);
+      expect(t.met, t.figure).toBe(t.value >= 0 && (t.rule === '>=' ? t.value >= t.bound : t.value <= t.bound));
+    }
   });
 
-  it('prints a human table without --json', () => {
+  it('prints a human table without --json', { timeout: 300_000 }, () => {
     const r = runCli(['bench', '--quick']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^port pipeline: /);
     expect(r.stdout).toMatch(/ets_dwrr_select: [\d.]+ ns\/op p50/);
     expect(r.stdout).toMatch(/^cli start-up \(median of \d+\): --version [\d.]+ ms \(cpu [\d.]+\), --help .* node -e 0 [\d.]+ ms/m);
+    expect(r.stdout).toMatch(/^clos_k8 \(engine alone, 128 permutation flows, 50 us\): [\d.]+ M packet-hops per CPU s, [\d.]+ ns per event; per hop [\d.]+x the incast's$/m);
+    expect(r.stdout).toMatch(/^targets: \d of 8 met; fabric.packet_hops_per_s \d+ >= 15000000 (met|NOT met);/m);
     expect(r.stdout).toMatch(/^fixed cost \(median of \d+\): 1-us incast [\d.]+ ms \(cpu [\d.]+\), peak RSS [\d.]+ MB; 1-us k = 8 tree .* sweep -?[\d.]+ ms per point/m);
   });
 });
@@ -107,11 +124,30 @@ describe('dcbkit bench --runs N', () => {
     expect(c.across_runs.fabric_clos_speedup).toEqual([1, 2, 4]);
   });
 
+  it('the k = 8 tree, the fixed cost and the targets come from the medians over the runs', () => {
+    const k8 = (ratio: number) => ({ k: 8, flows: 128, pattern: 'permutation' as const, duration_ps: 3e8, setup_s: 0.1, engine_s: 1, engine_cpu_s: 1, ns_per_event_cpu: 90,
+      packet_hops: 4e6, events: 7e6, events_per_hop: 1.75, ns_per_event: 90, packet_hops_per_s: 4e6, packet_hops_per_cpu_s: 4e6, per_hop_vs_incast: ratio });
+    const fixed = (wall: number, rss: number) => ({ incast_1us: { wall_ms: wall, cpu_ms: wall, peak_rss_mb: rss }, clos_k8_1us: { wall_ms: 2 * wall, cpu_ms: 2 * wall, peak_rss_mb: rss + 20 },
+      node_e_0: { wall_ms: 40, cpu_ms: 40, peak_rss_mb: 40 }, sweep_point_ms: wall / 20, sweep_point_run_ms: 1, method: { runs: 7, incast: 'i', clos: 'c', sweep: 's' } });
+    const c = combineRuns([{ ...report(22, 25, 1, 4, 16e6), clos_k8: k8(2.5), fixed_cost: fixed(300, 70) }, { ...report(22, 25, 1, 4, 14e6), clos_k8: k8(1.9), fixed_cost: fixed(180, 50) },
+      { ...report(22, 25, 1, 4, 15e6), clos_k8: k8(2.1), fixed_cost: fixed(190, 55) }]);
+    expect(c.clos_k8!.per_hop_vs_incast).toBe(2.1);
+    expect(c.fixed_cost!.incast_1us).toEqual({ wall_ms: 190, cpu_ms: 190, peak_rss_mb: 55 });
+    expect(c.fixed_cost!.clos_k8_1us.peak_rss_mb).toBe(75);
+    expect(c.across_runs.clos_k8_per_hop_vs_incast).toEqual([2.5, 1.9, 2.1]);
+    expect(c.across_runs.fixed_cost_incast_wall_ms).toEqual([300, 180, 190]);
+    const met = Object.fromEntries(c.targets!.map((t) => [t.figure, t.met]));
+    expect(met).toEqual({
+      'fabric.packet_hops_per_s': true, 'clos_k8.per_hop_vs_incast': false, 'fixed_cost.incast_1us.wall_ms': true, 'fixed_cost.clos_k8_1us.wall_ms': false,
+      'fixed_cost.incast_1us.peak_rss_mb': true, 'fixed_cost.clos_k8_1us.peak_rss_mb': true, 'fixed_cost.sweep_point_ms': true, 'fabric_clos.speedup': false,
+    });
+  });
+
   it('a figure null in some runs is the median of the others', () => {
     expect(combineRuns([report(null, 25, 1, 4, 1e7), report(30, 25, 1, 4, 1e7)]).pipeline.ns_per_packet).toBe(30);
   });
 
-  it('runs the benchmark in separate processes and rejects a bad count', () => {
+  it('runs the benchmark in separate processes and rejects a bad count', { timeout: 300_000 }, () => {
     const r = runCli(['bench', '--quick', '--json', '--runs', '2']);
     expect(r.status).toBe(0);
     const rep = JSON.parse(r.stdout);
