@@ -1,0 +1,60 @@
+// Where the peak memory of a 1-us `dcbkit run` goes: the peak RSS of each step such a run takes,
+// each step a whole process of the installed entry point that stops there, so that the difference
+// between two steps is what the later one adds: bare Node (`node -e 0`); the CLI's entry and its
+// argument parser (`--version`); the run command's code (the run refused for its --out, which is
+// checked before the scenario is read); reading and checking the scenario (refused for --threads 0,
+// which is checked after); the core compiled and instantiated and the arena planned (refused by a
+// 1 MB --max-memory, before the arena is reserved); the whole run. For the two 1-us runs
+// of bench/fixed-cost.ts (the fabric bench's 16:1 incast as JSON, a k = 8 tree as `gen clos` prints
+// it), R rounds with the steps interleaved; the figures are medians in MB (10^6 bytes).
+// Usage: node dist/bench/rss-steps.js [--rounds N] [ROOT]   (JSON on stdout)
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { genClos } from '../host/commands/gen.js';
+import { packageRoot } from '../host/core/loader.js';
+import { benchScenario } from '../host/sim/bench.js';
+import { measureNode } from './rss.js';
+import { cliEntry } from './startup.js';
+import { median } from './stats.js';
+
+const args = process.argv.slice(2);
+const at = args.indexOf('--rounds');
+const rounds = at >= 0 ? Number(args.splice(at, 2)[1]) : 3;
+const root = args[0] ?? packageRoot();
+if (!(rounds >= 1)) throw new Error('usage: rss-steps [--rounds N] [ROOT]');
+
+const dir = mkdtempSync(join(tmpdir(), 'dcbkit-rss-steps-'));
+try {
+  const incast = join(dir, 'incast-16to1-1us.json');
+  writeFileSync(incast, JSON.stringify(benchScenario(1)));
+  const clos = join(dir, 'clos-k8-1us.yaml');
+  writeFileSync(clos, genClos({ k: 8, flows: 128, duration: '1us', seed: 1, speed: '100G', pattern: 'permutation' }));
+  const cli = cliEntry(root);
+  /** Each step: node's arguments and the exit statuses that mean it got as far as it should. */
+  const steps = (file: string): [string, string[], number[]][] => [
+    ['node -e 0', ['-e', '0'], [0]],
+    ['dcbkit --version', [cli, '--version'], [0]],
+    ['run refused for its --out', [cli, 'run', file, '--json', '--out', dir], [2]],
+    ['run refused for --threads 0', [cli, 'run', file, '--json', '--threads', '0'], [2]],
+    ['run refused by --max-memory 1MB', [cli, 'run', file, '--json', '--threads', '1', '--max-memory', '1MB'], [2]],
+    ['run', [cli, 'run', file, '--json', '--threads', '1'], [0]],
+  ];
+  const peaks = new Map<string, number[]>();
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, file] of [['incast_1us', incast], ['clos_k8_1us', clos]] as const) {
+      for (const [step, argv, statuses] of steps(file)) {
+        const key = `${name}\t${step}`;
+        peaks.set(key, [...(peaks.get(key) ?? []), measureNode(argv, root, statuses).peak_rss]);
+      }
+    }
+  }
+  const out: Record<string, Record<string, number>> = {};
+  for (const [key, ps] of peaks) {
+    const [name, step] = key.split('\t');
+    (out[name] ??= {})[step] = Math.round(median(ps) / 1e5) / 10;
+  }
+  process.stdout.write(JSON.stringify({ rounds, root, peak_rss_mb: out }, null, 2) + '\n');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
