@@ -8,12 +8,11 @@
 // of bench/fixed-cost.ts (the fabric bench's 16:1 incast as JSON, a k = 8 tree as `gen clos` prints
 // it), R rounds with the steps interleaved; the figures are medians in MB (10^6 bytes).
 // Usage: node dist/bench/rss-steps.js [--rounds N] [ROOT]   (JSON on stdout)
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { genClos } from '../host/commands/gen.js';
 import { packageRoot } from '../host/core/loader.js';
-import { benchScenario } from '../host/sim/bench.js';
+import { writeOneMicrosecondRuns } from './fixed-cost.js';
 import { measureNode } from './rss.js';
 import { cliEntry } from './startup.js';
 import { median } from './stats.js';
@@ -26,10 +25,7 @@ if (!(rounds >= 1)) throw new Error('usage: rss-steps [--rounds N] [ROOT]');
 
 const dir = mkdtempSync(join(tmpdir(), 'dcbkit-rss-steps-'));
 try {
-  const incast = join(dir, 'incast-16to1-1us.json');
-  writeFileSync(incast, JSON.stringify(benchScenario(1)));
-  const clos = join(dir, 'clos-k8-1us.yaml');
-  writeFileSync(clos, genClos({ k: 8, flows: 128, duration: '1us', seed: 1, speed: '100G', pattern: 'permutation' }));
+  const { incast, clos } = writeOneMicrosecondRuns(dir);
   const cli = cliEntry(root);
   /** Each step: node's arguments and the exit statuses that mean it got as far as it should. */
   const steps = (file: string): [string, string[], number[]][] => [
