@@ -22,7 +22,6 @@ import { checkOutDir, RUN_OUTPUT, writeTreeAtomicAsync, type OutputKind } from '
 import { CAPTURE_GENERATOR, CAPTURE_MANIFEST, DEFAULT_SNAPLEN, MAX_DEFAULT_PORTS, PacketCapture } from '../sim/capture.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Interrupted, stopSignal, withStopSignals } from '../io/signals.js';
-import { keepYoungGenerationSmall } from '../util/gc.js';
 // The report and its plots (vega, vega-lite: most of the code dcbkit ships) are imported only when
 // a run writes them or is interrupted, so that `run --json` starts as fast as `validate`.
 const plots = () => import('../report/plots.js');
@@ -92,8 +91,6 @@ export function scenarioSource(path: string): ScenarioSource | undefined {
  * or one over the memory budget, RunInterrupted when `stop()` turns true between intervals.
  */
 export async function runCommand(args: RunArgs, stop: () => boolean = () => false): Promise<SimResult & { capture?: Map<string, string | Uint8Array> }> {
-  // Before the scenario's parse, the run's first burst of short-lived objects (host/util/gc.ts).
-  keepYoungGenerationSmall();
   const scn = loadScenario(args.scenario);
   const threads = parseThreads(args.threads, scn);
   const capture = args.pcap !== undefined ? new PacketCapture(scn, { ports: pcapPorts(args['pcap-ports']), snaplen: args['pcap-snaplen'] }) : undefined;
