@@ -58,15 +58,21 @@ async function sweepPointMs(points: number, root: string): Promise<{ perPoint: n
   return { perPoint: ((long.wall_s - short.wall_s) * 1000) / points, run: run * 1000 };
 }
 
+/** Writes the two 1-us runs' scenarios into `dir`: the fabric bench's incast as JSON, the k = 8 tree as `gen clos` prints it. */
+export function writeOneMicrosecondRuns(dir: string): { incast: string; clos: string } {
+  const incast = join(dir, 'incast-16to1-1us.json');
+  writeFileSync(incast, JSON.stringify(benchScenario(1)));
+  const clos = join(dir, 'clos-k8-1us.yaml');
+  writeFileSync(clos, genClos({ k: 8, flows: 128, duration: '1us', seed: 1, speed: '100G', pattern: 'permutation' }));
+  return { incast, clos };
+}
+
 export async function measureFixedCost(opts: { runs?: number; root?: string; sweepPoints?: number } = {}): Promise<FixedCostReport> {
   const root = opts.root ?? packageRoot();
   const runs = opts.runs ?? 5;
   const dir = mkdtempSync(join(tmpdir(), 'dcbkit-fixed-cost-'));
   try {
-    const incast = join(dir, 'incast-16to1-1us.json');
-    writeFileSync(incast, JSON.stringify(benchScenario(1)));
-    const clos = join(dir, 'clos-k8-1us.yaml');
-    writeFileSync(clos, genClos({ k: 8, flows: 128, duration: '1us', seed: 1, speed: '100G', pattern: 'permutation' }));
+    const { incast, clos } = writeOneMicrosecondRuns(dir);
     const m: Record<'incast' | 'clos' | 'node', RunMeasure[]> = { incast: [], clos: [], node: [] };
     for (let i = 0; i < runs; i++) {
       m.node.push(nodeE0(root));

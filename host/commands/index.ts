@@ -3,6 +3,7 @@
 // keeps every `dcbkit` start cheap. Add a command by listing its name and module here.
 import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
+import { keepYoungGenerationSmall } from '../util/gc.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCommand = CommandModule<any, any>;
@@ -14,7 +15,12 @@ export const commandLoaders: Record<string, () => Promise<AnyCommand>> = {
   vectors: async () => (await import('./vectors.js')).vectorsCommand,
   headroom: async () => (await import('./headroom.js')).headroomCommand,
   bench: async () => (await import('./bench.js')).benchCommand,
-  run: async () => (await import('./run.js')).runCommandModule,
+  // Before the run command's code loads: its libraries' start-up is the first burst that would grow
+  // V8's young generation, which a run's peak memory then carries to the end (host/util/gc.ts).
+  run: async () => {
+    keepYoungGenerationSmall();
+    return (await import('./run.js')).runCommandModule;
+  },
   sweep: async () => (await import('./sweep.js')).sweepCommand,
   'sweep-merge': async () => (await import('./sweep-merge.js')).sweepMergeCommand,
   frames: async () => (await import('./frames.js')).framesCommand,
