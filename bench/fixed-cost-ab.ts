@@ -5,11 +5,10 @@
 // the figures are the median wall time and the median CPU time of the child (user + system), which
 // another process's load inflates far less than the wall time.
 // Usage: node dist/bench/fixed-cost-ab.js [--rounds N] ROOT...   (a ROOT holds package.json, dist/, build/; JSON on stdout)
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { genClos } from '../host/commands/gen.js';
-import { benchScenario } from '../host/sim/bench.js';
+import { writeOneMicrosecondRuns } from './fixed-cost.js';
 import { measureRun, type RunMeasure } from './rss.js';
 import { median } from './stats.js';
 
@@ -21,9 +20,8 @@ if (roots.length < 1 || !(rounds >= 1)) throw new Error('usage: fixed-cost-ab [-
 
 const dir = mkdtempSync(join(tmpdir(), 'dcbkit-fixed-cost-ab-'));
 try {
-  const cases = { incast_1us: join(dir, 'incast-16to1-1us.json'), clos_k8_1us: join(dir, 'clos-k8-1us.yaml') };
-  writeFileSync(cases.incast_1us, JSON.stringify(benchScenario(1)));
-  writeFileSync(cases.clos_k8_1us, genClos({ k: 8, flows: 128, duration: '1us', seed: 1, speed: '100G', pattern: 'permutation' }));
+  const runs = writeOneMicrosecondRuns(dir);
+  const cases = { incast_1us: runs.incast, clos_k8_1us: runs.clos };
   const m = new Map<string, RunMeasure[]>();
   for (let r = 0; r < rounds; r++) {
     for (const [name, file] of Object.entries(cases)) {
