@@ -1,7 +1,8 @@
 // The serial part of a run (docs/sim.md, "One run on every core"): the phase record that
 // bench/serial-part.ts reads (set-up, engine, between the engine's calls, summary) accounts for the
 // run's wall time and changes no output; a partitioned run's threads start while the tables are
-// written, and a set-up that fails after they started ends them and reports its own error.
+// written, and a set-up that fails after they started ends them and reports its own error; the
+// speed-up model's whole-run figure is bounded by the serial part (Amdahl).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { deterministicSummary } from '../host/report/report.js';
@@ -9,6 +10,7 @@ import { closScenario } from '../host/scenario/clos.js';
 import { checkScenario } from '../host/scenario/scenario.js';
 import type { SimResult } from '../host/sim/result.js';
 import { runScenario, type RunPhases } from '../host/sim/run.js';
+import { wholeRunSpeedup } from '../bench/partition-model.js';
 
 // A set-up step after the workers' start that fails when asked to (the flows' kernel parameters are
 // the last tables written before the engine's set-up).
@@ -70,5 +72,16 @@ describe('partition workers started before the tables are written', () => {
     const again = runScenario(scn, { threads: 2 });
     expect(again.summary.sim.threads).toBe(2);
     expect(outputs(again)).toBe(serial);
+  });
+});
+
+describe('the whole-run speed-up of the model (bench/partition-model.ts)', () => {
+  it('adds the serial part to both sides: no serial part gives the engine\'s speed-up, and no thread count beats (engine + serial) / serial', () => {
+    expect(wholeRunSpeedup(6.7558, 8.61, 0)).toBe(8.61);
+    // The k = 16 tree of docs/history/sim.md (2026-11-26): 6.76 s of engine on one thread, 8.61 on 16 threads, 0.45 s serial.
+    expect(wholeRunSpeedup(6.7558, 8.61, 0.45)).toBe(5.84);
+    expect(wholeRunSpeedup(6.7558, 1e9, 0.45)).toBe(Number(((6.7558 + 0.45) / 0.45).toFixed(2)));
+    // A smaller serial part gives more on every thread count.
+    for (const s of [1.72, 8.61, 15.42]) expect(wholeRunSpeedup(6.7558, s, 0.29)).toBeGreaterThan(wholeRunSpeedup(6.7558, s, 0.45));
   });
 });
