@@ -8,6 +8,8 @@
 //                          + windows x barrier(P),   barrier(P) = barrier_us + (P - 2) x arrival_ns
 //   serial engine time   = all events x event_ns
 // Usage: node dist/bench/partition-model.js K FLOWS DURATION P COSTS.json   (one JSON line on stdout)
+//        node dist/bench/partition-model.js project SERIAL_S ENGINE_1_S SPEEDUP[,SPEEDUP...]
+//          (the whole-run speed-up of an earlier model run's engine speed-ups, at a new serial part)
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +29,14 @@ export interface ModelCosts {
 }
 
 interface PartitionProfile { part: number; parts: number; windows: number; events: number[]; frames_in: number[] }
+
+/**
+ * Whole run on P threads against one: the engine's time on one thread (s) and its speed-up on P,
+ * each side plus the serial part (s), which no thread count shortens.
+ */
+export function wholeRunSpeedup(engine1S: number, engineSpeedup: number, serialS: number): number {
+  return Number(((engine1S + serialS) / (engine1S / engineSpeedup + serialS)).toFixed(2));
+}
 
 export function model(profiles: PartitionProfile[], c: ModelCosts) {
   const parts = profiles.length;
@@ -50,12 +60,16 @@ export function model(profiles: PartitionProfile[], c: ModelCosts) {
     events_per_window: Math.round(total / windows),
     imbalance: Number(((profiles.reduce((m, p) => Math.max(m, p.events.reduce((a, b) => a + b, 0)), 0) * parts) / total).toFixed(3)),
     engine_speedup: Number((serialEngine / parallelEngine).toFixed(2)),
-    whole_run_speedup: Number(((serialEngine / 1e9 + c.serial_s) / (parallelEngine / 1e9 + c.serial_s)).toFixed(2)),
+    whole_run_speedup: wholeRunSpeedup(serialEngine / 1e9, serialEngine / parallelEngine, c.serial_s),
     barrier_share: Number((barrierNs / parallelEngine).toFixed(3)),
   };
 }
 
-if (process.argv[1]?.endsWith('partition-model.js')) {
+if (process.argv[1]?.endsWith('partition-model.js') && process.argv[2] === 'project') {
+  const [serialS, engine1S, speedups] = process.argv.slice(3);
+  const rows = speedups.split(',').map((x) => ({ engine_speedup: Number(x), whole_run_speedup: wholeRunSpeedup(Number(engine1S), Number(x), Number(serialS)) }));
+  process.stdout.write(JSON.stringify({ serial_s: Number(serialS), engine_1_s: Number(engine1S), rows }) + '\n');
+} else if (process.argv[1]?.endsWith('partition-model.js')) {
   const [k, flows, duration, p, costsFile] = process.argv.slice(2);
   const costs = JSON.parse(readFileSync(costsFile, 'utf8')) as ModelCosts;
   const dir = mkdtempSync(join(tmpdir(), 'dcbkit-windows-'));

@@ -62,6 +62,8 @@ export class Core {
   readonly initialBytes: number;
   private readonly constants = new Map<string, number>();
   private readonly shared: boolean;
+  /** The memory will not grow again (fixSize): a shared memory's views are kept without asking. */
+  private fixed = false;
 
   /**
    * A new instance. The shared flavour takes the memory of another instance (`memory`), or makes a
@@ -90,13 +92,23 @@ export class Core {
     // Growing an unshared memory detaches its old buffer (byteLength 0), a plain load; asking the
     // memory for its buffer is a call into the runtime, which the kernels' writers paid per field.
     // A shared memory's old buffer stays attached, so that flavour asks every time.
-    if (this.buffer.byteLength !== 0 && !this.shared) return;
+    if (this.fixed || (this.buffer.byteLength !== 0 && !this.shared)) return;
     if (this.exports.memory.buffer !== this.buffer) {
       this.buffer = this.exports.memory.buffer;
       this.i32view = new Int32Array(this.buffer);
       this.u8view = new Uint8Array(this.buffer);
       this.i64view = new BigInt64Array(this.buffer);
     }
+  }
+
+  /**
+   * Says the memory has its final size (the simulator's arena is reserved once and a run never
+   * grows it): from here a shared memory's views are kept, instead of asking the memory for its
+   * buffer, a call into the runtime, at each access (0.1 s of a k = 16 fat tree's set-up).
+   */
+  fixSize(): void {
+    this.refresh();
+    this.fixed = true;
   }
 
   /** Whole-memory views (index = byte address / element size). */

@@ -13,7 +13,7 @@ import { planRoutes, type RoutePlan, type Routes } from './routes.js';
 import { partitionFabric, type Partitioning } from './partition.js';
 import { PartitionedEngine } from './parallel.js';
 import { etsWeightedMask } from './sample.js';
-import { planArena, WDLOG_CAP, type ArenaLayout, type ArenaPlan, type CaptureLayout, type L, type TableOffsets } from './fabric-plan.js';
+import { planArena, WDLOG_CAP, type ArenaLayout, type ArenaPlan, type CaptureLayout, type L, type PartitionOffsets, type TableOffsets } from './fabric-plan.js';
 import { arenaWriter, fabricCredit, writeFlowKernels, writePortKernels, type ArenaWriter } from './fabric-params.js';
 
 export { WDLOG_CAP, type ArenaPlan, type CaptureLayout, type L } from './fabric-plan.js';
@@ -87,19 +87,27 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   admit?.(arena.plan);
   const base = core.fn<(b: number) => number>('simReserve')(arena.plan.arenaBytes);
   if (base === 0) throw new Error(`cannot reserve ${arena.plan.arenaBytes} bytes for the simulator arena`);
+  core.fixSize();
   const a = Object.fromEntries(Object.entries(arena.tables).map(([k, v]) => [k, base + v])) as TableOffsets;
-  const w = arenaWriter(core);
-  writeHeader(w, L, scn, arena, a, routing, capture);
-  writeNodesAndPorts(w, L, scn, a, routing, split.owner, capture);
-  writeTraffic(w, L, scn, a, routing);
-  core.i32.set(routing.routes.route, a.route >>> 2);
-  core.i32.set(routing.routes.nhWords, a.nh >>> 2);
-  writePortKernels(w, L, scn, a.ports, arena.wdPolls);
-  writeFlowKernels(w, L, scn, a.flows);
-  const init = core.fn<(b: number) => number>(split.parts > 1 ? 'simSetup' : 'simInit')(base);
-  if (init === 1) throw new Error('simulator event queue too small at init');
-  if (init === 2) throw new Error('a flow\'s path is longer than the path table\'s rows (sizing bug)');
-  const engine = arena.partitions ? startPartitions(w, L, scn, base, a, arena, split) : null;
+  // The partitions' threads start now and wait: their start-up overlaps the writing below.
+  const engine = arena.partitions ? startWorkers(core, L, base, a, arena.partitions, split) : null;
+  try {
+    const w = arenaWriter(core);
+    writeHeader(w, L, scn, arena, a, routing, capture);
+    writeNodesAndPorts(w, L, scn, a, routing, split.owner, capture);
+    writeTraffic(w, L, scn, a, routing);
+    core.i32.set(routing.routes.route, a.route >>> 2);
+    core.i32.set(routing.routes.nhWords, a.nh >>> 2);
+    writePortKernels(w, L, scn, a.ports, arena.wdPolls);
+    writeFlowKernels(w, L, scn, a.flows);
+    const init = core.fn<(b: number) => number>(split.parts > 1 ? 'simSetup' : 'simInit')(base);
+    if (init === 1) throw new Error('simulator event queue too small at init');
+    if (init === 2) throw new Error('a flow\'s path is longer than the path table\'s rows (sizing bug)');
+    if (engine) startPartitions(w, L, scn, base, a, arena, split, engine);
+  } catch (e) {
+    engine?.abandon();
+    throw e;
+  }
   return fabricReaders(core, L, scn, base, a, arena.plan.arenaBytes, routing, split, engine);
 }
 
@@ -208,11 +216,19 @@ function writeTraffic(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets, rout
   });
 }
 
+/** The partitions' worker threads (parallel.ts), started before the tables are written. */
+function startWorkers(core: Core, L: L, base: number, a: TableOffsets, P: PartitionOffsets, split: Partitioning): PartitionedEngine {
+  return new PartitionedEngine(core, split.parts, split.lookaheadPs, {
+    base, records: P.part.map((x) => base + x.record), counters: P.part.map((x) => base + x.counters), wdlogs: P.part.map((x) => base + x.wdlog),
+    ctl: base + P.ctl, runCounters: a.counters, runWdlog: a.wdlog, wdCap: WDLOG_CAP,
+  }, L);
+}
+
 /**
  * Partitions, after simSetup: the owner table, each partition's record (its counters, watchdog log,
- * heap, packet records), the rings between partitions; then the worker threads (parallel.ts).
+ * heap, packet records), the rings between partitions; then the worker threads attach (parallel.ts).
  */
-function startPartitions(w: ArenaWriter, L: L, scn: Scenario, base: number, a: TableOffsets, arena: ArenaLayout, split: Partitioning): PartitionedEngine {
+function startPartitions(w: ArenaWriter, L: L, scn: Scenario, base: number, a: TableOffsets, arena: ArenaLayout, split: Partitioning, engine: PartitionedEngine): void {
   const { core, w32 } = w;
   const P = arena.partitions!;
   const parts = split.parts;
@@ -235,10 +251,7 @@ function startPartitions(w: ArenaWriter, L: L, scn: Scenario, base: number, a: T
   const i32 = core.i32;
   const pollGroup = new Int32Array(scn.ports.length);
   scn.ports.forEach((p) => { pollGroup[p.id] = i32[(a.ports + p.id * L.SP_SIZE + L.SP_WD_POLL) >>> 2]; });
-  return new PartitionedEngine(core, parts, split.lookaheadPs, {
-    base, records: P.part.map((x) => base + x.record), counters: P.part.map((x) => base + x.counters), wdlogs: P.part.map((x) => base + x.wdlog),
-    ctl: base + P.ctl, runCounters: a.counters, runWdlog: a.wdlog, wdCap: WDLOG_CAP, pollGroup,
-  }, L);
+  engine.start(pollGroup);
 }
 
 /** The driver's view: zero-copy readers of the tables, and the run loop on one thread or several. */

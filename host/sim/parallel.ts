@@ -1,7 +1,9 @@
 // The main thread's side of a partitioned run (docs/sim.md, "One run on every core"): starts one
-// worker thread per partition but the first (partition-worker.ts), runs partition 0 itself, and
-// after each batch gathers what the partitions kept apart into the tables the driver reads: the
-// counters (sums; the time reached) and the watchdog log (merged in the serial engine's order).
+// worker thread per partition but the first (partition-worker.ts) as soon as the run's memory is
+// reserved, so their start-up overlaps the writing of the tables, lets them attach once the tables
+// are written (start), runs partition 0 itself, and after each batch gathers what the partitions
+// kept apart into the tables the driver reads: the counters (sums; the time reached) and the
+// watchdog log (merged in the serial engine's order).
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -34,24 +36,24 @@ export interface PartitionAreas {
   runCounters: number;
   runWdlog: number;
   wdCap: number;
-  /** Each port's watchdog poll group (the serial log's order within one instant). */
-  pollGroup: Int32Array;
 }
 
 export class PartitionedEngine {
   private readonly loop: WindowLoop;
   private readonly workers: Worker[] = [];
   private readonly errors: MessagePort[] = [];
-  private readonly core0: PartitionCore;
+  private core0?: PartitionCore;
+  /** Each port's watchdog poll group (the serial log's order within one instant), read at start. */
+  private pollGroup: Int32Array = new Int32Array(0);
   private closed = false;
 
+  /** Starts the workers; they wait until start() says the tables are written. */
   constructor(private readonly core: Core, readonly parts: number, readonly lookaheadPs: number, private readonly a: PartitionAreas,
     private readonly L: Record<string, number>) {
     const buffer = core.exports.memory.buffer as unknown as SharedArrayBuffer;
     // Spin at barriers only when every thread can have a core of its own.
     const spins = parts <= availableParallelism() ? 1 : 0;
     this.loop = new WindowLoop(buffer, a.ctl, parts, 0, lookaheadPs, spins);
-    if (core.fn<(r: number) => number>('simStartPartition')(a.records[0]) !== 0) throw new Error('partition 0: event heap too small at start (sizing bug)');
     const file = partitionWorkerFile();
     if (!existsSync(file)) throw new Error(`${file} is missing: build dcbkit (npm run build) to run on several threads`);
     for (let w = 1; w < parts; w++) {
@@ -65,6 +67,21 @@ export class PartitionedEngine {
       this.workers.push(worker);
       this.errors.push(port1);
     }
+  }
+
+  /**
+   * The tables and the partitions' records are written: every partition seeds its events (this
+   * thread partition 0), and the run can start once all are ready. `pollGroup`: each port's
+   * watchdog poll group.
+   */
+  start(pollGroup: Int32Array): void {
+    this.pollGroup = pollGroup;
+    this.loop.tablesWritten();
+    const { core } = this;
+    if (core.fn<(r: number) => number>('simStartPartition')(this.a.records[0]) !== 0) {
+      this.abandon();
+      throw new Error('partition 0: event heap too small at start (sizing bug)');
+    }
     this.core0 = {
       runWindow: core.fn('simRunWindow'),
       windowMin: core.fn('simWindowMin'),
@@ -73,13 +90,21 @@ export class PartitionedEngine {
       etsSample: core.fn('etsMeterSample'),
       eventsRun: core.fn('simEventsRun'),
     };
-    if (!this.loop.waitReady(parts - 1, 60_000)) this.fail();
+    if (!this.loop.waitReady(this.parts - 1, 60_000)) this.fail();
+  }
+
+  /** Gives the run up before start() (the set-up failed): the workers exit without attaching. */
+  abandon(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.loop.abort(ABORT_WORKER);
+    for (const e of this.errors) e.close();
   }
 
   /** Runs every partition through `until` ps (then each samples ETS shares if asked), then gathers counters and watchdog log. */
   runUntil(until: number, sampleEts: boolean): void {
     this.loop.startBatch(until, sampleEts);
-    if (!this.loop.runBatch(this.core0, until, sampleEts)) this.fail();
+    if (!this.core0 || !this.loop.runBatch(this.core0, until, sampleEts)) this.fail();
     this.gather();
   }
 
@@ -126,7 +151,7 @@ export class PartitionedEngine {
       for (let i = 0; i < n; i++) {
         const at = log + i * L.SW_SIZE;
         const port = i32[(at + 8) >>> 2];
-        entries.push({ t: i64[at >>> 3], group: a.pollGroup[port], port, word: i32[(at + 12) >>> 2] });
+        entries.push({ t: i64[at >>> 3], group: this.pollGroup[port], port, word: i32[(at + 12) >>> 2] });
       }
     });
     entries.sort((x, y) => (x.t < y.t ? -1 : x.t > y.t ? 1 : x.group - y.group || x.port - y.port || (x.word & 0xff) - (y.word & 0xff)));

@@ -1,7 +1,9 @@
 // A worker thread of a partitioned run (host/sim/parallel.ts): its own instance of the shared core
 // over the run's one memory, running one partition's events window by window (windows.ts) for
-// every batch the main thread starts, until told to stop. An error goes back to the main thread
-// through `errors` (it reads it synchronously) and aborts the run.
+// every batch the main thread starts, until told to stop. It is started as soon as the run's
+// memory is reserved, so its start-up overlaps the main thread's writing of the tables; it attaches
+// once told they are written. An error goes back to the main thread through `errors` (it reads it
+// synchronously) and aborts the run.
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { Core, useCompiledModule } from '../core/loader.js';
 import { ABORT_WORKER, WindowLoop } from './windows.js';
@@ -26,6 +28,15 @@ const loop = new WindowLoop(d.memory.buffer as unknown as SharedArrayBuffer, d.c
 try {
   useCompiledModule('shared', d.module);
   const core = new Core('shared', d.memory);
+  if (loop.awaitTables()) run(core);
+} catch (e) {
+  d.errors.postMessage(e instanceof Error ? e.message : String(e));
+  loop.abort(ABORT_WORKER);
+}
+d.errors.close();
+
+/** Attaches to the written tables and runs batches until told to stop. */
+function run(core: Core): void {
   core.fn<(b: number) => void>('simAttach')(d.base);
   if (core.fn<(r: number) => number>('simStartPartition')(d.record) !== 0) throw new Error(`partition ${d.part}: event heap too small at start (sizing bug)`);
   const engine = {
@@ -45,8 +56,4 @@ try {
     if (!loop.runBatch(engine, batch.until, batch.sampleEts)) break;
   }
   loop.writeProfile();
-} catch (e) {
-  d.errors.postMessage(e instanceof Error ? e.message : String(e));
-  loop.abort(ABORT_WORKER);
 }
-d.errors.close();

@@ -57,10 +57,15 @@ export function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd
   const dist = new Int32Array(scn.nodes.length);
   const queue = new Int32Array(scn.nodes.length);
   const cand: number[] = [];
-  const peer = Int32Array.from(scn.ports.map((p) => p.peerNode));
-  const isHost = Uint8Array.from(scn.nodes.map((n) => (n.isHost ? 1 : 0)));
+  const peer = Int32Array.from(scn.ports, (p) => p.peerNode);
+  const isHost = Uint8Array.from(scn.nodes, (n) => (n.isHost ? 1 : 0));
   const nodePorts = scn.nodes.map((n) => Int32Array.from(n.ports));
   const switches = [...swOrd.entries()];
+  // Flat copies of the switch list (node, ordinal) for the loops below, which run once per
+  // (host, switch): a k = 16 tree's 327,680 entries.
+  const swNode = Int32Array.from(switches, ([sw]) => sw);
+  const swRow = Int32Array.from(switches, ([, so]) => so * columns);
+  const nSw = switches.length;
   // A host with one link to a switch s is reached through s alone: toward it, every other switch
   // uses the ports that lead toward s, so its column is that of any other such host of s but for
   // s's own entry (the link to it). Such columns are copied instead of searched again (k = 28 fat
@@ -71,9 +76,8 @@ export function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd
     const s = attachedTo(host);
     const known = s >= 0 ? columnOfSwitch.get(s) : undefined;
     if (known) {
-      for (const [sw, so] of switches) {
-        route[so * columns + ho] = sw === s ? table.offsetOf([...nodePorts[s]].filter((p) => peer[p] === host)) : known[so];
-      }
+      for (let i = 0; i < nSw; i++) route[swRow[i] + ho] = known[i];
+      route[swOrd.get(s)! * columns + ho] = table.offsetOf([...nodePorts[s]].filter((p) => peer[p] === host));
       continue;
     }
     dist.fill(-1);
@@ -89,14 +93,15 @@ export function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd
         if (dist[m] < 0) { dist[m] = dist[n] + 1; queue[qt++] = m; }
       }
     }
-    for (const [sw, so] of switches) {
+    for (let i = 0; i < nSw; i++) {
+      const sw = swNode[i];
       const d = dist[sw];
       const ps = nodePorts[sw];
       cand.length = 0;
-      if (d > 0) for (let i = 0; i < ps.length; i++) if (dist[peer[ps[i]]] === d - 1) cand.push(ps[i]);
-      route[so * columns + ho] = table.offsetOf(cand);
+      if (d > 0) for (let j = 0; j < ps.length; j++) if (dist[peer[ps[j]]] === d - 1) cand.push(ps[j]);
+      route[swRow[i] + ho] = table.offsetOf(cand);
     }
-    if (s >= 0) columnOfSwitch.set(s, Int32Array.from(switches, ([, so]) => route[so * columns + ho]));
+    if (s >= 0) columnOfSwitch.set(s, Int32Array.from(swRow, (row) => route[row + ho]));
   }
   const flowColumn = Int32Array.from(scn.flows.map((f) => hostOrd.get(f.dst)!));
   pinned.forEach((f, j) => {
@@ -125,9 +130,7 @@ class NextHopTable {
     for (const p of ports) h = Math.imul(h ^ p, 0x01000193);
     h = Math.imul(h ^ ports.length, 0x01000193);
     const list = this.buckets.get(h);
-    for (const o of list ?? []) {
-      if (this.buf[o] === ports.length && ports.every((p, i) => this.buf[o + 1 + i] === p)) return o;
-    }
+    if (list) for (const o of list) if (this.holds(o, ports)) return o;
     if (this.used + ports.length + 1 > this.buf.length) {
       const w = new Int32Array(this.buf.length * 2 + ports.length + 1);
       w.set(this.buf);
@@ -138,6 +141,14 @@ class NextHopTable {
     for (const p of ports) this.buf[this.used++] = p;
     if (list) list.push(at); else this.buckets.set(h, [at]);
     return at;
+  }
+
+  /** Whether the set stored at `o` is `ports`. */
+  private holds(o: number, ports: readonly number[]): boolean {
+    const buf = this.buf;
+    if (buf[o] !== ports.length) return false;
+    for (let i = 0; i < ports.length; i++) if (buf[o + 1 + i] !== ports[i]) return false;
+    return true;
   }
 
   words(): Int32Array {

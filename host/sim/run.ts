@@ -42,7 +42,16 @@ export interface RunOptions {
   threads?: number;
   /** Packet trace of the selected ports (host/sim/capture.ts); its files are taken after finish(). */
   capture?: PacketCapture;
+  /** Filled with the wall time of the run's phases (bench/serial-part.ts: what of a run is serial). */
+  phases?: RunPhases;
 }
+
+/**
+ * Time of a run's phases, s: set-up (the fabric's tables and threads, the deadlock watch's graphs),
+ * the engine's calls, what the driver does between them (samples, deadlock watch, flow windows'
+ * ends) and the summary with the threads' end; by `clock` (s), wall time when none is given.
+ */
+export interface RunPhases { setup_s: number; engine_s: number; between_s: number; summary_s: number; clock?: () => number }
 
 /** A run advanced one sampling interval per step(), so a caller can yield between steps. */
 export interface RunStepper {
@@ -88,6 +97,9 @@ export function runScenario(scn: Scenario, opts: RunOptions = {}): SimResult {
  */
 export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const t0 = process.hrtime.bigint();
+  const phases = opts.phases;
+  const clock = phases?.clock ?? (() => performance.now() / 1e3);
+  const setupFrom = phases ? clock() : 0;
   const capture = opts.capture;
   // What reading a large scenario left behind (a fat tree's YAML: about 180 bytes of parser garbage
   // per byte of source) goes before the arena comes, so the run's peak memory is its own and the
@@ -109,7 +121,12 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const sampler = new Sampler(fab, scn, plan);
   const ets = new EtsShareMeter(fab, scn);
   capture?.attach(fab);
-  const runUntil = capture ? (tPs: number, sampleEts?: boolean) => capture.runUntil(tPs, sampleEts) : fab.runUntil;
+  const engineUntil = capture ? (tPs: number, sampleEts?: boolean) => capture.runUntil(tPs, sampleEts) : fab.runUntil;
+  const runUntil = !phases ? engineUntil : (tPs: number, sampleEts?: boolean) => {
+    const e0 = clock();
+    engineUntil(tPs, sampleEts);
+    phases.engine_s += clock() - e0;
+  };
 
   // Deadlock watch over the ports that sit on a cycle of a lossless dependency graph (none: no cost).
   const deadlock = new DeadlockMonitor(cyclicDependencyGraphs(scn, { routes: fab.routes, swOrd: fab.swOrd }), (p) => scn.ports[p].name, (p, pr) => scn.ports[p].dcb.prioTc[pr], scn.deadlock_threshold_ps);
@@ -128,6 +145,7 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const endsDue = scn.flows.map((f) => f.id).filter((f) => windowEnd[f] < scn.duration_ps).sort((x, y) => windowEnd[x] - windowEnd[y] || x - y);
   let nextEnd = 0;
   let t = 0;
+  if (phases) phases.setup_s += clock() - setupFrom;
   const snapshotEnds = (upTo: number) => {
     while (nextEnd < endsDue.length && windowEnd[endsDue[nextEnd]] <= upTo) {
       const f = endsDue[nextEnd++];
@@ -137,6 +155,7 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   };
 
   const step = () => {
+    const s0 = phases ? clock() : 0, e0 = phases?.engine_s ?? 0;
     const next = Math.min(scn.duration_ps, t + scn.sample_ps);
     snapshotEnds(next);
     runUntil(next, true);
@@ -145,11 +164,14 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
     sampler.sample(t, dt);
     deadlock.observe(t, dt, probe);
     opts.onProgress?.(t / scn.duration_ps);
+    if (phases) phases.between_s += clock() - s0 - (phases.engine_s - e0);
   };
   const finish = (): SimResult => {
+    const f0 = phases ? clock() : 0;
     fab.close();
     const wall_s = Number(process.hrtime.bigint() - t0) / 1e9;
     const summary = summarise(fab, scn, { wall_s, ets: ets.result(), windowEnd, deliveredAtEnd, deadlock: deadlock.found });
+    if (phases) phases.summary_s += clock() - f0;
     return { summary, series: sampler.series };
   };
   return { done: () => t >= scn.duration_ps, step, now: () => t, finish, threads: fab.threads, threadsNote: fab.threadsNote, close: () => fab.close() };

@@ -10,6 +10,7 @@
 //   i32[2] barrier arrivals   i32[3] barrier generation   i32[4] abort (an error code, 0 = none)
 //   i32[5] workers ready   i32[6] 1: the batch ends a sampling interval (ETS shares)
 //   i32[7] workers that wrote their window profile (DCBKIT_PROFILE_WINDOWS)
+//   i32[10] 1: the tables are written, workers may attach (they start while the main thread writes them)
 //   f64[4] the batch's end (until), ps   f64[8 ..] window minima, [2][parts]
 // Invariant: every thread reads the minima of parity `par` only between the barrier that follows
 // their writing and the next one, and writes parity par ^ 1 meanwhile, so no read meets a write.
@@ -25,7 +26,7 @@ export const CTL_BYTES_FIXED = 64;
  */
 const PROFILE_DIR = process.env.DCBKIT_PROFILE_WINDOWS;
 const PROFILE = PROFILE_DIR !== undefined;
-const BATCH = 0, STOP = 1, ARRIVED = 2, GEN = 3, ABORT = 4, READY = 5, SAMPLE_ETS = 6, PROFILED = 7;
+const BATCH = 0, STOP = 1, ARRIVED = 2, GEN = 3, ABORT = 4, READY = 5, SAMPLE_ETS = 6, PROFILED = 7, TABLES = 10;
 const UNTIL = 4, MINIMA = 8;
 /** Bounds of a barrier's spin before it sleeps, µs: a sleep and its wake-up cost some 10-50 µs. */
 const MIN_SPIN_US = 20, MAX_SPIN_US = 5000;
@@ -93,6 +94,7 @@ export class WindowLoop {
     Atomics.notify(this.i32, GEN);
     Atomics.notify(this.i32, BATCH);
     Atomics.notify(this.i32, READY);
+    Atomics.notify(this.i32, TABLES);
   }
 
   /** Waits until every thread has arrived; false when the run was aborted meanwhile. */
@@ -170,6 +172,12 @@ export class WindowLoop {
     Atomics.notify(this.i32, BATCH);
   }
 
+  /** Tells the workers, started while the tables were being written, that they are: they may attach. */
+  tablesWritten(): void {
+    Atomics.store(this.i32, TABLES, 1);
+    Atomics.notify(this.i32, TABLES);
+  }
+
   /** Tells the workers to exit. */
   stop(): void {
     Atomics.store(this.i32, STOP, 1);
@@ -189,6 +197,12 @@ export class WindowLoop {
   }
 
   // ---- workers ----
+
+  /** Waits until the main thread has written the tables (true) or the run was given up (false). */
+  awaitTables(): boolean {
+    while (Atomics.load(this.i32, TABLES) === 0 && Atomics.load(this.i32, ABORT) === 0) Atomics.wait(this.i32, TABLES, 0, 1000);
+    return Atomics.load(this.i32, ABORT) === 0;
+  }
 
   /** A worker's partition is set up. */
   ready(): void {

@@ -1,0 +1,87 @@
+// The serial part of a run (docs/sim.md, "One run on every core"): the phase record that
+// bench/serial-part.ts reads (set-up, engine, between the engine's calls, summary) accounts for the
+// run's wall time and changes no output; a partitioned run's threads start while the tables are
+// written, and a set-up that fails after they started ends them and reports its own error; the
+// speed-up model's whole-run figure is bounded by the serial part (Amdahl).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import { deterministicSummary } from '../host/report/report.js';
+import { closScenario } from '../host/scenario/clos.js';
+import { checkScenario } from '../host/scenario/scenario.js';
+import type { SimResult } from '../host/sim/result.js';
+import { runScenario, type RunPhases } from '../host/sim/run.js';
+import { wholeRunSpeedup } from '../bench/partition-model.js';
+
+// A set-up step after the workers' start that fails when asked to (the flows' kernel parameters are
+// the last tables written before the engine's set-up).
+const failFlowKernels = vi.hoisted(() => ({ on: false }));
+vi.mock('../host/sim/fabric-params.js', async (original) => {
+  const real = await original<typeof import('../host/sim/fabric-params.js')>();
+  return {
+    ...real,
+    writeFlowKernels: (...args: Parameters<typeof real.writeFlowKernels>) => {
+      if (failFlowKernels.on) throw new Error('flow kernels: failed on purpose');
+      real.writeFlowKernels(...args);
+    },
+  };
+});
+
+const outputs = (r: SimResult) => JSON.stringify({ summary: deterministicSummary(r.summary), series: r.series });
+const tree = () => checkScenario(closScenario({ k: 4, flows: 16, duration: '200us' }));
+
+/** Threads of this process (Linux): a partition worker is one until it exits. */
+const threadCount = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+
+describe('the phases of a run', () => {
+  it.each([1, 2])('on %i thread(s) account for its wall time, each phase measured, and change no output', (threads) => {
+    const scn = tree();
+    const plain = runScenario(scn, { threads });
+    const phases: RunPhases = { setup_s: 0, engine_s: 0, between_s: 0, summary_s: 0 };
+    const t0 = performance.now();
+    const timed = runScenario(scn, { threads, phases });
+    const wall = (performance.now() - t0) / 1e3;
+    expect(timed.summary.sim.threads).toBe(threads);
+    expect(outputs(timed)).toBe(outputs(plain));
+    for (const v of Object.values(phases)) expect(v).toBeGreaterThanOrEqual(0);
+    expect(phases.setup_s).toBeGreaterThan(0);
+    expect(phases.engine_s).toBeGreaterThan(0);
+    expect(phases.summary_s).toBeGreaterThan(0);
+    const sum = phases.setup_s + phases.engine_s + phases.between_s + phases.summary_s;
+    // The phases cover the whole call but for the stepping loop's own few statements.
+    expect(sum).toBeLessThanOrEqual(wall + 1e-3);
+    expect(sum).toBeGreaterThan(0.9 * wall);
+  });
+});
+
+describe('partition workers started before the tables are written', () => {
+  it('end when the set-up fails after their start, the error is the set-up\'s, and the next run is unaffected', async () => {
+    const scn = tree();
+    const serial = outputs(runScenario(scn, { threads: 1 }));
+    expect(outputs(runScenario(scn, { threads: 2 }))).toBe(serial);
+    const before = threadCount();
+    failFlowKernels.on = true;
+    try {
+      expect(() => runScenario(scn, { threads: 4 })).toThrow('flow kernels: failed on purpose');
+    } finally {
+      failFlowKernels.on = false;
+    }
+    // The three workers were started (the failure came after) and now exit without attaching.
+    const deadline = Date.now() + 10_000;
+    while (threadCount() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(threadCount()).toBeLessThanOrEqual(before);
+    const again = runScenario(scn, { threads: 2 });
+    expect(again.summary.sim.threads).toBe(2);
+    expect(outputs(again)).toBe(serial);
+  });
+});
+
+describe('the whole-run speed-up of the model (bench/partition-model.ts)', () => {
+  it('adds the serial part to both sides: no serial part gives the engine\'s speed-up, and no thread count beats (engine + serial) / serial', () => {
+    expect(wholeRunSpeedup(6.7558, 8.61, 0)).toBe(8.61);
+    // The k = 16 tree of docs/history/sim.md (2026-11-26): 6.76 s of engine on one thread, 8.61 on 16 threads, 0.45 s serial.
+    expect(wholeRunSpeedup(6.7558, 8.61, 0.45)).toBe(5.84);
+    expect(wholeRunSpeedup(6.7558, 1e9, 0.45)).toBe(Number(((6.7558 + 0.45) / 0.45).toFixed(2)));
+    // A smaller serial part gives more on every thread count.
+    for (const s of [1.72, 8.61, 15.42]) expect(wholeRunSpeedup(6.7558, s, 0.29)).toBeGreaterThan(wholeRunSpeedup(6.7558, s, 0.45));
+  });
+});
