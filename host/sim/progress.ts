@@ -5,8 +5,10 @@
 // and silent for runs that finish within the first second: the bar only appears once a second
 // has passed since progress() was called. Callers report work done per batch; redraws are
 // throttled by cli-progress (10 per second), so calling tick() per batch of events is cheap.
-// node:worker_threads is loaded only on a terminal: a piped run's start-up does not pay for it.
-import cliProgress from 'cli-progress';
+// node:worker_threads is loaded only on a terminal, and cli-progress only when a bar is drawn
+// (required from node_modules, not bundled): a piped or short run's start-up pays for neither.
+import { createRequire } from 'node:module';
+import type cliProgressModule from 'cli-progress';
 
 export interface Progress {
   /** Adds `n` units of work done (default 1). */
@@ -48,11 +50,12 @@ export function progress(total: number, opts: ProgressOptions = {}): Progress {
   const startedAt = now();
   const delayMs = opts.delayMs ?? 1000;
   let done = 0;
-  let bar: cliProgress.SingleBar | null = null;
+  let bar: cliProgressModule.SingleBar | null = null;
   let stopped = false;
 
   const show = () => {
     if (bar || stopped || now() - startedAt < delayMs) return;
+    const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
     bar = new cliProgress.SingleBar({
       stream: opts.stream ?? process.stderr,
       format: `${opts.label ?? 'progress'} [{bar}] {percentage}% | {value}/{total}${opts.unit ? ' ' + opts.unit : ''} | ETA {eta_formatted}`,
