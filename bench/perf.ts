@@ -41,24 +41,44 @@ function valgrindGeneratedCodeCount(cmd: string, args: string[]): number | strin
 
 /** As valgrindGeneratedCodeCount, with the program's stdout parsed as JSON (engine drivers report their counters). */
 export function generatedCodeInstructions(cmd: string, args: string[]): { count: number; stdout: any } | string {
+  const r = generatedCodeEvents(cmd, args, false);
+  return typeof r === 'string' ? r : { count: r.events.Ir, stdout: r.stdout };
+}
+
+/**
+ * cachegrind's events for V8's generated code (see valgrindGeneratedCodeCount): Ir (instructions)
+ * alone, or with `simulate` also its cache and branch models (D1mr/D1mw first-level data misses,
+ * DLmr/DLmw last-level, Bcm/Bim mispredicted conditional/indirect branches). The models are
+ * cachegrind's (a 2-level cache of the host's geometry, a simple predictor), not this CPU's: they
+ * compare two builds deterministically, whatever else the machine runs.
+ */
+export function generatedCodeEvents(cmd: string, args: string[], simulate: boolean): { events: Record<string, number>; stdout: any } | string {
   const dir = mkdtempSync(join(tmpdir(), 'dcbkit-cg-'));
   try {
     const out = join(dir, 'cachegrind.out');
-    const r = spawnSync('valgrind', ['--tool=cachegrind', '--cache-sim=no', `--cachegrind-out-file=${out}`, cmd, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const sims = simulate ? ['--cache-sim=yes', '--branch-sim=yes'] : ['--cache-sim=no'];
+    const r = spawnSync('valgrind', ['--tool=cachegrind', ...sims, `--cachegrind-out-file=${out}`, cmd, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (r.error) return `valgrind cannot run: ${r.error.message}`;
     if (r.status !== 0) return `valgrind gave no instruction count (exit ${r.status})`;
     let file = '';
     let fn = '';
-    let sum = 0;
+    let names: string[] = [];
+    const sum: number[] = [];
     for (const line of readFileSync(out, 'utf8').split('\n')) {
-      if (line.startsWith('fl=')) file = line.slice(3);
+      if (line.startsWith('events:')) names = line.slice(7).trim().split(/\s+/);
+      else if (line.startsWith('fl=')) file = line.slice(3);
       else if (line.startsWith('fn=')) fn = line.slice(3);
-      else if (file === '???' && fn === '???' && /^\d/.test(line)) sum += Number(line.split(' ')[1]);
+      else if (file === '???' && fn === '???' && /^\d/.test(line)) {
+        const cols = line.split(' ');
+        for (let i = 1; i < cols.length; i++) sum[i - 1] = (sum[i - 1] ?? 0) + Number(cols[i]);
+      }
     }
-    if (sum <= 0) return 'cachegrind found no generated code';
+    if (!(sum[0] > 0)) return 'cachegrind found no generated code';
+    const events: Record<string, number> = {};
+    names.forEach((n, i) => { events[n] = sum[i] ?? 0; });
     let stdout: unknown = r.stdout;
     try { stdout = JSON.parse(r.stdout); } catch { /* not JSON: kept as text */ }
-    return { count: sum, stdout };
+    return { events, stdout };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -99,12 +99,11 @@ export const SP_QHEAD: i32 = SP_WAKE_AT + I64;               // i32[8] packet in
 export const SP_HEADWIRE: i32 = SP_QHEAD + 8 * I32;          // i32[8] wire bytes of each TC's head frame (ETS selection)
 export const SP_QTAIL: i32 = SP_HEADWIRE + 8 * I32;          // i32[8]
 export const SP_QBYTES: i32 = SP_QTAIL + 8 * I32;            // i32[8] frame bytes queued per TC
-export const SP_WD_STORM: i32 = SP_QBYTES + 8 * I32;          // priorities in storm state
-export const SP_PPB_FRAC: i32 = SP_WD_STORM + I32;           // u32 fraction (/2^32) of ps per byte at the port's clock (assembly/sim/timing.ts)
-export const SP_REFRESH_EV: i32 = ((SP_PPB_FRAC + I32) + 7) & ~7;         // i64 time of the queued XOFF-refresh event (max = none)
-export const SP_WD_ACTION: i32 = SP_REFRESH_EV + I64;        // watchdog action: 0 drop, 1 forward, 2 alert
-export const SP_WD_POLL: i32 = SP_WD_ACTION + I32;           // index into SH_WD_POLLS, -1 = no watchdog on this port
-export const SP_TX_BYTES_TC: i32 = SP_WD_POLL + I32;         // i64[8] wire bytes sent per TC
+export const SP_PPB_FRAC: i32 = SP_QBYTES + 8 * I32;         // u32 fraction (/2^32) of ps per byte at the port's clock (assembly/sim/timing.ts)
+export const SP_PAUSED_MASK: i32 = SP_PPB_FRAC + I32;        // priorities the PFC kernel's blocked mask pauses, valid until SP_PAUSED_VALID
+export const SP_REFRESH_EV: i32 = SP_PAUSED_MASK + I32;      // i64 time of the queued XOFF-refresh event (max = none)
+export const SP_PAUSED_VALID: i32 = SP_REFRESH_EV + I64;     // i64 SP_PAUSED_MASK holds before this time (0: recompute; link.ts pausedPrios)
+export const SP_TX_BYTES_TC: i32 = SP_PAUSED_VALID + I64;    // i64[8] wire bytes sent per TC
 export const SP_TX_PKTS: i32 = SP_TX_BYTES_TC + 8 * I64;     // i64[8] data frames sent per priority
 export const SP_PFC_RX: i32 = SP_TX_PKTS + 8 * I64;          // i64[8] PFC/PAUSE frames received per priority
 export const SP_WD_LEFT: i32 = SP_PFC_RX + 8 * I64;          // i64[8] detection / restoration countdown
@@ -113,7 +112,10 @@ export const SP_WD_LAST_RX: i32 = SP_WD_LAST_TX + 8 * I64;   // i64[8]
 // Per-port watchdog parameters from the node's own config (written by the host) and the credit receiver.
 export const SP_WD_DETECT: i32 = SP_WD_LAST_RX + 8 * I64;    // i64 ps
 export const SP_WD_RESTORE: i32 = SP_WD_DETECT + I64;        // i64 ps
-export const SP_TX_CTRL: i32 = SP_WD_RESTORE + I64;          // i64 control frames sent (PFC, PAUSE, grants, CNMs: CONTROL_FRAME_BYTES each)
+export const SP_WD_ACTION: i32 = SP_WD_RESTORE + I64;        // watchdog action: 0 drop, 1 forward, 2 alert
+export const SP_WD_POLL: i32 = SP_WD_ACTION + I32;           // index into SH_WD_POLLS, -1 = no watchdog on this port
+export const SP_WD_STORM: i32 = SP_WD_POLL + I32;            // priorities in storm state
+export const SP_TX_CTRL: i32 = ((SP_WD_STORM + I32) + 7) & ~7;          // i64 control frames sent (PFC, PAUSE, grants, CNMs: CONTROL_FRAME_BYTES each)
 export const SP_CR_LASTCL: i32 = SP_TX_CTRL + I64;        // i32[8] credit receiver: limit of the last grant sent
 export const SP_NIC_RING: i32 = SP_CR_LASTCL + 8 * I32;      // i32[8] host port: per TC, the last flow of its ring of flows
                                                              //   ready to send (SF_RING_NEXT links them in a circle), -1 none
@@ -314,7 +316,7 @@ if (PT_RINGS + I32 > PT_SCRATCH || PT_TOUCH_TARGET + 8 > PT_SIZE) ERROR('layout:
 if (SH_CAPTURE + I32 > SH_SIZE) ERROR('layout: sim header');
 if (CR_SIZE != 32) ERROR('layout: capture record (32 bytes)');
 // i64 fields are 8-byte aligned (a misaligned i64 load is slow and breaks the host's BigInt64Array views).
-if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_TX_BYTES_TC % 8 != 0 || SP_WD_DETECT % 8 != 0) ERROR('layout: sim port i64 alignment');
+if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_PAUSED_VALID % 8 != 0 || SP_TX_BYTES_TC % 8 != 0 || SP_TX_CTRL % 8 != 0 || SP_WD_DETECT % 8 != 0) ERROR('layout: sim port i64 alignment');
 if (SF_START % 8 != 0 || SF_RP % 8 != 0 || SF_NP % 8 != 0 || SF_PACE_RATE % 8 != 0 || SF_NACKS % 8 != 0) ERROR('layout: sim flow i64 alignment');
 if (SH_CREDIT_AGING % 8 != 0 || SS_START % 8 != 0 || SK_ARRIVE_AT % 8 != 0) ERROR('layout: i64 alignment');
 // Embedded records: each starts where the previous part ends (no overlap) and the container holds it.

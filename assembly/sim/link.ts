@@ -8,12 +8,12 @@
 import { creditAvailable, creditOnGrant, creditTrySend, creditUnits } from '../credit';
 import { etsSelect } from '../ets';
 import {
-  ETS_WEIGHTED_MASK, PFC_PAUSED_UNTIL, PFC_PORT_UNIT, PKT_CNM, PKT_CNP, PKT_DATA, PKT_GRANT, PKT_PAUSE, PKT_PFC,
+  ETS_WEIGHTED_MASK, PFC_BLOCKED_UNTIL, PFC_PAUSED_UNTIL, PFC_PORT_UNIT, PKT_CNM, PKT_CNP, PKT_DATA, PKT_GRANT, PKT_PAUSE, PKT_PFC,
 } from '../layout';
 import {
   SC_HOPS, SC_PAUSE_FRAMES, SF_RP, SF_SRC_ORD, SK_A, SK_ARRIVE_AT, SK_B, SK_BYTES, SK_KIND, SK_NEXT, SK_PORT, SK_PRIO,
   SP_BACKLOG, SP_BUSY_UNTIL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_DELAY, SP_ETS, SP_FLAGS, SP_HEADWIRE, SP_NODE, SP_PEER,
-  SP_PFC, SP_PFC_RX, SP_PPB, SP_PRIO_TC, SP_QHEAD, SP_SINK_HEAD, SP_SINK_PRIOS, SP_SINK_TAIL, SP_TX_BYTES_TC,
+  SP_PAUSED_MASK, SP_PAUSED_VALID, SP_PFC, SP_PFC_RX, SP_PPB, SP_PRIO_TC, SP_QHEAD, SP_SINK_HEAD, SP_SINK_PRIOS, SP_SINK_TAIL, SP_TX_BYTES_TC,
   SP_TX_CTRL, SP_TX_PKTS, SP_UNSAT, SP_WAKE_AT, SP_WD_IGNORE, SP_FLAG_TIMED,
 } from './layout';
 import { pfcBlockedMask, pfcBlockedTcs, pfcReceivePause, pfcReceivePfc } from '../pfc';
@@ -84,6 +84,23 @@ export function startFrame(p: i32, pa: usize, k: i32, end: i64): void {
   count(SC_HOPS, 1);
 }
 
+/**
+ * The PFC kernel's paused priorities at `now` (pfcBlockedMask), from the copy in the port's first
+ * cache lines while it holds: the kernel's own cache sits 2 kB into the port record, a line of its
+ * own that every frame start would otherwise touch (a fat tree's port records do not all stay in
+ * the caches). The copy holds until the kernel's window ends or a PAUSE or PFC frame arrives
+ * (receivePause clears it); time only moves forward within a port's owner, so its end is enough.
+ */
+@inline
+function pausedPrios(pa: usize): i32 {
+  if (now < load<i64>(pa + SP_PAUSED_VALID)) return load<i32>(pa + SP_PAUSED_MASK);
+  const rec = pa + SP_PFC;
+  const mask = pfcBlockedMask(rec, now);
+  store<i32>(pa + SP_PAUSED_MASK, mask);
+  store<i64>(pa + SP_PAUSED_VALID, load<i64>(rec + PFC_BLOCKED_UNTIL));
+  return mask;
+}
+
 /** TCs that may not start a frame now: paused priorities (PFC kernel), and credit heads without credit. */
 export function blockedTcs(p: i32, pa: usize, backlog: i32): i32 {
   const rec = pa + SP_PFC;
@@ -146,7 +163,7 @@ export function tryTransmit(p: i32): void {
   const backlog = load<i32>(pa + SP_BACKLOG);
   if (backlog == 0) return;
   // Nothing paused and no credit priority (the usual case): nothing is blocked, no call.
-  const blocked = (pfcBlockedMask(pa + SP_PFC, now) | creditMaskAt(pa)) == 0 ? 0 : blockedTcs(p, pa, backlog);
+  const blocked = (pausedPrios(pa) | creditMaskAt(pa)) == 0 ? 0 : blockedTcs(p, pa, backlog);
   const ets = pa + SP_ETS;
   if ((load<i32>(ets + ETS_WEIGHTED_MASK) & ~(backlog & ~blocked)) != 0) store<i32>(pa + SP_UNSAT, 1);
   const tc = etsSelect(ets, backlog, blocked, pa + SP_HEADWIRE);
@@ -192,6 +209,7 @@ export function receivePause(p: i32, pa: usize, kind: i32, a: i32, b: i32): void
     store<i64>(rx, load<i64>(rx) + 1);
   }
   count(SC_PAUSE_FRAMES, 1);
+  store<i64>(pa + SP_PAUSED_VALID, 0);
   // An XON (or a shorter pause) may unblock the transmitter now.
   tryTransmit(p);
 }

@@ -13,7 +13,7 @@ import {
   SH_PATH_LEN, SH_POOL, SH_POOL_CAP, SH_PORTS, SH_QCN_MASK, SH_QCN_PROFILE, SH_REV_PATHS, SH_ROUTE, SH_SEED, SH_STORMS,
   SH_WDLOG, SH_WDLOG_CAP, SH_WD_POLLS, SIM_ID_RP, SIM_ID_START, SK_NEXT, SF_FLOW_EV_AT, SF_NEXT_AT, SF_RTO_AT,
   SF_RTO_EV_AT, SF_START_JITTER, SP_CREDIT_MASK, SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS, SP_FLAGS,
-  SP_LOSSLESS, SP_PEER, SP_PFC, SP_PRIO_TC, SP_QHEAD, SP_QTAIL, SP_REFRESH_EV, SP_SINK_HEAD, SP_SINK_PRIOS,
+  SP_LOSSLESS, SP_PAUSED_VALID, SP_PEER, SP_PFC, SP_PRIO_TC, SP_QHEAD, SP_QTAIL, SP_REFRESH_EV, SP_SINK_HEAD, SP_SINK_PRIOS,
   SP_SINK_TAIL, SP_NIC_RING, SP_WD_DETECT, SP_WD_LEFT, SS_PORT, SS_SIZE, SS_START,
 } from './layout';
 import { pfcConfigure } from '../pfc';
@@ -106,6 +106,7 @@ export function simSetup(base: i32): i32 {
     store<i32>(pa + SP_CTRL_TAIL, -1);
     for (let tc = 0; tc < 8; tc++) store<i32>(pa + SP_NIC_RING + (tc << 2), -1);
     store<i64>(pa + SP_REFRESH_EV, FOREVER);
+    store<i64>(pa + SP_PAUSED_VALID, 0); // the first frame start asks the PFC kernel (link.ts pausedPrios)
     const wdDetect = load<i64>(pa + SP_WD_DETECT);
     for (let pr = 0; pr < 8; pr++) store<i64>(pa + SP_WD_LEFT + (<usize>pr << 3), wdDetect);
     // Modes of this port's priorities: the lossless and credit masks.
