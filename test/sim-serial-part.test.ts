@@ -36,20 +36,28 @@ describe('the phases of a run', () => {
   it.each([1, 2])('on %i thread(s) account for its wall time, each phase measured, and change no output', (threads) => {
     const scn = tree();
     const plain = runScenario(scn, { threads });
-    const phases: RunPhases = { setup_s: 0, engine_s: 0, between_s: 0, summary_s: 0 };
-    const t0 = performance.now();
-    const timed = runScenario(scn, { threads, phases });
-    const wall = (performance.now() - t0) / 1e3;
-    expect(timed.summary.sim.threads).toBe(threads);
-    expect(outputs(timed)).toBe(outputs(plain));
-    for (const v of Object.values(phases)) expect(v).toBeGreaterThanOrEqual(0);
-    expect(phases.setup_s).toBeGreaterThan(0);
-    expect(phases.engine_s).toBeGreaterThan(0);
-    expect(phases.summary_s).toBeGreaterThan(0);
-    const sum = phases.setup_s + phases.engine_s + phases.between_s + phases.summary_s;
-    // The phases cover the whole call but for the stepping loop's own few statements.
-    expect(sum).toBeLessThanOrEqual(wall + 1e-3);
-    expect(sum).toBeGreaterThan(0.9 * wall);
+    // The run takes 20-100 ms, so one collection or one lost time slice between two phases can
+    // take a tenth of it: the coverage is judged on the best of three calls, each checked alike.
+    let covered = 0;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const phases: RunPhases = { setup_s: 0, engine_s: 0, between_s: 0, summary_s: 0 };
+      const t0 = performance.now();
+      const timed = runScenario(scn, { threads, phases });
+      const wall = (performance.now() - t0) / 1e3;
+      expect(timed.summary.sim.threads).toBe(threads);
+      expect(outputs(timed)).toBe(outputs(plain));
+      for (const v of Object.values(phases)) expect(v).toBeGreaterThanOrEqual(0);
+      expect(phases.setup_s).toBeGreaterThan(0);
+      expect(phases.engine_s).toBeGreaterThan(0);
+      expect(phases.summary_s).toBeGreaterThan(0);
+      const sum = phases.setup_s + phases.engine_s + phases.between_s + phases.summary_s;
+      // The phases never add up to more than the call ...
+      expect(sum).toBeLessThanOrEqual(wall + 1e-3);
+      covered = Math.max(covered, sum / wall);
+    }
+    // ... and cover it but for the stepping loop's own few statements (0.99 or more when nothing
+    // interrupts; leaving out the set-up or the engine's phase would give 0.6 or less).
+    expect(covered).toBeGreaterThan(0.9);
   });
 });
 
