@@ -58,6 +58,10 @@ export const SH_SIZE: i32 = ((SH_CAPTURE + I32) + 7) & ~7;
 // simInit calls each kernel's configure: each from its own node's config.
 /** Counter width k of every simulator credit record (16-bit counters, IB-style). */
 export const SIM_CREDIT_BITS: i32 = 16;
+/** Entries of the event queue's FIFO of in-order frame arrivals (assembly/sim/events.ts), at most
+ * the packet records': enough for every frame in flight of a k = 8 fat tree (about 1,500) and more; a
+ * push into a full FIFO goes to the heap, so this bounds memory, not correctness. */
+export const SIM_ARR_FIFO_MAX: i32 = 4096;
 
 // Node record (i32): kind, ordinal, shared pool, lossy queue limit.
 export const SN_KIND: i32 = 0;        // 0 host, 1 switch
@@ -274,8 +278,8 @@ export const PT_POOL_LO: i32 = PT_TX_CAP + I32;                // the packet rec
 export const PT_POOL_HI: i32 = PT_POOL_LO + I32;
 export const PT_RINGS: i32 = PT_POOL_HI + I32;                 // address of the ring table: RG_SIZE x 2 per (sender, receiver)
 export const PT_SCRATCH: i32 = 64;                             // this instance's engine statics, at 8-byte alignment:
-export const PT_HEAP_RECORDS: i32 = PT_SCRATCH;                //   the three event heaps' records (48 bytes)
-export const PT_PFC_TIMES: i32 = PT_HEAP_RECORDS + 48;         //   PFC time scratch (16 bytes)
+export const PT_HEAP_RECORDS: i32 = PT_SCRATCH;                //   the event queues' records (three heaps and a FIFO, 64 bytes)
+export const PT_PFC_TIMES: i32 = PT_HEAP_RECORDS + 64;         //   PFC time scratch (16 bytes)
 export const PT_TOUCH_TARGET: i32 = PT_PFC_TIMES + 16;         //   the touch-ahead target (8 bytes)
 export const PT_SIZE: i32 = PT_SCRATCH + 128;
 // Ring of frames from one partition to another for one window parity: count, capacity, entries.

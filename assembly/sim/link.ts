@@ -23,7 +23,7 @@ import {
   flowAt, freePacket, now, pktAt, portAt,
 } from './arena';
 import { captureDeparture } from './capture';
-import { ARR, MAIN, TX, evPush, evPushKeyed } from './events';
+import { MAIN, TX, evPush, evPushArrival } from './events';
 import { nextHop, release, switchReceive } from './mmu';
 import { armRp, deliverArrived, hostReceive, nicServe, rateChanged } from './nic';
 import { ringSend } from './partition';
@@ -75,7 +75,7 @@ export function startFrame(p: i32, pa: usize, k: i32, end: i64): void {
     ringSend(peer, arriveAt, k);
   } else {
     // Ordered by the receiving port, never by the packet record (docs/sim.md "Event order").
-    evPushKeyed(ARR, arriveAt, (EV_ARRIVE << 28) | <u32>peer, (EV_ARRIVE << 28) | <u32>k);
+    evPushArrival(arriveAt, (EV_ARRIVE << 28) | <u32>peer, (EV_ARRIVE << 28) | <u32>k);
   }
   if ((flags & 2) == 0 && (load<i32>(pa + SP_BACKLOG) != 0 || load<i32>(pa + SP_CTRL_HEAD) >= 0)) {
     store<i32>(pa + SP_FLAGS, flags | 2);
