@@ -135,7 +135,7 @@ function moveEntry(to: usize, from: usize): void {
 
 // Both sifts move a hole instead of swapping: one copy per level, the new entry written once.
 // Inlined: pushes and pops sit on the per-frame path (a call costs as much as a short sift).
-/** Queues an event into heap h (MAIN, or TX for transmitter-done events) whose key is its payload. */
+/** Queues an event into heap h (MAIN or ARR) whose key is its payload. */
 @inline
 export function evPush(h: usize, time: i64, payload: u32): void {
   evPushKeyed(h, time, payload, payload);
@@ -227,9 +227,10 @@ function fifoPop(f: usize): void {
 }
 
 /**
- * The queue holding the next event (its root is the earliest by (time, key)); 0 when all are empty.
- * Branches, not selects: which heap comes next follows the traffic's rhythm, which the predictor
- * learns on a regular workload (selects over the three roots measured 10 % slower on the incast).
+ * The queue holding the next event (its root or head is the earliest by (time, key)); 0 when all are
+ * empty. Branches, not selects: which queue comes next follows the traffic's rhythm, which the
+ * predictor learns on a regular workload (selects over three heap roots measured 10 % slower on the
+ * incast). The earliest so far is kept in locals, (FOREVER_T, u32 max) before any: no key is that.
  */
 @inline
 export function evNext(): usize {
@@ -258,32 +259,25 @@ export function evNext(): usize {
   return best;
 }
 
-/** The root of heap a orders before the root of heap b. */
-@inline
-function earlierRoot(a: usize, b: usize): bool {
-  const rb = baseOf(b);
-  return earlier(baseOf(a), load<i64>(rb), load<u32>(rb, 8));
-}
-
-/** Time of the earliest pending event of all three heaps (FOREVER_T when all are empty). */
+/** Time of the earliest pending event of all four queues (FOREVER_T when all are empty). */
 export function evMinTime(): i64 {
   const h = evNext();
   return h == 0 ? FOREVER_T : evTopTime(h);
 }
 
-/** Time of the root of heap h (non-empty). */
+/** Time of the root or head of queue h (non-empty). */
 @inline
 export function evTopTime(h: usize): i64 {
   return load<i64>(baseOf(h));
 }
 
-/** Payload of entry i of heap h (0: no such entry; no event has type 0). */
+/** Payload of entry i of heap h, or of a FIFO's head (i = 0) (0: no such entry; no event has type 0). */
 @inline
 export function evPayloadAt(h: usize, i: i32): u32 {
   return i < evCount(h) ? load<u32>(baseOf(h) + (<usize>i << 4), 12) : 0;
 }
 
-/** Starts handling the root of heap h: returns its payload; it stays the root until evDone. */
+/** Starts handling the root or head of queue h: returns its payload; it stays there until evDone. */
 @inline
 export function evTake(h: usize): u32 {
   evTaken = h;
