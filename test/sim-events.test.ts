@@ -1,4 +1,4 @@
-// The simulator's event queue (assembly/sim/events.ts): each handled event is the earliest pending one by (time, key)
+// The simulator's event queue (assembly/sim/events.ts: three heaps and a FIFO of in-order arrivals): each handled event is the earliest pending one by (time, key)
 // whatever the mix of pushes during handling (the root replaced in place) and plain pops.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';

@@ -12,7 +12,7 @@
 // State lives in the arena tables of assembly/sim/layout.ts (SH_, SN_, SP_, SK_, SF_, SC_); nothing
 // allocates after simInit and memory never grows during a run. The engine is split by model, as
 // ns-3 splits qbb-net-device / switch-mmu / switch-node / rdma-hw: arena.ts (state, pool, codes),
-// events.ts (the three heaps), queues.ts (egress FIFOs), link.ts (transmission and arrival),
+// events.ts (two heaps and two FIFOs), queues.ts (egress FIFOs), link.ts (transmission and arrival),
 // mmu.ts (switch admission, PFC generation, forwarding), nic.ts (traffic sources, the NIC's scheduler
 // among flows, reaction points, deliveries), transport.ts (RoCE go-back-N), watchdog.ts (PFC
 // watchdog), setup.ts (reading the host's tables, configuring the records, the packet pool, the first
@@ -46,7 +46,7 @@ import {
   EV_ARRIVE, EV_CREDIT_REFRESH, EV_FLOW, EV_REFRESH, EV_RP_TIMER, EV_RTO, EV_STORM, EV_TX_DONE, EV_WAKE, EV_WATCHDOG,
   FOREVER, INDEX_MASK, count, creditAging, ctr, flowAt, nPorts, now, owns, part, pktAt, portAt, storms, wdPolls,
 } from './arena';
-import { ARR, MAIN, TX, evDone, evNext, evOverflow, evPayloadAt, evPush, evTake, evTopTime } from './events';
+import { ARR, ARR_FIFO, MAIN, TX, evDone, evFifoSecond, evNext, evOverflow, evPayloadAt, evPush, evTake, evTopTime } from './events';
 import { arrive, tryTransmit } from './link';
 import { armRefresh, creditRefresh, sendPendingPause } from './mmu';
 import { armRp, deliverArrived, flowEvent, rateChanged } from './nic';
@@ -77,14 +77,16 @@ function touch(payload: u32): void {
 
 /**
  * Starts the cache misses of the events likely to come next while this one is handled: the roots of
- * the other frame heaps and the children of this heap's root (the next event is among them unless
- * this one queues an earlier one). Their records' lines arrive while this event's own misses wait.
+ * the other queues and the children of this heap's root or the entry behind this FIFO's head (the
+ * next event is among them unless this one queues an earlier one). Their records' lines arrive
+ * while this event's own misses wait.
  */
 @inline
 function touchSoon(h: usize): void {
   if (h == ARR) { touch(evPayloadAt(ARR, 1)); touch(evPayloadAt(ARR, 2)); } else touch(evPayloadAt(ARR, 0));
-  if (h == TX) { touch(evPayloadAt(TX, 1)); touch(evPayloadAt(TX, 2)); } else touch(evPayloadAt(TX, 0));
+  touch(h == TX ? evFifoSecond(TX) : evPayloadAt(TX, 0));
   if (h == MAIN) { touch(evPayloadAt(MAIN, 1)); touch(evPayloadAt(MAIN, 2)); } else touch(evPayloadAt(MAIN, 0));
+  touch(h == ARR_FIFO ? evFifoSecond(ARR_FIFO) : evPayloadAt(ARR_FIFO, 0));
 }
 
 /**

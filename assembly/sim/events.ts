@@ -1,4 +1,5 @@
-// Event queue of the fabric simulator: three binary min-heaps (Williams 1964) of 16-byte entries
+// Event queue of the fabric simulator: two binary min-heaps (Williams 1964) and two FIFOs in (time,
+// key) order, of 16-byte entries
 //
 //    0  i64  time     picoseconds
 //    8  u32  key      event class (bits 28..31) and the entity it belongs to (bits 0..27)
@@ -13,53 +14,77 @@
 // payloads (an arrival's receiving port takes at most one frame per instant: its peer serialises
 // them one after another), so which of two such copies runs first cannot matter.
 //
-// Heap TX holds the transmitter-done events (at most one per port), heap ARR the frame arrivals (at
-// most one per packet record) and heap MAIN every other event (traffic sources, timers). The next
-// event is the earliest root by (time, key), so the pop order is that of a single heap, independent
-// of heap shapes; the split keeps each frequent push and pop in a heap of its own kind (a
-// transmitter-done event no longer sifts past every frame in flight and source timer).
-// The heaps live in the simulator arena, reserved at init (the host sizes the area from the bound
-// on outstanding events: one per packet record, a few per port and flow); push never grows them.
-// Invariant of each: (time, key)[parent] <= (time, key)[child].
+// FIFO TX holds transmitter-done events (at most one per port), FIFO ARR_FIFO and heap ARR the frame
+// arrivals (at most one per packet record), heap MAIN every other event (traffic sources, timers)
+// and the transmitter-done events FIFO TX did not take. The next event is the earliest root or
+// FIFO head by (time, key), so the pop order is that of a single heap, whichever queue took an
+// event; the split keeps each frequent push and pop in a queue of its own kind (a transmitter-done
+// event never sifts past every frame in flight and source timer).
+// The FIFOs take the events queued in order. A frame ends its serialisation time after it starts
+// and arrives the link's delay later, so where frames and links are alike (a fat tree's data frames)
+// each transmitter-done event and each arrival queued is the latest of its kind so far. Such a push
+// is appended, where a heap would sift it through every frame in flight, on levels that miss the
+// caches; one that would order before the FIFO's tail goes to the FIFO's heap (MAIN for TX, ARR for
+// the arrivals), as does any push into a full FIFO.
+// Invariants: each heap's (time, key)[parent] <= (time, key)[child]; each FIFO's entries in (time,
+// key) order from head to tail.
+// The queues live in the simulator arena, reserved at init (the host sizes the area from the bound
+// on outstanding events: one per packet record, a few per port and flow, plus the arrival FIFO's
+// SIM_ARR_FIFO_MAX at most); push never grows them.
 //
 // The engine handles the next event at its root in place (evTake ... evDone): most handlers push
 // at least one event, and the first one into the same heap replaces the root with a single
 // sift-down, saving the pop's sift of the last entry and the push's sift-up. The root is leaving
 // anyway, so the replacement is exact whatever the new entry's key, even one below the old root's.
+// A FIFO whose only entry is the event handled is replaced the same way; into a longer one the push
+// appends, and evDone then removes the head.
 
 import { rngNext } from '../rng';
+import { SIM_ARR_FIFO_MAX } from './layout';
 
 /**
- * Heap records: base address, count, capacity (i32 each, 16-byte stride). A serial run keeps them in
- * static data; each partition of a partitioned run keeps its own in its partition record
- * (evUseRecords), because static data is shared by every instance over a shared memory.
+ * Queue records: base address, count, capacity (i32 each, 16-byte stride); a FIFO's base is its head
+ * entry (as a heap's is its root) and its fourth word the address of its first slot. A serial run
+ * keeps them in static data; each partition of a partitioned run keeps its own in its partition
+ * record (evUseRecords), because static data is shared by every instance over a shared memory.
  */
-const HEAPS: usize = memory.data(48, 16);
+const HEAPS: usize = memory.data(64, 16);
 export let MAIN: usize = HEAPS;
 export let TX: usize = HEAPS + 16;
 export let ARR: usize = HEAPS + 32;
+export let ARR_FIFO: usize = HEAPS + 48;
 
-/** Keeps this instance's three heap records at `at` (48 bytes) instead of the static ones. */
+/** Keeps this instance's four queue records at `at` (64 bytes) instead of the static ones. */
 export function evUseRecords(at: usize): void {
   MAIN = at;
   TX = at + 16;
   ARR = at + 32;
+  ARR_FIFO = at + 48;
 }
 const H_BASE: usize = 0;
 const H_COUNT: usize = 4;
 const H_CAP: usize = 8;
+const R_FIRST: usize = 12;
 
 /** Set when a push found a heap full (the host sized it too small): the run stops with an error. */
 export let evOverflow: i32 = 0;
-/** The heap whose root is the event being handled (evTake), 0 when none or after its replacement. */
+/** The queue whose root or head is the event being handled (evTake), 0 when none or after its replacement. */
 let evTaken: usize = 0;
 
-/** Splits `cap` entries at `base`: `txCap` for heap TX, `arrCap` for heap ARR, the rest for MAIN. */
+/**
+ * Splits `cap` entries at `base`: `txCap` for FIFO TX, `arrCap` for heap ARR, min(arrCap,
+ * SIM_ARR_FIFO_MAX) for ARR_FIFO, the rest for MAIN.
+ */
 export function evReset(base: usize, cap: i32, txCap: i32, arrCap: i32): void {
-  const mainCap = cap - txCap - arrCap;
+  const fifoCap = min(arrCap, SIM_ARR_FIFO_MAX);
+  const mainCap = cap - txCap - arrCap - fifoCap;
   setHeap(MAIN, base, mainCap);
   setHeap(TX, base + (<usize>mainCap << 4), txCap);
+  store<i32>(TX + R_FIRST, <i32>(base + (<usize>mainCap << 4)));
   setHeap(ARR, base + (<usize>(mainCap + txCap) << 4), arrCap);
+  const first = base + (<usize>(mainCap + txCap + arrCap) << 4);
+  setHeap(ARR_FIFO, first, fifoCap);
+  store<i32>(ARR_FIFO + R_FIRST, <i32>first);
   evOverflow = 0;
   evTaken = 0;
 }
@@ -110,7 +135,7 @@ function moveEntry(to: usize, from: usize): void {
 
 // Both sifts move a hole instead of swapping: one copy per level, the new entry written once.
 // Inlined: pushes and pops sit on the per-frame path (a call costs as much as a short sift).
-/** Queues an event into heap h (MAIN, or TX for transmitter-done events) whose key is its payload. */
+/** Queues an event into heap h (MAIN or ARR) whose key is its payload. */
 @inline
 export function evPush(h: usize, time: i64, payload: u32): void {
   evPushKeyed(h, time, payload, payload);
@@ -142,45 +167,117 @@ export function evPushKeyed(h: usize, time: i64, key: u32, payload: u32): void {
   writeEntry(base + (<usize>i << 4), time, key, payload);
 }
 
+/** Queues a frame arrival (key: its receiving port) into ARR_FIFO if it orders after its tail, else into heap ARR. */
+@inline
+export function evPushArrival(time: i64, key: u32, payload: u32): void {
+  if (!fifoAppend(ARR_FIFO, time, key, payload)) evPushKeyed(ARR, time, key, payload);
+}
+
+/** Queues a transmitter-done event into FIFO TX if it orders after its tail, else into heap MAIN. */
+@inline
+export function evPushDone(time: i64, payload: u32): void {
+  txPush(time, payload, payload);
+}
+
+@inline
+function txPush(time: i64, key: u32, payload: u32): void {
+  if (!fifoAppend(TX, time, key, payload)) evPushKeyed(MAIN, time, key, payload);
+}
+
+/** Appends (t, q, payload) to FIFO f if it has room and the entry orders after its tail; returns whether it did. */
+@inline
+function fifoAppend(f: usize, time: i64, key: u32, payload: u32): bool {
+  const n = evCount(f);
+  if (n == 1 && evTaken == f) {
+    // Its only entry is the event being handled, which leaves anyway: replaced in place.
+    evTaken = 0;
+    writeEntry(baseOf(f), time, key, payload);
+    return true;
+  }
+  const cap = load<i32>(f + H_CAP);
+  if (n >= cap) return false;
+  const first = <usize>load<i32>(f + R_FIRST);
+  const end = first + (<usize>cap << 4);
+  let slot = baseOf(f) + (<usize>n << 4);
+  if (slot >= end) slot -= <usize>cap << 4;
+  const tail = (slot == first ? end : slot) - 16;
+  if (n != 0 && before(time, key, tail)) return false;
+  writeEntry(slot, time, key, payload);
+  store<i32>(f + H_COUNT, n + 1);
+  return true;
+}
+
+/** Payload of FIFO f's entry after its head (0: none). */
+@inline
+export function evFifoSecond(f: usize): u32 {
+  if (evCount(f) < 2) return 0;
+  let at = baseOf(f) + 16;
+  if (at == <usize>load<i32>(f + R_FIRST) + (<usize>load<i32>(f + H_CAP) << 4)) at = <usize>load<i32>(f + R_FIRST);
+  return load<u32>(at, 12);
+}
+
+/** Removes FIFO f's head. */
+@inline
+function fifoPop(f: usize): void {
+  const first = <usize>load<i32>(f + R_FIRST);
+  let head = baseOf(f) + 16;
+  if (head == first + (<usize>load<i32>(f + H_CAP) << 4)) head = first;
+  store<i32>(f + H_BASE, <i32>head);
+  store<i32>(f + H_COUNT, evCount(f) - 1);
+}
+
 /**
- * The heap holding the next event (its root is the earliest by (time, key)); 0 when all are empty.
- * Branches, not selects: which heap comes next follows the traffic's rhythm, which the predictor
- * learns on a regular workload (selects over the three roots measured 10 % slower on the incast).
+ * The queue holding the next event (its root or head is the earliest by (time, key)); 0 when all are
+ * empty. Branches, not selects: which queue comes next follows the traffic's rhythm, which the
+ * predictor learns on a regular workload (selects over three heap roots measured 10 % slower on the
+ * incast). The earliest so far is kept in locals, (FOREVER_T, u32 max) before any: no key is that.
  */
 @inline
 export function evNext(): usize {
-  let best: usize = evCount(MAIN) != 0 ? MAIN : 0;
-  if (evCount(TX) != 0 && (best == 0 || earlierRoot(TX, best))) best = TX;
-  if (evCount(ARR) != 0 && (best == 0 || earlierRoot(ARR, best))) best = ARR;
+  let best: usize = 0;
+  let bt: i64 = FOREVER_T;
+  let bq: u32 = 0xffffffff;
+  if (evCount(MAIN) != 0) {
+    const r = baseOf(MAIN);
+    best = MAIN; bt = load<i64>(r); bq = load<u32>(r, 8);
+  }
+  if (evCount(TX) != 0) {
+    const r = baseOf(TX);
+    const t = load<i64>(r);
+    if (t < bt || (t == bt && load<u32>(r, 8) < bq)) { best = TX; bt = t; bq = load<u32>(r, 8); }
+  }
+  if (evCount(ARR) != 0) {
+    const r = baseOf(ARR);
+    const t = load<i64>(r);
+    if (t < bt || (t == bt && load<u32>(r, 8) < bq)) { best = ARR; bt = t; bq = load<u32>(r, 8); }
+  }
+  if (evCount(ARR_FIFO) != 0) {
+    const r = baseOf(ARR_FIFO);
+    const t = load<i64>(r);
+    if (t < bt || (t == bt && load<u32>(r, 8) < bq)) best = ARR_FIFO;
+  }
   return best;
 }
 
-/** The root of heap a orders before the root of heap b. */
-@inline
-function earlierRoot(a: usize, b: usize): bool {
-  const rb = baseOf(b);
-  return earlier(baseOf(a), load<i64>(rb), load<u32>(rb, 8));
-}
-
-/** Time of the earliest pending event of all three heaps (FOREVER_T when all are empty). */
+/** Time of the earliest pending event of all four queues (FOREVER_T when all are empty). */
 export function evMinTime(): i64 {
   const h = evNext();
   return h == 0 ? FOREVER_T : evTopTime(h);
 }
 
-/** Time of the root of heap h (non-empty). */
+/** Time of the root or head of queue h (non-empty). */
 @inline
 export function evTopTime(h: usize): i64 {
   return load<i64>(baseOf(h));
 }
 
-/** Payload of entry i of heap h (0: no such entry; no event has type 0). */
+/** Payload of entry i of heap h, or of a FIFO's head (i = 0) (0: no such entry; no event has type 0). */
 @inline
 export function evPayloadAt(h: usize, i: i32): u32 {
   return i < evCount(h) ? load<u32>(baseOf(h) + (<usize>i << 4), 12) : 0;
 }
 
-/** Starts handling the root of heap h: returns its payload; it stays the root until evDone. */
+/** Starts handling the root or head of queue h: returns its payload; it stays there until evDone. */
 @inline
 export function evTake(h: usize): u32 {
   evTaken = h;
@@ -193,7 +290,8 @@ export function evDone(): void {
   const h = evTaken;
   if (h != 0) {
     evTaken = 0;
-    evPop(h);
+    if (h == ARR_FIFO || h == TX) fifoPop(h);
+    else evPop(h);
   }
 }
 
@@ -243,18 +341,19 @@ function lessKey(t: i64, q: u32, u: i64, r: u32): bool {
 }
 
 /**
- * Test driver (test/sim-events.test.ts): runs n steps of a simulation-like workload on heaps of
- * `cap` entries (a quarter each for TX and ARR) at `base` and returns the number of handled events
- * that were not the earliest pending one by (time, key). Each step handles the next event
- * (evTake), pushes 0-2 events into any heap at now + a random delay (0 half the time, for ties)
- * with a random key of that heap's classes (64 entities, for equal keys too), then evDone; when all
- * heaps run dry it refills MAIN. The earliest pending event after a step is the earliest of those
+ * Test driver (test/sim-events.test.ts): runs n steps of a simulation-like workload on queues of
+ * `cap` entries (an eighth each for TX, ARR and ARR_FIFO) at `base` and returns the number
+ * of handled events that were not the earliest pending one by (time, key). Each step handles the
+ * next event (evTake), pushes 0-2 events into any queue at now + a random delay (0 half the time,
+ * for ties; a FIFO's pushes that order before its tail go to its heap, as in the engine) with a random
+ * key of that queue's classes (64 entities, for equal keys too), then evDone; when all queues run
+ * dry it refills MAIN. The earliest pending event after a step is the earliest of those
  * left, which are not before the one handled, and those pushed: so the next one handled is not
  * after the earliest pushed, and it is before the one handled only if it is the earliest pushed.
  * State: an xorshift32 at `rng`.
  */
 export function evSelfTest(base: usize, cap: i32, n: i32, rng: usize): i32 {
-  evReset(base, cap, cap >> 2, cap >> 2);
+  evReset(base, cap, cap >> 3, cap >> 3);
   let bad = 0;
   let lastT: i64 = -1;
   let lastQ: u32 = 0;
@@ -280,12 +379,14 @@ export function evSelfTest(base: usize, cap: i32, n: i32, rng: usize): i32 {
     const pushes = <i32>(rngNext(rng) % 3);
     for (let k = 0; k < pushes; k++) {
       const r = rngNext(rng);
-      const into = (r & 6) == 2 ? TX : (r & 6) == 4 ? ARR : MAIN;
-      if (evCount(into) >= load<i32>(into + H_CAP) - 1) continue;
+      const into = (r & 6) == 2 ? TX : (r & 6) == 4 ? ARR : (r & 6) == 6 ? ARR_FIFO : MAIN;
+      if (evCount(into) >= load<i32>(into + H_CAP) - 1 || evCount(ARR) >= load<i32>(ARR + H_CAP) - 1 || evCount(MAIN) >= load<i32>(MAIN + H_CAP) - 1) continue;
       const e = (r >> 20) & 63;
-      const key = into == TX ? (1 << 28) | e : into == ARR ? (2 << 28) | e : ((3 + ((r >> 26) & 7)) << 28) | e;
+      const key = into == TX ? (1 << 28) | e : into == ARR || into == ARR_FIFO ? (2 << 28) | e : ((3 + ((r >> 26) & 7)) << 28) | e;
       const at2 = t + <i64>((r & 1) != 0 ? 0 : (r >> 8) & 4095);
-      evPushKeyed(into, at2, key, <u32>step);
+      if (into == ARR_FIFO) evPushArrival(at2, key, <u32>step);
+      else if (into == TX) txPush(at2, key, <u32>step);
+      else evPushKeyed(into, at2, key, <u32>step);
       if (lessKey(at2, key, minT, minQ)) { minT = at2; minQ = key; }
     }
     evDone();

@@ -20,7 +20,7 @@ export const SH_NNODES: i32 = SH_NPORTS + I32;                // nodes (hosts an
 export const SH_NFLOWS: i32 = SH_NNODES + I32;                // flows
 export const SH_NHOSTS: i32 = SH_NFLOWS + I32;                // route row stride: destination hosts, then one column per pinned flow (host/sim/routes.ts)
 export const SH_POOL_CAP: i32 = SH_NHOSTS + I32;              // packet records in the pool
-export const SH_HEAP_CAP: i32 = SH_POOL_CAP + I32;            // event-heap entries (all three heaps)
+export const SH_HEAP_CAP: i32 = SH_POOL_CAP + I32;            // event-queue entries (all four queues)
 export const SH_PORTS: i32 = SH_HEAP_CAP + I32;               // address of the port records
 export const SH_NODES: i32 = SH_PORTS + I32;                  // address of the node records
 export const SH_FLOWS: i32 = SH_NODES + I32;                  // address of the flow records
@@ -58,6 +58,10 @@ export const SH_SIZE: i32 = ((SH_CAPTURE + I32) + 7) & ~7;
 // simInit calls each kernel's configure: each from its own node's config.
 /** Counter width k of every simulator credit record (16-bit counters, IB-style). */
 export const SIM_CREDIT_BITS: i32 = 16;
+/** Entries of the event queue's FIFO of in-order frame arrivals (assembly/sim/events.ts), at most
+ * the packet records': enough for every frame in flight of a k = 8 fat tree (about 1,500) and more; a
+ * push into a full FIFO goes to the heap, so this bounds memory, not correctness. */
+export const SIM_ARR_FIFO_MAX: i32 = 4096;
 
 // Node record (i32): kind, ordinal, shared pool, lossy queue limit.
 export const SN_KIND: i32 = 0;        // 0 host, 1 switch
@@ -268,14 +272,14 @@ export const PT_OWNER: i32 = PT_NPARTS + I32;                  // address of u8[
 export const PT_COUNTERS: i32 = PT_OWNER + I32;                // address of this partition's counters (SC_SIZE)
 export const PT_WDLOG: i32 = PT_COUNTERS + I32;                // address of this partition's watchdog log (SH_WDLOG_CAP entries)
 export const PT_HEAP: i32 = PT_WDLOG + I32;                    // address of this partition's event heap entries
-export const PT_HEAP_CAP: i32 = PT_HEAP + I32;                 // its entries, of which PT_TX_CAP for heap TX and the pool's for ARR
+export const PT_HEAP_CAP: i32 = PT_HEAP + I32;                 // its entries, of which PT_TX_CAP for FIFO TX, the pool's for ARR and ARR_FIFO
 export const PT_TX_CAP: i32 = PT_HEAP_CAP + I32;
 export const PT_POOL_LO: i32 = PT_TX_CAP + I32;                // the packet records [LO, HI) are this partition's
 export const PT_POOL_HI: i32 = PT_POOL_LO + I32;
 export const PT_RINGS: i32 = PT_POOL_HI + I32;                 // address of the ring table: RG_SIZE x 2 per (sender, receiver)
 export const PT_SCRATCH: i32 = 64;                             // this instance's engine statics, at 8-byte alignment:
-export const PT_HEAP_RECORDS: i32 = PT_SCRATCH;                //   the three event heaps' records (48 bytes)
-export const PT_PFC_TIMES: i32 = PT_HEAP_RECORDS + 48;         //   PFC time scratch (16 bytes)
+export const PT_HEAP_RECORDS: i32 = PT_SCRATCH;                //   the event queues' records (two heaps and two FIFOs, 64 bytes)
+export const PT_PFC_TIMES: i32 = PT_HEAP_RECORDS + 64;         //   PFC time scratch (16 bytes)
 export const PT_TOUCH_TARGET: i32 = PT_PFC_TIMES + 16;         //   the touch-ahead target (8 bytes)
 export const PT_SIZE: i32 = PT_SCRATCH + 128;
 // Ring of frames from one partition to another for one window parity: count, capacity, entries.

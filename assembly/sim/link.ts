@@ -23,7 +23,7 @@ import {
   flowAt, freePacket, now, pktAt, portAt,
 } from './arena';
 import { captureDeparture } from './capture';
-import { ARR, MAIN, TX, evPush, evPushKeyed } from './events';
+import { MAIN, evPush, evPushArrival, evPushDone } from './events';
 import { nextHop, release, switchReceive } from './mmu';
 import { armRp, deliverArrived, hostReceive, nicServe, rateChanged } from './nic';
 import { ringSend } from './partition';
@@ -75,11 +75,11 @@ export function startFrame(p: i32, pa: usize, k: i32, end: i64): void {
     ringSend(peer, arriveAt, k);
   } else {
     // Ordered by the receiving port, never by the packet record (docs/sim.md "Event order").
-    evPushKeyed(ARR, arriveAt, (EV_ARRIVE << 28) | <u32>peer, (EV_ARRIVE << 28) | <u32>k);
+    evPushArrival(arriveAt, (EV_ARRIVE << 28) | <u32>peer, (EV_ARRIVE << 28) | <u32>k);
   }
   if ((flags & 2) == 0 && (load<i32>(pa + SP_BACKLOG) != 0 || load<i32>(pa + SP_CTRL_HEAD) >= 0)) {
     store<i32>(pa + SP_FLAGS, flags | 2);
-    evPush(TX, end, (EV_TX_DONE << 28) | <u32>p);
+    evPushDone(end, (EV_TX_DONE << 28) | <u32>p);
   }
   count(SC_HOPS, 1);
 }
@@ -146,7 +146,7 @@ export function tryTransmit(p: i32): void {
     const flags = load<i32>(pa + SP_FLAGS);
     if ((flags & 2) == 0) {
       store<i32>(pa + SP_FLAGS, flags | 2);
-      evPush(TX, busyUntil, (EV_TX_DONE << 28) | <u32>p);
+      evPushDone(busyUntil, (EV_TX_DONE << 28) | <u32>p);
     }
     return;
   }

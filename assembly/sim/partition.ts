@@ -7,7 +7,7 @@
 // after T + L, in a later window: within a window the partitions share nothing and run alone.
 //
 // A partition owns its ports (with their nodes and the flows they source), its part of the packet
-// pool, its three event heaps, its counters and watchdog log. A frame whose receiving port is
+// pool, its event queues, its counters and watchdog log. A frame whose receiving port is
 // another partition's is copied into the ring for that partition and this window's parity, and its
 // record goes back to this partition's free list; after the window's barrier the receiver copies
 // each frame into a record of its own and queues its arrival with the key the serial engine gives

@@ -42,7 +42,7 @@ export function simInit(base: i32): i32 {
   // Packet pool: records handed out in order, then recycled through a free list (arena.ts).
   const poolCap = load<i32>(hdr + SH_POOL_CAP);
   linkPool(0, poolCap);
-  // Heap ARR: at most one arrival per packet record; TX: at most one transmitter-done per port.
+  // Arrivals (heap ARR, ARR_FIFO): at most one per packet record; FIFO TX: at most one transmitter-done per port.
   evReset(<usize>load<i32>(hdr + SH_HEAP), load<i32>(hdr + SH_HEAP_CAP), nPorts + 1, poolCap);
   seedEvents();
   return evOverflow;

@@ -10,7 +10,7 @@
 // every link, plus control frames; a partitioned run gives each partition the records its own part
 // of that needs (its ports, its switches' buffers and host queues, the frames in flight toward its
 // ports). Each event heap holds, per flow, its FLOW, RP timer and RTO events plus FLOW events a rate
-// change left stale.
+// change left stale; beside the heaps, the FIFO of in-order arrivals (SIM_ARR_FIFO_MAX at most).
 import { WIRE_OVERHEAD } from '../core/codes.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { Partitioning } from './partition.js';
@@ -74,7 +74,10 @@ export interface ArenaLayout {
   etsPorts: Scenario['ports'];
 }
 
-const heapCapOf = (pool: number, ports: number, flows: number, storms: number) => pool + ports * 16 + flows * 8 + storms + 64;
+const heapCapOf = (pool: number, ports: number, flows: number, storms: number, fifoMax: number) =>
+  pool + Math.min(pool, fifoMax) + ports * 16 + flows * 8 + storms + 64;
+/** The arrival FIFO's bound; 0 for a core built before it (bench/engine-ab.ts runs older builds beside this one). */
+const arrivalFifoMax = (L: L) => (Object.hasOwn(L, 'SIM_ARR_FIFO_MAX') ? L.SIM_ARR_FIFO_MAX : 0);
 
 /** Packet records of each partition, scaled down together when the total passes POOL_MAX. */
 function poolShares(scn: Scenario, split: Partitioning): { poolShare: number[]; poolCap: number } {
@@ -104,7 +107,7 @@ export function planArena(scn: Scenario, routing: RoutePlan, split: Partitioning
   const nPorts = scn.ports.length;
   const nFlows = scn.flows.length;
   const { poolShare, poolCap } = poolShares(scn, split);
-  const heapCap = parts > 1 ? 0 : heapCapOf(poolCap, nPorts, nFlows, scn.storms.length);
+  const heapCap = parts > 1 ? 0 : heapCapOf(poolCap, nPorts, nFlows, scn.storms.length, arrivalFifoMax(L));
   const revPaths = scn.flows.some((f) => f.transport === 'roce');
   const pathRows = revPaths ? 2 * nFlows : nFlows;
   const mixEntries = scn.flows.reduce((a, f) => a + f.frames.mix.length, 0);
@@ -136,7 +139,7 @@ export function planArena(scn: Scenario, routing: RoutePlan, split: Partitioning
       if (from !== to) ringCap[from * parts + to] += Math.floor(split.lookaheadPs / smallestFrameTime(scn, p.id)) + 2;
     }
     const part = Array.from({ length: parts }, (_, w) => {
-      const cap = heapCapOf(poolShare[w], own(w), flowsOf(w), stormsOf(w)) + wdPolls.length;
+      const cap = heapCapOf(poolShare[w], own(w), flowsOf(w), stormsOf(w), arrivalFifoMax(L)) + wdPolls.length;
       return { record: take(L.PT_SIZE), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), heap: take(cap * 16), heapCap: cap, txCap: own(w) + 1 };
     });
     const ringTable = take(parts * parts * 2 * L.RG_SIZE);
