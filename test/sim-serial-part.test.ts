@@ -11,6 +11,7 @@ import { checkScenario } from '../host/scenario/scenario.js';
 import type { SimResult } from '../host/sim/result.js';
 import { runScenario, type RunPhases } from '../host/sim/run.js';
 import { wholeRunSpeedup } from '../bench/partition-model.js';
+import { ABORT_WORKER, controlBytes, CTL_BYTES_FIXED, WindowLoop } from '../host/sim/windows.js';
 
 // A set-up step after the workers' start that fails when asked to (the flows' kernel parameters are
 // the last tables written before the engine's set-up).
@@ -80,6 +81,44 @@ describe('partition workers started before the tables are written', () => {
     const again = runScenario(scn, { threads: 2 });
     expect(again.summary.sim.threads).toBe(2);
     expect(outputs(again)).toBe(serial);
+  });
+});
+
+describe('the port records\' pages, written first by their partition\'s worker (windows.ts claimRecords)', () => {
+  const loops = (parts: number) => {
+    const buffer = new SharedArrayBuffer(controlBytes(parts));
+    return Array.from({ length: parts }, (_, me) => new WindowLoop(buffer, 0, parts, me, 1000, 0));
+  };
+
+  it('are left to the main thread when it claims them first: the worker then touches nothing', () => {
+    const [main, worker] = loops(2);
+    expect(main.claimRecords(1)).toBe(true);
+    let touched = 0;
+    worker.faultRecords(() => touched++);
+    expect(touched).toBe(0);
+  });
+
+  it('are the worker\'s when it claims them first, and the main thread goes on only once it is done', () => {
+    const [main, worker, other] = loops(3);
+    const order: string[] = [];
+    worker.faultRecords(() => order.push('worker'));
+    expect(main.claimRecords(1)).toBe(true);
+    order.push('main');
+    expect(order).toEqual(['worker', 'main']);
+    // Each partition has its own claim: partition 2's is still open to its worker.
+    expect(main.claimRecords(2)).toBe(true);
+    other.faultRecords(() => order.push('other'));
+    expect(order).toEqual(['worker', 'main']);
+  });
+
+  it('end the main thread\'s wait with false when the run is aborted while the worker is still writing them', () => {
+    const buffer = new SharedArrayBuffer(controlBytes(2));
+    const main = new WindowLoop(buffer, 0, 2, 0, 1000, 0);
+    // A worker that claims and never finishes: its claim word says "writing" (1).
+    const claims = new Int32Array(buffer, CTL_BYTES_FIXED + 16 * 2, 2);
+    Atomics.store(claims, 1, 1);
+    main.abort(ABORT_WORKER);
+    expect(main.claimRecords(1)).toBe(false);
   });
 });
 

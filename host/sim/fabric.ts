@@ -74,8 +74,9 @@ export interface Fabric {
  * One way down, each phase reading the scenario and what the phases before it returned, and writing
  * its own tables: partitions (partition.ts: the owner of each port) -> routes (routes.ts: ordinals,
  * forwarding tables, path length) -> arena plan (fabric-plan.ts: sizes and offsets; `admit`) ->
- * header -> nodes and ports -> traffic (flows, storms) -> route tables -> kernel parameters
- * (fabric-params.ts) -> simInit -> partition records and threads -> the driver's readers.
+ * header -> nodes -> ports and their kernel parameters (fabric-params.ts), partition 0's first ->
+ * traffic (flows, storms) -> route tables -> flows' kernel parameters -> the other partitions'
+ * ports -> simInit -> partition records and threads -> the driver's readers.
  */
 export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release', threads = 1, capture?: CaptureLayout, admit?: (plan: ArenaPlan) => void): Fabric {
   const split = partitionFabric(scn, threads);
@@ -89,17 +90,30 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   if (base === 0) throw new Error(`cannot reserve ${arena.plan.arenaBytes} bytes for the simulator arena`);
   core.fixSize();
   const a = Object.fromEntries(Object.entries(arena.tables).map(([k, v]) => [k, base + v])) as TableOffsets;
-  // The partitions' threads start now and wait: their start-up overlaps the writing below.
-  const engine = arena.partitions ? startWorkers(core, L, base, a, arena.partitions, split) : null;
+  // The partitions' threads start now and wait: their start-up overlaps the writing below. Each
+  // first writes the pages of its own port records (parallel.ts claimRecords), which the main thread
+  // therefore writes last, after everything else.
+  if (arena.partitions) core.u8.set(split.owner, base + arena.partitions.owner);
+  const engine = arena.partitions ? startWorkers(core, L, scn, base, a, arena.partitions, split) : null;
+  const portsOf = Array.from({ length: split.parts }, () => [] as Scenario['ports']);
+  for (const p of scn.ports) portsOf[split.owner[p.id]].push(p);
   try {
     const w = arenaWriter(core);
+    const writePorts = (part: number) => {
+      writePortRecords(w, L, scn, a, portsOf[part], split.owner, capture);
+      writePortKernels(w, L, scn, a.ports, arena.wdPolls, portsOf[part]);
+    };
     writeHeader(w, L, scn, arena, a, routing, capture);
-    writeNodesAndPorts(w, L, scn, a, routing, split.owner, capture);
+    writeNodes(w, L, scn, a, routing);
+    writePorts(0);
     writeTraffic(w, L, scn, a, routing);
     core.i32.set(routing.routes.route, a.route >>> 2);
     core.i32.set(routing.routes.nhWords, a.nh >>> 2);
-    writePortKernels(w, L, scn, a.ports, arena.wdPolls);
     writeFlowKernels(w, L, scn, a.flows);
+    for (let part = 1; part < split.parts; part++) {
+      engine!.claimRecords(part);
+      writePorts(part);
+    }
     const init = core.fn<(b: number) => number>(split.parts > 1 ? 'simSetup' : 'simInit')(base);
     if (init === 1) throw new Error('simulator event queue too small at init');
     if (init === 2) throw new Error('a flow\'s path is longer than the path table\'s rows (sizing bug)');
@@ -144,9 +158,9 @@ function writeHeader(w: ArenaWriter, L: L, scn: Scenario, arena: ArenaLayout, a:
   }
 }
 
-/** Nodes and ports: kind, ordinal and shared buffer of each node; each port's link, timing and flags. */
-function writeNodesAndPorts(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets, routing: RoutePlan, owner: Uint8Array, capture?: CaptureLayout): void {
-  const { w32, w64 } = w;
+/** Nodes: kind, ordinal and shared buffer of each. */
+function writeNodes(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets, routing: RoutePlan): void {
+  const { w32 } = w;
   for (const n of scn.nodes) {
     const na = a.nodes + n.id * L.SN_SIZE;
     w32(na + L.SN_KIND, n.isHost ? 0 : 1);
@@ -158,8 +172,13 @@ function writeNodesAndPorts(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets
       w32(na + L.SN_LOSSY_Q, n.buffer.lossyQueue);
     }
   }
+}
+
+/** The records of `ports`: each port's link, timing and flags. */
+function writePortRecords(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets, ports: Scenario['ports'], owner: Uint8Array, capture?: CaptureLayout): void {
+  const { w32, w64 } = w;
   const captured = new Set(capture?.ports ?? []);
-  for (const p of scn.ports) {
+  for (const p of ports) {
     const pa = a.ports + p.id * L.SP_SIZE;
     w32(pa + L.SP_NODE, p.node); w32(pa + L.SP_PEER, p.peer); w32(pa + L.SP_PPB, p.psPerByte);
     w32(pa + L.SP_FLAGS, (scn.nodes[p.node].isHost ? 1 : 0) | (owner[p.peer] !== owner[p.id] ? L.SP_FLAG_REMOTE_PEER : 0) | (captured.has(p.id) ? L.SP_FLAG_CAPTURE : 0));
@@ -217,9 +236,9 @@ function writeTraffic(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets, rout
 }
 
 /** The partitions' worker threads (parallel.ts), started before the tables are written. */
-function startWorkers(core: Core, L: L, base: number, a: TableOffsets, P: PartitionOffsets, split: Partitioning): PartitionedEngine {
+function startWorkers(core: Core, L: L, scn: Scenario, base: number, a: TableOffsets, P: PartitionOffsets, split: Partitioning): PartitionedEngine {
   return new PartitionedEngine(core, split.parts, split.lookaheadPs, {
-    base, records: P.part.map((x) => base + x.record), counters: P.part.map((x) => base + x.counters), wdlogs: P.part.map((x) => base + x.wdlog),
+    base, ports: a.ports, nPorts: scn.ports.length, owner: base + P.owner, records: P.part.map((x) => base + x.record), counters: P.part.map((x) => base + x.counters), wdlogs: P.part.map((x) => base + x.wdlog),
     ctl: base + P.ctl, runCounters: a.counters, runWdlog: a.wdlog, wdCap: WDLOG_CAP,
   }, L);
 }
@@ -232,7 +251,6 @@ function startPartitions(w: ArenaWriter, L: L, scn: Scenario, base: number, a: T
   const { core, w32 } = w;
   const P = arena.partitions!;
   const parts = split.parts;
-  core.u8.set(split.owner, base + P.owner);
   let poolLo = 0;
   P.part.forEach((x, part) => {
     const r = base + x.record;

@@ -26,6 +26,10 @@ export function partitionWorkerFile(): string {
 
 export interface PartitionAreas {
   base: number;
+  /** The port records (L.SP_SIZE bytes each) and the owner table (a byte per port, written before the workers start). */
+  ports: number;
+  nPorts: number;
+  owner: number;
   /** Address of each partition's PT_ record. */
   records: number[];
   /** Each partition's counters (SC_SIZE) and watchdog log (wdCap entries of SW_SIZE). */
@@ -61,6 +65,7 @@ export class PartitionedEngine {
       const { port1, port2 } = new MessageChannel();
       const data: PartitionWorkerData = {
         memory: core.exports.memory, module: coreModule('shared'), base: a.base, record: a.records[w], ctl: a.ctl, parts, part: w, lookaheadPs, spins, errors: port2,
+        portRecords: { at: a.ports, size: L.SP_SIZE, count: a.nPorts, owner: a.owner },
       };
       const worker = new Worker(new URL(pathToFileURL(file).href), { workerData: data, transferList: [port2] });
       worker.unref();
@@ -91,6 +96,15 @@ export class PartitionedEngine {
       eventsRun: core.fn('simEventsRun'),
     };
     if (!this.loop.waitReady(this.parts - 1, 60_000)) this.fail();
+  }
+
+  /**
+   * Before the main thread writes partition `part`'s port records: their worker has written their
+   * pages first (the page faults on its thread), or it had not begun and the main thread writes
+   * them alone (windows.ts claimRecords).
+   */
+  claimRecords(part: number): void {
+    if (!this.loop.claimRecords(part)) this.fail();
   }
 
   /** Gives the run up before start() (the set-up failed): the workers exit without attaching. */

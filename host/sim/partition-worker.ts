@@ -2,7 +2,8 @@
 // over the run's one memory, running one partition's events window by window (windows.ts) for
 // every batch the main thread starts, until told to stop. It is started as soon as the run's
 // memory is reserved, so its start-up overlaps the main thread's writing of the tables; it attaches
-// once told they are written. An error goes back to the main thread through `errors` (it reads it
+// once told they are written; meanwhile it writes the pages of its partition's port records first,
+// so that their page faults are its own and not the main thread's. An error goes back to the main thread through `errors` (it reads it
 // synchronously) and aborts the run.
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { Core, useCompiledModule } from '../core/loader.js';
@@ -21,11 +22,14 @@ export interface PartitionWorkerData {
   lookaheadPs: number;
   spins: number;
   errors: MessagePort;
+  /** The port records (size bytes each) and the owner table (a byte per port). */
+  portRecords: { at: number; size: number; count: number; owner: number };
 }
 
 const d = workerData as PartitionWorkerData;
 const loop = new WindowLoop(d.memory.buffer as unknown as SharedArrayBuffer, d.ctl, d.parts, d.part, d.lookaheadPs, d.spins);
 try {
+  loop.faultRecords(touchOwnPortPages);
   useCompiledModule('shared', d.module);
   const core = new Core('shared', d.memory);
   if (loop.awaitTables()) run(core);
@@ -34,6 +38,23 @@ try {
   loop.abort(ABORT_WORKER);
 }
 d.errors.close();
+
+/**
+ * Writes 0 (what fresh memory holds) to a word of this partition's own port records on each page
+ * they occupy: the page faults happen here. A page shared with another partition's record gets
+ * the write in a word of this partition's record, never in the other's.
+ */
+function touchOwnPortPages(): void {
+  const { at, size, count, owner } = d.portRecords;
+  const buffer = d.memory.buffer as unknown as SharedArrayBuffer;
+  const u8 = new Uint8Array(buffer);
+  const i32 = new Int32Array(buffer);
+  for (let p = 0; p < count; p++) {
+    if (u8[owner + p] !== d.part) continue;
+    const end = at + (p + 1) * size;
+    for (let x = at + p * size; x < end; x += 4096 - (x % 4096)) i32[x >>> 2] = 0;
+  }
+}
 
 /** Attaches to the written tables and runs batches until told to stop. */
 function run(core: Core): void {

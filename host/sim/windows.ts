@@ -12,6 +12,7 @@
 //   i32[7] workers that wrote their window profile (DCBKIT_PROFILE_WINDOWS)
 //   i32[10] 1: the tables are written, workers may attach (they start while the main thread writes them)
 //   f64[4] the batch's end (until), ps   f64[8 ..] window minima, [2][parts]
+//   then one i32 per partition: who first touches the pages of its port records (claimRecords)
 // Invariant: every thread reads the minima of parity `par` only between the barrier that follows
 // their writing and the next one, and writes parity par ^ 1 meanwhile, so no read meets a write.
 
@@ -32,7 +33,16 @@ const UNTIL = 4, MINIMA = 8;
 const MIN_SPIN_US = 20, MAX_SPIN_US = 5000;
 
 /** Bytes of the control block for `parts` threads. */
-export function controlBytes(parts: number): number { return CTL_BYTES_FIXED + 16 * parts; }
+export function controlBytes(parts: number): number { return CTL_BYTES_FIXED + 16 * parts + 8 * Math.ceil(parts / 2); }
+
+/**
+ * States of a partition's claim word. The first write to each page of fresh memory is a page fault
+ * (some 14 us of CPU each on a 2-vCPU virtual machine; a k = 16 tree's port records are 5,300 pages), so
+ * a worker writes its own port records' pages first, while the main thread writes the other tables;
+ * whichever claims a partition first does it, so neither waits for the other's start-up, and no
+ * word is written by both at once.
+ */
+const UNCLAIMED = 0, WORKER_FAULTING = 1, WORKER_DONE = 2, MAIN_WRITES = 3;
 
 /** The functions of one core instance that the loop drives. */
 export interface PartitionCore {
@@ -50,6 +60,8 @@ export const ABORT_HEAP = 1, ABORT_RING = 2, ABORT_WORKER = 4;
 export class WindowLoop {
   private readonly i32: Int32Array;
   private readonly f64: Float64Array;
+  /** Each partition's claim word (UNCLAIMED ...). */
+  private readonly claims: Int32Array;
   private par = 0;
   /** The barrier's current cap on a spin, µs (see barrier()). */
   private spinUs = MAX_SPIN_US;
@@ -83,6 +95,7 @@ export class WindowLoop {
     private readonly lookaheadPs: number, /** 0: never spin (more threads than cores), else spin first */ private readonly spins: number) {
     this.i32 = new Int32Array(buffer, ctl, CTL_BYTES_FIXED / 4);
     this.f64 = new Float64Array(buffer, ctl, (CTL_BYTES_FIXED + 16 * parts) / 8);
+    this.claims = new Int32Array(buffer, ctl + CTL_BYTES_FIXED + 16 * parts, parts);
   }
 
   /** The abort code (0: none). */
@@ -95,6 +108,7 @@ export class WindowLoop {
     Atomics.notify(this.i32, BATCH);
     Atomics.notify(this.i32, READY);
     Atomics.notify(this.i32, TABLES);
+    for (let w = 0; w < this.parts; w++) Atomics.notify(this.claims, w);
   }
 
   /** Waits until every thread has arrived; false when the run was aborted meanwhile. */
@@ -178,6 +192,18 @@ export class WindowLoop {
     Atomics.notify(this.i32, TABLES);
   }
 
+  /**
+   * Before the main thread writes partition `part`'s port records: claims them, or, when their
+   * worker is already writing their pages, waits until it is done (it is then, since it started:
+   * a few thousand page faults at most). False when the run was aborted meanwhile.
+   */
+  claimRecords(part: number): boolean {
+    const c = this.claims;
+    if (Atomics.compareExchange(c, part, UNCLAIMED, MAIN_WRITES) === UNCLAIMED) return true;
+    while (Atomics.load(c, part) === WORKER_FAULTING && Atomics.load(this.i32, ABORT) === 0) Atomics.wait(c, part, WORKER_FAULTING, 1000);
+    return Atomics.load(this.i32, ABORT) === 0;
+  }
+
   /** Tells the workers to exit. */
   stop(): void {
     Atomics.store(this.i32, STOP, 1);
@@ -197,6 +223,22 @@ export class WindowLoop {
   }
 
   // ---- workers ----
+
+  /**
+   * Writes the first word of each page of this partition's port records (`touch`) unless the main
+   * thread has claimed them already; the words are zero and stay so until the main thread writes
+   * the records, which it does only once this is done (claimRecords).
+   */
+  faultRecords(touch: () => void): void {
+    const c = this.claims;
+    if (Atomics.compareExchange(c, this.me, UNCLAIMED, WORKER_FAULTING) !== UNCLAIMED) return;
+    try {
+      touch();
+    } finally {
+      Atomics.store(c, this.me, WORKER_DONE);
+      Atomics.notify(c, this.me);
+    }
+  }
 
   /** Waits until the main thread has written the tables (true) or the run was given up (false). */
   awaitTables(): boolean {
