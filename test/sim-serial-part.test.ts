@@ -1,8 +1,10 @@
 // The serial part of a run (docs/sim.md, "One run on every core"): the phase record that
 // bench/serial-part.ts reads (set-up, engine, between the engine's calls, summary) accounts for the
-// run's wall time and changes no output; a partitioned run's threads start while the tables are
-// written, and a set-up that fails after they started ends them and reports its own error; the
-// speed-up model's whole-run figure is bounded by the serial part (Amdahl).
+// run's wall time and changes no output; a partitioned run's threads start before its routes are
+// computed, each claims and writes its own port records' pages first or leaves them to the main
+// thread, and a set-up that fails or is refused after they started ends them and reports its own
+// error; the arena plan is had without a run; the speed-up model's whole-run figure is bounded by
+// the serial part (Amdahl).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { deterministicSummary } from '../host/report/report.js';
@@ -10,6 +12,7 @@ import { closScenario } from '../host/scenario/clos.js';
 import { checkScenario } from '../host/scenario/scenario.js';
 import type { SimResult } from '../host/sim/result.js';
 import { runScenario, type RunPhases } from '../host/sim/run.js';
+import { buildFabric, planFabric, type ArenaPlan } from '../host/sim/fabric.js';
 import { wholeRunSpeedup } from '../bench/partition-model.js';
 import { ABORT_WORKER, controlBytes, CTL_BYTES_FIXED, WindowLoop } from '../host/sim/windows.js';
 
@@ -81,6 +84,29 @@ describe('partition workers started before the tables are written', () => {
     const again = runScenario(scn, { threads: 2 });
     expect(again.summary.sim.threads).toBe(2);
     expect(outputs(again)).toBe(serial);
+  });
+
+  it('end when the run is refused before its arena is reserved (they started before its routes), and the error is the refusal', async () => {
+    const scn = tree();
+    const before = threadCount();
+    expect(() => runScenario(scn, { threads: 4, maxMemoryBytes: 1024 ** 2 })).toThrow(/over the memory budget of 1.00 MiB \(--max-memory\)/);
+    const deadline = Date.now() + 10_000;
+    while (threadCount() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(threadCount()).toBeLessThanOrEqual(before);
+  });
+});
+
+describe('the arena plan without a run (fabric.ts planFabric)', () => {
+  it.each([1, 2])('is the plan the run itself is admitted on, on %i thread(s), and starts no thread', (threads) => {
+    const scn = tree();
+    const before = threadCount();
+    const planned = planFabric(scn, threads);
+    expect(threadCount()).toBe(before);
+    let admitted: ArenaPlan | undefined;
+    const fab = buildFabric(scn, 'release', threads, undefined, (plan) => { admitted = plan; });
+    fab.close();
+    expect(planned.parts).toBe(threads);
+    expect(planned).toEqual(admitted);
   });
 });
 

@@ -11,7 +11,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import { losslessPgs } from '../scenario/scenario.js';
 import { planRoutes, type RoutePlan, type Routes } from './routes.js';
 import { partitionFabric, type Partitioning } from './partition.js';
-import { PartitionedEngine } from './parallel.js';
+import { PartitionedEngine, type PartitionAreas } from './parallel.js';
 import { etsWeightedMask } from './sample.js';
 import { planArena, WDLOG_CAP, type ArenaLayout, type ArenaPlan, type CaptureLayout, type L, type PartitionOffsets, type TableOffsets } from './fabric-plan.js';
 import { arenaWriter, fabricCredit, writeFlowKernels, writePortKernels, type ArenaWriter } from './fabric-params.js';
@@ -72,7 +72,7 @@ export interface Fabric {
  * `admit` sees the arena's plan before it is reserved and may throw to refuse the run.
  *
  * One way down, each phase reading the scenario and what the phases before it returned, and writing
- * its own tables: partitions (partition.ts: the owner of each port) -> routes (routes.ts: ordinals,
+ * its own tables: partitions (partition.ts: the owner of each port; their threads start) -> routes (routes.ts: ordinals,
  * forwarding tables, path length) -> arena plan (fabric-plan.ts: sizes and offsets; `admit`) ->
  * header -> nodes -> ports and their kernel parameters (fabric-params.ts), partition 0's first ->
  * traffic (flows, storms) -> route tables -> flows' kernel parameters -> the other partitions'
@@ -82,22 +82,25 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
   const split = partitionFabric(scn, threads);
   const core = split.parts > 1 ? new Core('shared') : new Core(flavour);
   const L = layout(core);
-  const routing = planRoutes(scn);
-  const arena = planArena(scn, routing, split, L, capture);
-  // Refused runs stop here, before the arena is reserved.
-  admit?.(arena.plan);
-  const base = core.fn<(b: number) => number>('simReserve')(arena.plan.arenaBytes);
-  if (base === 0) throw new Error(`cannot reserve ${arena.plan.arenaBytes} bytes for the simulator arena`);
-  core.fixSize();
-  const a = Object.fromEntries(Object.entries(arena.tables).map(([k, v]) => [k, base + v])) as TableOffsets;
-  // The partitions' threads start now and wait: their start-up overlaps the writing below. Each
-  // first writes the pages of its own port records (parallel.ts claimRecords), which the main thread
-  // therefore writes last, after everything else.
-  if (arena.partitions) core.u8.set(split.owner, base + arena.partitions.owner);
-  const engine = arena.partitions ? startWorkers(core, L, scn, base, a, arena.partitions, split) : null;
-  const portsOf = Array.from({ length: split.parts }, () => [] as Scenario['ports']);
-  for (const p of scn.ports) portsOf[split.owner[p.id]].push(p);
+  // The partitions' threads start first and wait for the arena: their start-up overlaps the set-up.
+  const engine = split.parts > 1 ? new PartitionedEngine(core, split.parts, split.lookaheadPs, L) : null;
   try {
+    const routing = planRoutes(scn);
+    const arena = planArena(scn, routing, split, L, capture);
+    // Refused runs stop here, before the arena is reserved.
+    admit?.(arena.plan);
+    const base = core.fn<(b: number) => number>('simReserve')(arena.plan.arenaBytes);
+    if (base === 0) throw new Error(`cannot reserve ${arena.plan.arenaBytes} bytes for the simulator arena`);
+    core.fixSize();
+    const a = Object.fromEntries(Object.entries(arena.tables).map(([k, v]) => [k, base + v])) as TableOffsets;
+    // Each worker first writes the pages of its own port records (parallel.ts claimRecords), which
+    // the main thread therefore writes last, after everything else.
+    if (engine) {
+      core.u8.set(split.owner, base + arena.partitions!.owner);
+      engine.attach(partitionAreas(scn, base, a, arena.partitions!));
+    }
+    const portsOf = Array.from({ length: split.parts }, () => [] as Scenario['ports']);
+    for (const p of scn.ports) portsOf[split.owner[p.id]].push(p);
     const w = arenaWriter(core);
     const writePorts = (part: number) => {
       writePortRecords(w, L, scn, a, portsOf[part], split.owner, capture);
@@ -118,11 +121,21 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     if (init === 1) throw new Error('simulator event queue too small at init');
     if (init === 2) throw new Error('a flow\'s path is longer than the path table\'s rows (sizing bug)');
     if (engine) startPartitions(w, L, scn, base, a, arena, split, engine);
+    return fabricReaders(core, L, scn, base, a, arena.plan.arenaBytes, routing, split, engine);
   } catch (e) {
     engine?.abandon();
     throw e;
   }
-  return fabricReaders(core, L, scn, base, a, arena.plan.arenaBytes, routing, split, engine);
+}
+
+/**
+ * The arena plan of a run of `scn` on `threads` threads (what buildFabric's `admit` sees), reserving
+ * nothing and starting no thread.
+ */
+export function planFabric(scn: Scenario, threads = 1, capture?: CaptureLayout): ArenaPlan {
+  const split = partitionFabric(scn, threads);
+  const L = layout(new Core(split.parts > 1 ? 'shared' : 'release'));
+  return planArena(scn, planRoutes(scn), split, L, capture).plan;
 }
 
 /** Header: table addresses and counts, and the fabric-wide parameters. */
@@ -235,12 +248,13 @@ function writeTraffic(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets, rout
   });
 }
 
-/** The partitions' worker threads (parallel.ts), started before the tables are written. */
-function startWorkers(core: Core, L: L, scn: Scenario, base: number, a: TableOffsets, P: PartitionOffsets, split: Partitioning): PartitionedEngine {
-  return new PartitionedEngine(core, split.parts, split.lookaheadPs, {
-    base, ports: a.ports, nPorts: scn.ports.length, owner: base + P.owner, records: P.part.map((x) => base + x.record), counters: P.part.map((x) => base + x.counters), wdlogs: P.part.map((x) => base + x.wdlog),
+/** The addresses the partitions' threads work on (parallel.ts). */
+function partitionAreas(scn: Scenario, base: number, a: TableOffsets, P: PartitionOffsets): PartitionAreas {
+  return {
+    base, ports: a.ports, nPorts: scn.ports.length, owner: base + P.owner,
+    records: P.part.map((x) => base + x.record), counters: P.part.map((x) => base + x.counters), wdlogs: P.part.map((x) => base + x.wdlog),
     ctl: base + P.ctl, runCounters: a.counters, runWdlog: a.wdlog, wdCap: WDLOG_CAP,
-  }, L);
+  };
 }
 
 /**

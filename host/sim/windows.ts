@@ -54,6 +54,12 @@ export interface PartitionCore {
   etsSample(): void;
 }
 
+/**
+ * The word a worker waits on from its start until the arena is reserved (it exists before the
+ * control block does): its addresses were sent, or the run was given up before.
+ */
+export const MAILBOX_WAITING = 0, MAILBOX_POSTED = 1, MAILBOX_ABANDONED = 2;
+
 /** Error codes in the control block's abort word. */
 export const ABORT_HEAP = 1, ABORT_RING = 2, ABORT_WORKER = 4;
 
