@@ -157,4 +157,13 @@ describe('the whole-run speed-up of the model (bench/partition-model.ts)', () =>
     // A smaller serial part gives more on every thread count.
     for (const s of [1.72, 8.61, 15.42]) expect(wholeRunSpeedup(6.7558, s, 0.29)).toBeGreaterThan(wholeRunSpeedup(6.7558, s, 0.45));
   });
+
+  it('charges the main thread of P threads a 1/P share of the work the partitions\' threads share, and one thread all of it', () => {
+    // On one thread the shared work is serial like the rest: the same figure as a serial part of their sum.
+    expect(wholeRunSpeedup(6.7558, 1, 0.2, 0.074, 1)).toBe(1);
+    // 0.2 s serial and 0.074 s shared by 16 threads: (6.7558 + 0.274) / (6.7558 / 8.61 + 0.2 + 0.074 / 16).
+    expect(wholeRunSpeedup(6.7558, 8.61, 0.2, 0.074, 16)).toBe(Number(((6.7558 + 0.274) / (6.7558 / 8.61 + 0.2 + 0.074 / 16)).toFixed(2)));
+    // Shared work beats the same amount of serial work on every thread count above one.
+    for (const [s, p] of [[1.72, 2], [8.61, 16], [15.42, 64]]) expect(wholeRunSpeedup(6.7558, s, 0.2, 0.074, p)).toBeGreaterThan(wholeRunSpeedup(6.7558, s, 0.274));
+  });
 });
