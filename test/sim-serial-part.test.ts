@@ -1,8 +1,8 @@
 // The serial part of a run (docs/sim.md, "One run on every core"): the phase record that
 // bench/serial-part.ts reads (set-up, engine, between the engine's calls, summary) accounts for the
 // run's wall time and changes no output; a partitioned run's threads start before its routes are
-// computed, each claims and writes its own port records' pages first or leaves them to the main
-// thread, and a set-up that fails or is refused after they started ends them and reports its own
+// computed, each claims and writes the pages of port records chunk by chunk or leaves them to the
+// main thread, and a set-up that fails or is refused after they started ends them and reports its own
 // error; the arena plan is had without a run; the speed-up model's whole-run figure is bounded by
 // the serial part (Amdahl).
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import type { SimResult } from '../host/sim/result.js';
 import { runScenario, type RunPhases } from '../host/sim/run.js';
 import { buildFabric, planFabric, type ArenaPlan } from '../host/sim/fabric.js';
 import { wholeRunSpeedup } from '../bench/partition-model.js';
-import { ABORT_WORKER, controlBytes, CTL_BYTES_FIXED, WindowLoop } from '../host/sim/windows.js';
+import { ABORT_WORKER, controlBytes, CTL_BYTES_FIXED, RECORD_CHUNKS, recordChunk, WindowLoop } from '../host/sim/windows.js';
 
 // A set-up step after the workers' start that fails when asked to (the flows' kernel parameters are
 // the last tables written before the engine's set-up).
@@ -110,41 +110,49 @@ describe('the arena plan without a run (fabric.ts planFabric)', () => {
   });
 });
 
-describe('the port records\' pages, written first by their partition\'s worker (windows.ts claimRecords)', () => {
+describe('the port records\' pages, written first by a worker chunk by chunk (windows.ts claimRecords)', () => {
   const loops = (parts: number) => {
     const buffer = new SharedArrayBuffer(controlBytes(parts));
-    return Array.from({ length: parts }, (_, me) => new WindowLoop(buffer, 0, parts, me, 1000, 0));
+    return { buffer, threads: Array.from({ length: parts }, (_, me) => new WindowLoop(buffer, 0, parts, me, 1000, 0)) };
   };
 
-  it('are left to the main thread when it claims them first: the worker then touches nothing', () => {
-    const [main, worker] = loops(2);
-    expect(main.claimRecords(1)).toBe(true);
+  it('are left to the main thread where it claims a chunk first: the worker then touches nothing there', () => {
+    const [main, worker] = loops(2).threads;
+    expect(main.claimRecords(1, 3)).toBe(true);
     let touched = 0;
-    worker.faultRecords(() => touched++);
+    worker.faultRecords(1, 3, () => touched++);
     expect(touched).toBe(0);
+    // The chunk beside it is still open to the worker.
+    worker.faultRecords(1, 4, () => touched++);
+    expect(touched).toBe(1);
   });
 
-  it('are the worker\'s when it claims them first, and the main thread goes on only once it is done', () => {
-    const [main, worker, other] = loops(3);
+  it('are a worker\'s where it claims a chunk first, the main thread going on there only once it is done, and each chunk is touched once', () => {
+    const [main, worker, other] = loops(3).threads;
     const order: string[] = [];
-    worker.faultRecords(() => order.push('worker'));
-    expect(main.claimRecords(1)).toBe(true);
+    worker.faultRecords(0, RECORD_CHUNKS - 1, () => order.push('worker'));
+    other.faultRecords(0, RECORD_CHUNKS - 1, () => order.push('other'));
+    expect(main.claimRecords(0, RECORD_CHUNKS - 1)).toBe(true);
     order.push('main');
     expect(order).toEqual(['worker', 'main']);
-    // Each partition has its own claim: partition 2's is still open to its worker.
-    expect(main.claimRecords(2)).toBe(true);
-    other.faultRecords(() => order.push('other'));
-    expect(order).toEqual(['worker', 'main']);
   });
 
-  it('end the main thread\'s wait with false when the run is aborted while the worker is still writing them', () => {
-    const buffer = new SharedArrayBuffer(controlBytes(2));
-    const main = new WindowLoop(buffer, 0, 2, 0, 1000, 0);
-    // A worker that claims and never finishes: its claim word says "writing" (1).
-    const claims = new Int32Array(buffer, CTL_BYTES_FIXED + 16 * 2, 2);
-    Atomics.store(claims, 1, 1);
+  it('end the main thread\'s wait with false when the run is aborted while a worker is still writing a chunk', () => {
+    const { buffer, threads: [main] } = loops(2);
+    // A worker that claimed chunk 5 of partition 1 and never finishes: its claim word says "writing" (1).
+    const claims = new Int32Array(buffer, CTL_BYTES_FIXED + 16 * 2, 2 * RECORD_CHUNKS);
+    Atomics.store(claims, RECORD_CHUNKS + 5, 1);
     main.abort(ABORT_WORKER);
-    expect(main.claimRecords(1)).toBe(false);
+    expect(main.claimRecords(1, 5)).toBe(false);
+  });
+
+  it('split a partition\'s ports the same way on every thread, each port in one chunk, in order', () => {
+    for (const n of [0, 1, 15, 16, 17, 3584]) {
+      const ports = Array.from({ length: n }, (_, i) => i * 2);
+      const chunks = Array.from({ length: RECORD_CHUNKS }, (_, c) => recordChunk(ports, c));
+      expect(chunks.flat()).toEqual(ports);
+      for (const c of chunks) expect(c.length).toBeLessThanOrEqual(Math.ceil(n / RECORD_CHUNKS));
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { planRoutes, type RoutePlan, type Routes } from './routes.js';
 import { partitionFabric, type Partitioning } from './partition.js';
 import { PartitionedEngine, type PartitionAreas } from './parallel.js';
 import { etsWeightedMask } from './sample.js';
+import { RECORD_CHUNKS, recordChunk } from './windows.js';
 import { planArena, WDLOG_CAP, type ArenaLayout, type ArenaPlan, type CaptureLayout, type L, type PartitionOffsets, type TableOffsets } from './fabric-plan.js';
 import { arenaWriter, fabricCredit, writeFlowKernels, writePortKernels, type ArenaWriter } from './fabric-params.js';
 
@@ -74,9 +75,9 @@ export interface Fabric {
  * One way down, each phase reading the scenario and what the phases before it returned, and writing
  * its own tables: partitions (partition.ts: the owner of each port; their threads start) -> routes (routes.ts: ordinals,
  * forwarding tables, path length) -> arena plan (fabric-plan.ts: sizes and offsets; `admit`) ->
- * header -> nodes -> ports and their kernel parameters (fabric-params.ts), partition 0's first ->
- * traffic (flows, storms) -> route tables -> flows' kernel parameters -> the other partitions'
- * ports -> simInit -> partition records and threads -> the driver's readers.
+ * header -> nodes -> traffic (flows, storms) -> route tables -> flows' kernel parameters -> ports
+ * and their kernel parameters (fabric-params.ts), partition 0's last -> simInit -> partition
+ * records and threads -> the driver's readers.
  */
 export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release', threads = 1, capture?: CaptureLayout, admit?: (plan: ArenaPlan) => void): Fabric {
   const split = partitionFabric(scn, threads);
@@ -93,8 +94,8 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     if (base === 0) throw new Error(`cannot reserve ${arena.plan.arenaBytes} bytes for the simulator arena`);
     core.fixSize();
     const a = Object.fromEntries(Object.entries(arena.tables).map(([k, v]) => [k, base + v])) as TableOffsets;
-    // Each worker first writes the pages of its own port records (parallel.ts claimRecords), which
-    // the main thread therefore writes last, after everything else.
+    // Each worker first writes the pages of its own port records and then of partition 0's from the
+    // end (parallel.ts claimRecords): the main thread writes the ports last, after everything else.
     if (engine) {
       core.u8.set(split.owner, base + arena.partitions!.owner);
       engine.attach(partitionAreas(scn, base, a, arena.partitions!));
@@ -102,20 +103,20 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     const portsOf = Array.from({ length: split.parts }, () => [] as Scenario['ports']);
     for (const p of scn.ports) portsOf[split.owner[p.id]].push(p);
     const w = arenaWriter(core);
-    const writePorts = (part: number) => {
-      writePortRecords(w, L, scn, a, portsOf[part], split.owner, capture);
-      writePortKernels(w, L, scn, a.ports, arena.wdPolls, portsOf[part]);
-    };
     writeHeader(w, L, scn, arena, a, routing, capture);
     writeNodes(w, L, scn, a, routing);
-    writePorts(0);
     writeTraffic(w, L, scn, a, routing);
     core.i32.set(routing.routes.route, a.route >>> 2);
     core.i32.set(routing.routes.nhWords, a.nh >>> 2);
     writeFlowKernels(w, L, scn, a.flows);
-    for (let part = 1; part < split.parts; part++) {
-      engine!.claimRecords(part);
-      writePorts(part);
+    for (let part = 1; part <= split.parts; part++) {
+      const own = portsOf[part % split.parts]; // partition 0 last
+      for (let c = 0; c < RECORD_CHUNKS; c++) {
+        engine?.claimRecords(part % split.parts, c);
+        const ports = recordChunk(own, c);
+        writePortRecords(w, L, scn, a, ports, split.owner, capture);
+        writePortKernels(w, L, scn, a.ports, arena.wdPolls, ports);
+      }
     }
     const init = core.fn<(b: number) => number>(split.parts > 1 ? 'simSetup' : 'simInit')(base);
     if (init === 1) throw new Error('simulator event queue too small at init');

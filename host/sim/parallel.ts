@@ -122,12 +122,12 @@ export class PartitionedEngine {
   }
 
   /**
-   * Before the main thread writes partition `part`'s port records: their worker has written their
-   * pages first (the page faults on its thread), or it had not begun and the main thread writes
-   * them alone (windows.ts claimRecords).
+   * Before the main thread writes chunk `chunk` of partition `part`'s port records: a worker has
+   * written their pages first (the page faults on its thread), or none had begun and the main
+   * thread writes them alone (windows.ts claimRecords).
    */
-  claimRecords(part: number): void {
-    if (!this.loop!.claimRecords(part)) this.fail();
+  claimRecords(part: number, chunk: number): void {
+    if (!this.loop!.claimRecords(part, chunk)) this.fail();
   }
 
   /** Gives the run up before start() (the set-up failed): the workers exit without attaching. */

@@ -2,13 +2,13 @@
 // over the run's one memory, running one partition's events window by window (windows.ts) for
 // every batch the main thread starts, until told to stop. It is started as soon as the fabric is
 // partitioned, makes its core instance while the main thread computes the routes, and waits for
-// the arena's addresses; then it writes the pages of its partition's port records first, so that
-// their page faults are its own and not the main thread's, and attaches once told the tables are
-// written. An error goes back to the main thread through `errors` (it reads it synchronously) and
+// the arena's addresses; then it writes the pages of its partition's port records first, and of
+// partition 0's as long as the main thread has not reached them, so that their page faults are its
+// own and not the main thread's, and attaches once told the tables are written. An error goes back to the main thread through `errors` (it reads it synchronously) and
 // aborts the run.
 import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { Core, useCompiledModule } from '../core/loader.js';
-import { ABORT_WORKER, MAILBOX_POSTED, MAILBOX_WAITING, WindowLoop } from './windows.js';
+import { ABORT_WORKER, MAILBOX_POSTED, MAILBOX_WAITING, RECORD_CHUNKS, recordChunk, WindowLoop } from './windows.js';
 
 export interface PartitionWorkerData {
   memory: WebAssembly.Memory;
@@ -49,7 +49,7 @@ if (arena) {
   const loop = new WindowLoop(d.memory.buffer as unknown as SharedArrayBuffer, arena.ctl, d.parts, d.part, d.lookaheadPs, d.spins);
   try {
     if (failure !== undefined) throw new Error(failure);
-    loop.faultRecords(() => touchOwnPortPages(arena));
+    touchPortPages(loop, arena);
     if (loop.awaitTables()) run(core!, loop, arena);
   } catch (e) {
     d.errors.postMessage(message(e));
@@ -68,20 +68,27 @@ function awaitArena(): PartitionArena | null {
 }
 
 /**
- * Writes 0 (what fresh memory holds) to a word of this partition's own port records on each page
- * they occupy: the page faults happen here. A page shared with another partition's record gets
- * the write in a word of this partition's record, never in the other's.
+ * Writes 0 (what fresh memory holds) to a word of each page that port records occupy, chunk by
+ * chunk as claimed (windows.ts faultRecords): this partition's from the first chunk, then
+ * partition 0's (the main thread's) from the last, the end the main thread reaches last. The page
+ * faults happen here. Each write is in a word of the chunk's own records.
  */
-function touchOwnPortPages(arena: PartitionArena): void {
+function touchPortPages(loop: WindowLoop, arena: PartitionArena): void {
   const { at, size, count, owner } = arena.portRecords;
   const buffer = d.memory.buffer as unknown as SharedArrayBuffer;
   const u8 = new Uint8Array(buffer);
   const i32 = new Int32Array(buffer);
-  for (let p = 0; p < count; p++) {
-    if (u8[owner + p] !== d.part) continue;
-    const end = at + (p + 1) * size;
-    for (let x = at + p * size; x < end; x += 4096 - (x % 4096)) i32[x >>> 2] = 0;
-  }
+  const portsOf = (part: number) => { const ps: number[] = []; for (let p = 0; p < count; p++) if (u8[owner + p] === part) ps.push(p); return ps; };
+  const touch = (ports: readonly number[]) => {
+    for (const p of ports) {
+      const end = at + (p + 1) * size;
+      for (let x = at + p * size; x < end; x += 4096 - (x % 4096)) i32[x >>> 2] = 0;
+    }
+  };
+  const own = portsOf(d.part);
+  for (let c = 0; c < RECORD_CHUNKS; c++) loop.faultRecords(d.part, c, () => touch(recordChunk(own, c)));
+  const first = portsOf(0);
+  for (let c = RECORD_CHUNKS - 1; c >= 0; c--) loop.faultRecords(0, c, () => touch(recordChunk(first, c)));
 }
 
 /** Attaches to the written tables and runs batches until told to stop. */
