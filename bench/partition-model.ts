@@ -8,8 +8,10 @@
 //                          + windows x barrier(P),   barrier(P) = barrier_us + (P - 2) x arrival_ns
 //   serial engine time   = all events x event_ns
 // Usage: node dist/bench/partition-model.js K FLOWS DURATION P COSTS.json   (one JSON line on stdout)
-//        node dist/bench/partition-model.js project SERIAL_S ENGINE_1_S SPEEDUP[,SPEEDUP...]
-//          (the whole-run speed-up of an earlier model run's engine speed-ups, at a new serial part)
+//        node dist/bench/partition-model.js project SERIAL_S ENGINE_1_S SPEEDUP[,SPEEDUP...] [SPREAD_S P[,P...]]
+//          (the whole-run speed-up of an earlier model run's engine speed-ups, at a new serial part;
+//          SPREAD_S: set-up work each partition's thread does for itself, the main thread its 1/P
+//          share, e.g. the port records' page faults; P: the thread count of each speed-up)
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,16 +28,20 @@ export interface ModelCosts {
   arrival_ns: number;
   /** The run's serial part (scenario check, set-up, sampling, summary), s. */
   serial_s: number;
+  /** Set-up work each partition's thread does for itself (its port records' pages), s on one thread; absent: none. */
+  spread_s?: number;
 }
 
 interface PartitionProfile { part: number; parts: number; windows: number; events: number[]; frames_in: number[] }
 
 /**
  * Whole run on P threads against one: the engine's time on one thread (s) and its speed-up on P,
- * each side plus the serial part (s), which no thread count shortens.
+ * each side plus the serial part (s), which no thread count shortens, and the set-up work the
+ * partitions' threads share (spreadS, s: all of it on one thread, its 1/P share on the main thread
+ * of P, the others doing theirs meanwhile).
  */
-export function wholeRunSpeedup(engine1S: number, engineSpeedup: number, serialS: number): number {
-  return Number(((engine1S + serialS) / (engine1S / engineSpeedup + serialS)).toFixed(2));
+export function wholeRunSpeedup(engine1S: number, engineSpeedup: number, serialS: number, spreadS = 0, parts = 1): number {
+  return Number(((engine1S + serialS + spreadS) / (engine1S / engineSpeedup + serialS + spreadS / parts)).toFixed(2));
 }
 
 export function model(profiles: PartitionProfile[], c: ModelCosts) {
@@ -60,15 +66,19 @@ export function model(profiles: PartitionProfile[], c: ModelCosts) {
     events_per_window: Math.round(total / windows),
     imbalance: Number(((profiles.reduce((m, p) => Math.max(m, p.events.reduce((a, b) => a + b, 0)), 0) * parts) / total).toFixed(3)),
     engine_speedup: Number((serialEngine / parallelEngine).toFixed(2)),
-    whole_run_speedup: wholeRunSpeedup(serialEngine / 1e9, serialEngine / parallelEngine, c.serial_s),
+    whole_run_speedup: wholeRunSpeedup(serialEngine / 1e9, serialEngine / parallelEngine, c.serial_s, c.spread_s ?? 0, parts),
     barrier_share: Number((barrierNs / parallelEngine).toFixed(3)),
   };
 }
 
 if (process.argv[1]?.endsWith('partition-model.js') && process.argv[2] === 'project') {
-  const [serialS, engine1S, speedups] = process.argv.slice(3);
-  const rows = speedups.split(',').map((x) => ({ engine_speedup: Number(x), whole_run_speedup: wholeRunSpeedup(Number(engine1S), Number(x), Number(serialS)) }));
-  process.stdout.write(JSON.stringify({ serial_s: Number(serialS), engine_1_s: Number(engine1S), rows }) + '\n');
+  const [serialS, engine1S, speedups, spreadS, partsList] = process.argv.slice(3);
+  const spread = Number(spreadS ?? 0);
+  const parts = partsList?.split(',').map(Number) ?? [];
+  const rows = speedups.split(',').map((x, i) => ({
+    parts: parts[i], engine_speedup: Number(x), whole_run_speedup: wholeRunSpeedup(Number(engine1S), Number(x), Number(serialS), spread, parts[i] ?? 1),
+  }));
+  process.stdout.write(JSON.stringify({ serial_s: Number(serialS), spread_s: spread, engine_1_s: Number(engine1S), rows }) + '\n');
 } else if (process.argv[1]?.endsWith('partition-model.js')) {
   const [k, flows, duration, p, costsFile] = process.argv.slice(2);
   const costs = JSON.parse(readFileSync(costsFile, 'utf8')) as ModelCosts;

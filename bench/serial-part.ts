@@ -7,7 +7,8 @@
 // (bench/partition-model.ts `serial_s`). REPS rounds, each running the thread counts in turn (order
 // flipped every round, as bench/fixed-cost-ab.ts does); each phase's median, s, by the main thread's
 // CPU time (Linux: /proc/thread-self/schedstat, ns on a core; what the phase costs whatever else
-// the machine runs) or with --wall by wall time (what it costs on an idle machine).
+// the machine runs) or with --wall by wall time (what it costs on an idle machine); and the main
+// thread's minor page faults over the run (runScenario's call), of which the set-up's are most.
 // Usage: node dist/bench/serial-part.js K FLOWS DURATION THREADS[,THREADS...] [REPS] [--wall]   (one JSON line on stdout)
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -22,18 +23,29 @@ export function threadCpuSeconds(): number {
   return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e9;
 }
 
+/**
+ * Minor page faults of the calling thread so far (field 10 of its stat): a first write to a fresh
+ * page, some 14 us of CPU each on a 2-vCPU virtual machine, counted whatever else the machine runs.
+ */
+export function threadMinorFaults(): number {
+  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
+}
+
 /** One timed run of the tree on `threads` threads, phase by phase, by `clock` (s). */
-export function timePhases(k: number, flows: number, duration: string, threads: number, clock: () => number): Phases & { threads: number; serial_s: number } {
+export function timePhases(k: number, flows: number, duration: string, threads: number, clock: () => number): Phases & { threads: number; serial_s: number; faults: number } {
   const t0 = clock();
   const doc = closScenario({ k, flows, duration });
   const t1 = clock();
   const scn = checkScenario(doc);
   const t2 = clock();
   const phases: RunPhases = { setup_s: 0, engine_s: 0, between_s: 0, summary_s: 0, clock };
+  const f0 = threadMinorFaults();
   const { summary } = runScenario(scn, { threads, phases });
+  const faults = threadMinorFaults() - f0;
   delete phases.clock;
   const all = { doc_s: t1 - t0, check_s: t2 - t1, ...phases };
-  return { threads: summary.sim.threads, ...all, serial_s: all.doc_s + all.check_s + all.setup_s + all.between_s + all.summary_s };
+  return { threads: summary.sim.threads, ...all, serial_s: all.doc_s + all.check_s + all.setup_s + all.between_s + all.summary_s, faults };
 }
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
@@ -55,7 +67,10 @@ if (process.argv[1]?.endsWith('serial-part.js')) {
   const out = counts.map((n) => {
     const rs = runs.get(n)!;
     const keys = ['doc_s', 'check_s', 'setup_s', 'engine_s', 'between_s', 'summary_s', 'serial_s'] as const;
-    return { asked: n, threads: rs[0].threads, ...Object.fromEntries(keys.map((key) => [key, r4(median(rs.map((x) => x[key])))])), serial_s_each: rs.map((x) => r4(x.serial_s)) };
+    return {
+      asked: n, threads: rs[0].threads, ...Object.fromEntries(keys.map((key) => [key, r4(median(rs.map((x) => x[key])))])), serial_s_each: rs.map((x) => r4(x.serial_s)),
+      main_faults: median(rs.map((x) => x.faults)), main_faults_each: rs.map((x) => x.faults),
+    };
   });
   process.stdout.write(JSON.stringify({ k: Number(k), flows: Number(flows), duration, clock: wall ? 'wall' : 'main thread CPU', load_1min: load.map((x) => Number(x.toFixed(2))), runs: out }) + '\n');
 }

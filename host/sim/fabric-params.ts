@@ -43,14 +43,14 @@ export function fabricCredit(scn: Scenario): { unitBytes: number; agingPs: numbe
   return { unitBytes: node.dcb.creditUnit, agingPs: node.dcb.creditAgingPs };
 }
 
-/** Writes every port's kernel fields at `portsAt` (records of L.SP_SIZE); wdPolls: the poll intervals' groups. */
-export function writePortKernels(w: ArenaWriter, L: L, scn: Scenario, portsAt: number, wdPolls: readonly number[]): void {
+/** Writes the kernel fields of `ports` at `portsAt` (records of L.SP_SIZE); wdPolls: the poll intervals' groups. */
+export function writePortKernels(w: ArenaWriter, L: L, scn: Scenario, portsAt: number, wdPolls: readonly number[], ports: Scenario['ports']): void {
   const { core, w32, w64 } = w;
   const u8 = core.u8;
   const fabricWide = fabricCredit(scn);
   const creditAgingPs = BigInt(Math.round(fabricWide.agingPs));
   const dcqcn = scn.qcn.profile === 'dcqcn';
-  for (const p of scn.ports) {
+  for (const p of ports) {
     const pa = portsAt + p.id * L.SP_SIZE;
     const node = scn.nodes[p.node];
     const k = node.ports.indexOf(p.id);

@@ -11,8 +11,9 @@ import type { Scenario } from '../scenario/scenario.js';
 import { losslessPgs } from '../scenario/scenario.js';
 import { planRoutes, type RoutePlan, type Routes } from './routes.js';
 import { partitionFabric, type Partitioning } from './partition.js';
-import { PartitionedEngine } from './parallel.js';
+import { PartitionedEngine, type PartitionAreas } from './parallel.js';
 import { etsWeightedMask } from './sample.js';
+import { RECORD_CHUNKS, recordChunk } from './windows.js';
 import { planArena, WDLOG_CAP, type ArenaLayout, type ArenaPlan, type CaptureLayout, type L, type PartitionOffsets, type TableOffsets } from './fabric-plan.js';
 import { arenaWriter, fabricCredit, writeFlowKernels, writePortKernels, type ArenaWriter } from './fabric-params.js';
 
@@ -72,43 +73,70 @@ export interface Fabric {
  * `admit` sees the arena's plan before it is reserved and may throw to refuse the run.
  *
  * One way down, each phase reading the scenario and what the phases before it returned, and writing
- * its own tables: partitions (partition.ts: the owner of each port) -> routes (routes.ts: ordinals,
+ * its own tables: partitions (partition.ts: the owner of each port; their threads start) -> routes (routes.ts: ordinals,
  * forwarding tables, path length) -> arena plan (fabric-plan.ts: sizes and offsets; `admit`) ->
- * header -> nodes and ports -> traffic (flows, storms) -> route tables -> kernel parameters
- * (fabric-params.ts) -> simInit -> partition records and threads -> the driver's readers.
+ * header -> nodes -> traffic (flows, storms) -> route tables -> flows' kernel parameters -> ports
+ * and their kernel parameters (fabric-params.ts), partition 0's last -> simInit -> partition
+ * records and threads -> the driver's readers.
  */
 export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'release', threads = 1, capture?: CaptureLayout, admit?: (plan: ArenaPlan) => void): Fabric {
   const split = partitionFabric(scn, threads);
   const core = split.parts > 1 ? new Core('shared') : new Core(flavour);
   const L = layout(core);
-  const routing = planRoutes(scn);
-  const arena = planArena(scn, routing, split, L, capture);
-  // Refused runs stop here, before the arena is reserved.
-  admit?.(arena.plan);
-  const base = core.fn<(b: number) => number>('simReserve')(arena.plan.arenaBytes);
-  if (base === 0) throw new Error(`cannot reserve ${arena.plan.arenaBytes} bytes for the simulator arena`);
-  core.fixSize();
-  const a = Object.fromEntries(Object.entries(arena.tables).map(([k, v]) => [k, base + v])) as TableOffsets;
-  // The partitions' threads start now and wait: their start-up overlaps the writing below.
-  const engine = arena.partitions ? startWorkers(core, L, base, a, arena.partitions, split) : null;
+  // The partitions' threads start first and wait for the arena: their start-up overlaps the set-up.
+  const engine = split.parts > 1 ? new PartitionedEngine(core, split.parts, split.lookaheadPs, L) : null;
   try {
+    const routing = planRoutes(scn);
+    const arena = planArena(scn, routing, split, L, capture);
+    // Refused runs stop here, before the arena is reserved.
+    admit?.(arena.plan);
+    const base = core.fn<(b: number) => number>('simReserve')(arena.plan.arenaBytes);
+    if (base === 0) throw new Error(`cannot reserve ${arena.plan.arenaBytes} bytes for the simulator arena`);
+    core.fixSize();
+    const a = Object.fromEntries(Object.entries(arena.tables).map(([k, v]) => [k, base + v])) as TableOffsets;
+    // Each worker first writes the pages of its own port records and then of partition 0's from the
+    // end (parallel.ts claimRecords): the main thread writes the ports last, after everything else.
+    if (engine) {
+      core.u8.set(split.owner, base + arena.partitions!.owner);
+      engine.attach(partitionAreas(scn, base, a, arena.partitions!));
+    }
+    const portsOf = Array.from({ length: split.parts }, () => [] as Scenario['ports']);
+    for (const p of scn.ports) portsOf[split.owner[p.id]].push(p);
     const w = arenaWriter(core);
     writeHeader(w, L, scn, arena, a, routing, capture);
-    writeNodesAndPorts(w, L, scn, a, routing, split.owner, capture);
+    writeNodes(w, L, scn, a, routing);
     writeTraffic(w, L, scn, a, routing);
     core.i32.set(routing.routes.route, a.route >>> 2);
     core.i32.set(routing.routes.nhWords, a.nh >>> 2);
-    writePortKernels(w, L, scn, a.ports, arena.wdPolls);
     writeFlowKernels(w, L, scn, a.flows);
+    for (let part = 1; part <= split.parts; part++) {
+      const own = portsOf[part % split.parts]; // partition 0 last
+      for (let c = 0; c < RECORD_CHUNKS; c++) {
+        engine?.claimRecords(part % split.parts, c);
+        const ports = recordChunk(own, c);
+        writePortRecords(w, L, scn, a, ports, split.owner, capture);
+        writePortKernels(w, L, scn, a.ports, arena.wdPolls, ports);
+      }
+    }
     const init = core.fn<(b: number) => number>(split.parts > 1 ? 'simSetup' : 'simInit')(base);
     if (init === 1) throw new Error('simulator event queue too small at init');
     if (init === 2) throw new Error('a flow\'s path is longer than the path table\'s rows (sizing bug)');
     if (engine) startPartitions(w, L, scn, base, a, arena, split, engine);
+    return fabricReaders(core, L, scn, base, a, arena.plan.arenaBytes, routing, split, engine);
   } catch (e) {
     engine?.abandon();
     throw e;
   }
-  return fabricReaders(core, L, scn, base, a, arena.plan.arenaBytes, routing, split, engine);
+}
+
+/**
+ * The arena plan of a run of `scn` on `threads` threads (what buildFabric's `admit` sees), reserving
+ * nothing and starting no thread.
+ */
+export function planFabric(scn: Scenario, threads = 1, capture?: CaptureLayout): ArenaPlan {
+  const split = partitionFabric(scn, threads);
+  const L = layout(new Core(split.parts > 1 ? 'shared' : 'release'));
+  return planArena(scn, planRoutes(scn), split, L, capture).plan;
 }
 
 /** Header: table addresses and counts, and the fabric-wide parameters. */
@@ -144,9 +172,9 @@ function writeHeader(w: ArenaWriter, L: L, scn: Scenario, arena: ArenaLayout, a:
   }
 }
 
-/** Nodes and ports: kind, ordinal and shared buffer of each node; each port's link, timing and flags. */
-function writeNodesAndPorts(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets, routing: RoutePlan, owner: Uint8Array, capture?: CaptureLayout): void {
-  const { w32, w64 } = w;
+/** Nodes: kind, ordinal and shared buffer of each. */
+function writeNodes(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets, routing: RoutePlan): void {
+  const { w32 } = w;
   for (const n of scn.nodes) {
     const na = a.nodes + n.id * L.SN_SIZE;
     w32(na + L.SN_KIND, n.isHost ? 0 : 1);
@@ -158,8 +186,13 @@ function writeNodesAndPorts(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets
       w32(na + L.SN_LOSSY_Q, n.buffer.lossyQueue);
     }
   }
+}
+
+/** The records of `ports`: each port's link, timing and flags. */
+function writePortRecords(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets, ports: Scenario['ports'], owner: Uint8Array, capture?: CaptureLayout): void {
+  const { w32, w64 } = w;
   const captured = new Set(capture?.ports ?? []);
-  for (const p of scn.ports) {
+  for (const p of ports) {
     const pa = a.ports + p.id * L.SP_SIZE;
     w32(pa + L.SP_NODE, p.node); w32(pa + L.SP_PEER, p.peer); w32(pa + L.SP_PPB, p.psPerByte);
     w32(pa + L.SP_FLAGS, (scn.nodes[p.node].isHost ? 1 : 0) | (owner[p.peer] !== owner[p.id] ? L.SP_FLAG_REMOTE_PEER : 0) | (captured.has(p.id) ? L.SP_FLAG_CAPTURE : 0));
@@ -216,12 +249,13 @@ function writeTraffic(w: ArenaWriter, L: L, scn: Scenario, a: TableOffsets, rout
   });
 }
 
-/** The partitions' worker threads (parallel.ts), started before the tables are written. */
-function startWorkers(core: Core, L: L, base: number, a: TableOffsets, P: PartitionOffsets, split: Partitioning): PartitionedEngine {
-  return new PartitionedEngine(core, split.parts, split.lookaheadPs, {
-    base, records: P.part.map((x) => base + x.record), counters: P.part.map((x) => base + x.counters), wdlogs: P.part.map((x) => base + x.wdlog),
+/** The addresses the partitions' threads work on (parallel.ts). */
+function partitionAreas(scn: Scenario, base: number, a: TableOffsets, P: PartitionOffsets): PartitionAreas {
+  return {
+    base, ports: a.ports, nPorts: scn.ports.length, owner: base + P.owner,
+    records: P.part.map((x) => base + x.record), counters: P.part.map((x) => base + x.counters), wdlogs: P.part.map((x) => base + x.wdlog),
     ctl: base + P.ctl, runCounters: a.counters, runWdlog: a.wdlog, wdCap: WDLOG_CAP,
-  }, L);
+  };
 }
 
 /**
@@ -232,7 +266,6 @@ function startPartitions(w: ArenaWriter, L: L, scn: Scenario, base: number, a: T
   const { core, w32 } = w;
   const P = arena.partitions!;
   const parts = split.parts;
-  core.u8.set(split.owner, base + P.owner);
   let poolLo = 0;
   P.part.forEach((x, part) => {
     const r = base + x.record;

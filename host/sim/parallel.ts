@@ -1,17 +1,19 @@
 // The main thread's side of a partitioned run (docs/sim.md, "One run on every core"): starts one
-// worker thread per partition but the first (partition-worker.ts) as soon as the run's memory is
-// reserved, so their start-up overlaps the writing of the tables, lets them attach once the tables
-// are written (start), runs partition 0 itself, and after each batch gathers what the partitions
-// kept apart into the tables the driver reads: the counters (sums; the time reached) and the
-// watchdog log (merged in the serial engine's order).
+// worker thread per partition but the first (partition-worker.ts) as soon as the fabric is
+// partitioned, before its routes are computed and its memory reserved, so their start-up overlaps
+// the set-up; gives them the arena's addresses once it is reserved (attach: each then writes its
+// own port records' pages first), lets them attach once the tables are written (start), runs
+// partition 0 itself, and after each batch gathers what the partitions kept apart into the tables
+// the driver reads: the counters (sums; the time reached) and the watchdog log (merged in the
+// serial engine's order).
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { Core, coreModule, packageRoot } from '../core/loader.js';
-import type { PartitionWorkerData } from './partition-worker.js';
-import { ABORT_HEAP, ABORT_RING, ABORT_WORKER, WindowLoop, type PartitionCore } from './windows.js';
+import type { PartitionArena, PartitionWorkerData } from './partition-worker.js';
+import { ABORT_HEAP, ABORT_RING, ABORT_WORKER, MAILBOX_ABANDONED, MAILBOX_POSTED, WindowLoop, type PartitionCore } from './windows.js';
 
 /**
  * node:worker_threads, loaded by the first partitioned run (engines: Node >= 20.19 has
@@ -26,6 +28,10 @@ export function partitionWorkerFile(): string {
 
 export interface PartitionAreas {
   base: number;
+  /** The port records (L.SP_SIZE bytes each) and the owner table (a byte per port, written before the workers start). */
+  ports: number;
+  nPorts: number;
+  owner: number;
   /** Address of each partition's PT_ record. */
   records: number[];
   /** Each partition's counters (SC_SIZE) and watchdog log (wdCap entries of SW_SIZE). */
@@ -39,34 +45,56 @@ export interface PartitionAreas {
 }
 
 export class PartitionedEngine {
-  private readonly loop: WindowLoop;
+  private loop?: WindowLoop;
+  private a?: PartitionAreas;
   private readonly workers: Worker[] = [];
   private readonly errors: MessagePort[] = [];
+  /** Where each worker gets the arena's addresses, and the word that says they were sent (or the run given up). */
+  private readonly arenaPorts: MessagePort[] = [];
+  private readonly mailbox = new Int32Array(new SharedArrayBuffer(4));
+  private readonly spins: number;
   private core0?: PartitionCore;
   /** Each port's watchdog poll group (the serial log's order within one instant), read at start. */
   private pollGroup: Int32Array = new Int32Array(0);
   private closed = false;
 
-  /** Starts the workers; they wait until start() says the tables are written. */
-  constructor(private readonly core: Core, readonly parts: number, readonly lookaheadPs: number, private readonly a: PartitionAreas,
-    private readonly L: Record<string, number>) {
-    const buffer = core.exports.memory.buffer as unknown as SharedArrayBuffer;
+  /** Starts the workers; they make their core instance and wait for attach(). */
+  constructor(private readonly core: Core, readonly parts: number, readonly lookaheadPs: number, private readonly L: Record<string, number>) {
     // Spin at barriers only when every thread can have a core of its own.
-    const spins = parts <= availableParallelism() ? 1 : 0;
-    this.loop = new WindowLoop(buffer, a.ctl, parts, 0, lookaheadPs, spins);
+    this.spins = parts <= availableParallelism() ? 1 : 0;
     const file = partitionWorkerFile();
     if (!existsSync(file)) throw new Error(`${file} is missing: build dcbkit (npm run build) to run on several threads`);
+    const { MessageChannel, Worker } = workerThreads();
     for (let w = 1; w < parts; w++) {
-      const { MessageChannel, Worker } = workerThreads();
-      const { port1, port2 } = new MessageChannel();
+      const errors = new MessageChannel();
+      const arena = new MessageChannel();
       const data: PartitionWorkerData = {
-        memory: core.exports.memory, module: coreModule('shared'), base: a.base, record: a.records[w], ctl: a.ctl, parts, part: w, lookaheadPs, spins, errors: port2,
+        memory: core.exports.memory, module: coreModule('shared'), parts, part: w, lookaheadPs, spins: this.spins,
+        mailbox: this.mailbox.buffer as SharedArrayBuffer, arena: arena.port2, errors: errors.port2,
       };
-      const worker = new Worker(new URL(pathToFileURL(file).href), { workerData: data, transferList: [port2] });
+      const worker = new Worker(new URL(pathToFileURL(file).href), { workerData: data, transferList: [errors.port2, arena.port2] });
       worker.unref();
       this.workers.push(worker);
-      this.errors.push(port1);
+      this.errors.push(errors.port1);
+      this.arenaPorts.push(arena.port1);
     }
+  }
+
+  /**
+   * The arena is reserved and its owner table written: each worker gets its addresses, and first
+   * writes the pages of its own port records (claimRecords) while this thread writes the rest.
+   */
+  attach(a: PartitionAreas): void {
+    this.a = a;
+    const buffer = this.core.exports.memory.buffer as unknown as SharedArrayBuffer;
+    this.loop = new WindowLoop(buffer, a.ctl, this.parts, 0, this.lookaheadPs, this.spins);
+    this.arenaPorts.forEach((port, i) => {
+      const arena: PartitionArena = { base: a.base, record: a.records[i + 1], ctl: a.ctl, portRecords: { at: a.ports, size: this.L.SP_SIZE, count: a.nPorts, owner: a.owner } };
+      port.postMessage(arena);
+      port.close();
+    });
+    Atomics.store(this.mailbox, 0, MAILBOX_POSTED);
+    Atomics.notify(this.mailbox, 0);
   }
 
   /**
@@ -76,9 +104,9 @@ export class PartitionedEngine {
    */
   start(pollGroup: Int32Array): void {
     this.pollGroup = pollGroup;
-    this.loop.tablesWritten();
+    this.loop!.tablesWritten();
     const { core } = this;
-    if (core.fn<(r: number) => number>('simStartPartition')(this.a.records[0]) !== 0) {
+    if (core.fn<(r: number) => number>('simStartPartition')(this.a!.records[0]) !== 0) {
       this.abandon();
       throw new Error('partition 0: event heap too small at start (sizing bug)');
     }
@@ -90,27 +118,43 @@ export class PartitionedEngine {
       etsSample: core.fn('etsMeterSample'),
       eventsRun: core.fn('simEventsRun'),
     };
-    if (!this.loop.waitReady(this.parts - 1, 60_000)) this.fail();
+    if (!this.loop!.waitReady(this.parts - 1, 60_000)) this.fail();
+  }
+
+  /**
+   * Before the main thread writes chunk `chunk` of partition `part`'s port records: a worker has
+   * written their pages first (the page faults on its thread), or none had begun and the main
+   * thread writes them alone (windows.ts claimRecords).
+   */
+  claimRecords(part: number, chunk: number): void {
+    if (!this.loop!.claimRecords(part, chunk)) this.fail();
   }
 
   /** Gives the run up before start() (the set-up failed): the workers exit without attaching. */
   abandon(): void {
     if (this.closed) return;
     this.closed = true;
-    this.loop.abort(ABORT_WORKER);
+    if (this.loop) this.loop.abort(ABORT_WORKER);
+    else {
+      Atomics.store(this.mailbox, 0, MAILBOX_ABANDONED);
+      Atomics.notify(this.mailbox, 0);
+      for (const p of this.arenaPorts) p.close();
+    }
     for (const e of this.errors) e.close();
   }
 
   /** Runs every partition through `until` ps (then each samples ETS shares if asked), then gathers counters and watchdog log. */
   runUntil(until: number, sampleEts: boolean): void {
-    this.loop.startBatch(until, sampleEts);
-    if (!this.core0 || !this.loop.runBatch(this.core0, until, sampleEts)) this.fail();
+    const loop = this.loop!;
+    loop.startBatch(until, sampleEts);
+    if (!this.core0 || !loop.runBatch(this.core0, until, sampleEts)) this.fail();
     this.gather();
   }
 
   /** Stops the workers (they exit once they see it). */
   close(): void {
     if (this.closed) return;
+    if (!this.loop) return this.abandon();
     this.closed = true;
     this.loop.writeProfile();
     this.loop.stop();
@@ -119,7 +163,7 @@ export class PartitionedEngine {
   }
 
   private fail(): never {
-    const code = this.loop.aborted();
+    const code = this.loop!.aborted();
     const { receiveMessageOnPort } = workerThreads();
     const said = this.errors.map((p) => receiveMessageOnPort(p)?.message).filter((m) => m !== undefined);
     this.close();
@@ -135,7 +179,8 @@ export class PartitionedEngine {
    * order over its own ports, so a merge by that key gives the serial log (its first wdCap entries).
    */
   private gather(): void {
-    const { L, a } = this;
+    const { L } = this;
+    const a = this.a!;
     const i64 = this.core.i64;
     for (let f = 0; f < L.SC_SIZE; f += 8) {
       let sum = 0n;

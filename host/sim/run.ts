@@ -8,13 +8,12 @@ import type { SimResult } from './result.js';
 import { cyclicDependencyGraphs } from '../analysis/deadlock.js';
 import { DeadlockMonitor, type PortProbe } from '../analysis/deadlock-monitor.js';
 import { checkBudget, DEFAULT_MAX_MEMORY, runFootprint, type RunFootprint, type ScenarioSource } from './budget.js';
-import type { ArenaPlan } from './fabric.js';
 import { getHeapStatistics } from 'node:v8';
 import { collectGarbage } from '../util/gc.js';
 
 /** Heap in use above which a run starts with a full collection (a small command's heap is about 15 MB). */
 const GC_BEFORE_RUN_BYTES = 32 * 1024 ** 2;
-import { buildFabric } from './fabric.js';
+import { buildFabric, planFabric } from './fabric.js';
 import { checkCaptureBudget, type PacketCapture } from './capture.js';
 import { EtsShareMeter, Sampler, seriesPlan } from './sample.js';
 import { summarise } from './summary.js';
@@ -74,14 +73,7 @@ export interface RunStepper {
  * planned but its arena never reserved.
  */
 export function estimateFootprint(scn: Scenario, opts: { withReport?: boolean; threads?: number; source?: ScenarioSource } = {}): RunFootprint {
-  let plan: ArenaPlan | undefined;
-  const planned = new Error('planned');
-  try {
-    buildFabric(scn, 'release', opts.threads ?? 1, undefined, (p) => { plan = p; throw planned; });
-  } catch (e) {
-    if (e !== planned) throw e;
-  }
-  return runFootprint(scn, seriesPlan(scn).map((p) => p.meta), plan!, opts.withReport ?? false, opts.source);
+  return runFootprint(scn, seriesPlan(scn).map((p) => p.meta), planFabric(scn, opts.threads ?? 1), opts.withReport ?? false, opts.source);
 }
 
 /** Runs a scenario to its duration and returns metrics and sampled series. */

@@ -12,6 +12,7 @@
 //   i32[7] workers that wrote their window profile (DCBKIT_PROFILE_WINDOWS)
 //   i32[10] 1: the tables are written, workers may attach (they start while the main thread writes them)
 //   f64[4] the batch's end (until), ps   f64[8 ..] window minima, [2][parts]
+//   then RECORD_CHUNKS i32 per partition: who first touches the pages of each chunk of its port records (claimRecords)
 // Invariant: every thread reads the minima of parity `par` only between the barrier that follows
 // their writing and the next one, and writes parity par ^ 1 meanwhile, so no read meets a write.
 
@@ -32,7 +33,24 @@ const UNTIL = 4, MINIMA = 8;
 const MIN_SPIN_US = 20, MAX_SPIN_US = 5000;
 
 /** Bytes of the control block for `parts` threads. */
-export function controlBytes(parts: number): number { return CTL_BYTES_FIXED + 16 * parts; }
+export function controlBytes(parts: number): number { return CTL_BYTES_FIXED + 16 * parts + 8 * Math.ceil((parts * RECORD_CHUNKS) / 2); }
+
+/**
+ * Chunks of a partition's port records, each claimed apart. The first write to each page of fresh
+ * memory is a page fault (some 14 us of CPU each on a 2-vCPU virtual machine; a k = 16 tree's port
+ * records are 5,300 pages), so a worker writes the pages of its own partition's records first and
+ * then those of partition 0 (the main thread's) from the last chunk back, while the main thread
+ * writes the other tables and then the ports, chunk by chunk from the first; whichever claims a
+ * chunk first touches it, so neither waits for the other's start-up, they share the faults when
+ * both run, and no word is written by two threads at once.
+ */
+export const RECORD_CHUNKS = 16;
+const UNCLAIMED = 0, WORKER_FAULTING = 1, WORKER_DONE = 2, MAIN_WRITES = 3;
+
+/** Chunk `c` of a partition's ports (`ports`, in id order): the same on every thread. */
+export function recordChunk<T>(ports: readonly T[], c: number): T[] {
+  return ports.slice(Math.floor((c * ports.length) / RECORD_CHUNKS), Math.floor(((c + 1) * ports.length) / RECORD_CHUNKS));
+}
 
 /** The functions of one core instance that the loop drives. */
 export interface PartitionCore {
@@ -44,12 +62,20 @@ export interface PartitionCore {
   etsSample(): void;
 }
 
+/**
+ * The word a worker waits on from its start until the arena is reserved (it exists before the
+ * control block does): its addresses were sent, or the run was given up before.
+ */
+export const MAILBOX_WAITING = 0, MAILBOX_POSTED = 1, MAILBOX_ABANDONED = 2;
+
 /** Error codes in the control block's abort word. */
 export const ABORT_HEAP = 1, ABORT_RING = 2, ABORT_WORKER = 4;
 
 export class WindowLoop {
   private readonly i32: Int32Array;
   private readonly f64: Float64Array;
+  /** Each chunk's claim word (UNCLAIMED ...), RECORD_CHUNKS per partition. */
+  private readonly claims: Int32Array;
   private par = 0;
   /** The barrier's current cap on a spin, µs (see barrier()). */
   private spinUs = MAX_SPIN_US;
@@ -83,6 +109,7 @@ export class WindowLoop {
     private readonly lookaheadPs: number, /** 0: never spin (more threads than cores), else spin first */ private readonly spins: number) {
     this.i32 = new Int32Array(buffer, ctl, CTL_BYTES_FIXED / 4);
     this.f64 = new Float64Array(buffer, ctl, (CTL_BYTES_FIXED + 16 * parts) / 8);
+    this.claims = new Int32Array(buffer, ctl + CTL_BYTES_FIXED + 16 * parts, parts * RECORD_CHUNKS);
   }
 
   /** The abort code (0: none). */
@@ -95,6 +122,7 @@ export class WindowLoop {
     Atomics.notify(this.i32, BATCH);
     Atomics.notify(this.i32, READY);
     Atomics.notify(this.i32, TABLES);
+    for (let w = 0; w < this.claims.length; w++) Atomics.notify(this.claims, w);
   }
 
   /** Waits until every thread has arrived; false when the run was aborted meanwhile. */
@@ -178,6 +206,19 @@ export class WindowLoop {
     Atomics.notify(this.i32, TABLES);
   }
 
+  /**
+   * Before the main thread writes chunk `chunk` of partition `part`'s port records: claims it, or,
+   * when a worker is writing its pages, waits until it is done (one chunk's page faults at most).
+   * False when the run was aborted meanwhile.
+   */
+  claimRecords(part: number, chunk: number): boolean {
+    const c = this.claims;
+    const at = part * RECORD_CHUNKS + chunk;
+    if (Atomics.compareExchange(c, at, UNCLAIMED, MAIN_WRITES) === UNCLAIMED) return true;
+    while (Atomics.load(c, at) === WORKER_FAULTING && Atomics.load(this.i32, ABORT) === 0) Atomics.wait(c, at, WORKER_FAULTING, 1000);
+    return Atomics.load(this.i32, ABORT) === 0;
+  }
+
   /** Tells the workers to exit. */
   stop(): void {
     Atomics.store(this.i32, STOP, 1);
@@ -197,6 +238,23 @@ export class WindowLoop {
   }
 
   // ---- workers ----
+
+  /**
+   * Writes the first word of each page of chunk `chunk` of partition `part`'s port records
+   * (`touch`) unless another thread has claimed it already; the words are zero and stay so until
+   * the main thread writes the records, which it does only once this is done (claimRecords).
+   */
+  faultRecords(part: number, chunk: number, touch: () => void): void {
+    const c = this.claims;
+    const at = part * RECORD_CHUNKS + chunk;
+    if (Atomics.compareExchange(c, at, UNCLAIMED, WORKER_FAULTING) !== UNCLAIMED) return;
+    try {
+      touch();
+    } finally {
+      Atomics.store(c, at, WORKER_DONE);
+      Atomics.notify(c, at);
+    }
+  }
 
   /** Waits until the main thread has written the tables (true) or the run was given up (false). */
   awaitTables(): boolean {
