@@ -37,7 +37,7 @@ export interface FixedCostReport {
 
 function nodeE0(root: string): RunMeasure {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['-r', join(root, 'bench', 'rss-probe.cjs'), '-r', join(root, 'bench', 'cpu-probe.cjs'), '-e', '0'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['-r', join(root, 'bench', 'rss-probe.cjs'), '-e', '0'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   const [rss, cpu] = String(r.output[3]).trim().split('\n').map(Number);
   return { peak_rss: rss, wall_ms: wall, cpu_ms: cpu };
