@@ -27,13 +27,16 @@ export function measureRun(scenario: string, args: string[] = ['--json'], root =
   return measureNode([cliEntry(root), 'run', scenario, ...args], root);
 }
 
+/** The probe preloaded into every measured child: this copy's, so that copies compared side by side are measured alike. */
+export const RSS_PROBE = join(packageRoot(), 'bench', 'rss-probe.cjs');
+
 /**
- * Runs `node ...argv` in a child with the probes preloaded and returns its peak RSS, wall and CPU
- * time; throws with its stderr when its exit status is not one of `statuses`.
+ * Runs `node ...argv` in a child (in `root`) with the probe preloaded and returns its peak RSS, wall
+ * and CPU time; throws with its stderr when its exit status is not one of `statuses`.
  */
 export function measureNode(argv: string[], root = packageRoot(), statuses: readonly number[] = [0]): RunMeasure {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['-r', join(root, 'bench', 'rss-probe.cjs'), ...argv], {
+  const r = spawnSync(process.execPath, ['-r', RSS_PROBE, ...argv], {
     cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024,
   });
   const wall = Number(process.hrtime.bigint() - t0) / 1e6;
