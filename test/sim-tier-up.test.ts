@@ -1,5 +1,5 @@
 // `dcbkit run` raises V8's tier-up budgets (host/util/tiering.ts) so that a 1-us run compiles none
-// of its code again with TurboFan, whose zone memory and code were 5.5 MB of that run's peak RSS,
+// of its code again with TurboFan, whose zone memory and code were about 9 MiB of that run's peak RSS,
 // while a longer run still tiers its engine up. The control is the same simulation through the
 // library, with V8's default budgets: it must tier up, or the first check would pass whatever the
 // CLI did. V8 reports each compilation on stdout when asked (--trace-wasm-compilation-times for

@@ -4,13 +4,13 @@
 // V8 runs WebAssembly first as Liftoff's baseline code and JavaScript as bytecode; a function that
 // has run enough (--wasm-tiering-budget, roughly bytes of Liftoff code executed; --interrupt-budget,
 // bytes of bytecode) is compiled again by TurboFan on a background thread. In a 1-us run of the
-// 16:1 incast that happens to three of the engine's WebAssembly functions, the largest ones (each
-// compile holds 1.2 to 1.8 MB of TurboFan's zone memory, 2.2 to 3.2 MB in all, and takes 36 to
-// 67 ms: `node --trace-wasm-compilation-times`), and to three JavaScript functions of Node's module
-// loader: 5.5 MB of the run's 67.6 MB peak RSS, for a simulation that is over before the new code
-// is used. Ten times the budgets keeps those compilations out of a run that short, while a long run
-// still tiers up within its first tens of milliseconds, where the engine spends its time
-// (docs/sim.md, "Memory", has the figures either way).
+// 16:1 incast that happened to three of the engine's WebAssembly functions, the largest ones (36 to
+// 67 ms and 1.2 to 1.8 MB of TurboFan's zone memory each: `node --trace-wasm-compilation-times`),
+// and to three JavaScript functions of Node's module loader; TurboFan's first use also pages in
+// about 4 MB of Node's own compiler code. Together 9 MiB of that run's 64 MiB peak RSS, for a
+// simulation over before the new code runs. With ten times the budgets a run that short compiles
+// nothing twice, a 1-ms incast still tiers its engine up (test/sim-tier-up), and a long run pays a
+// fixed delay: a 100-ms incast +2 % instructions (docs/sim.md, "Memory", has the figures).
 import { setFlagsFromString } from 'node:v8';
 
 /** V8's defaults in Node 20 (V8 11.3): `node --v8-options`. */
