@@ -14,7 +14,7 @@ import { genClos } from '../host/commands/gen.js';
 import { packageRoot } from '../host/core/loader.js';
 import { benchScenario } from '../host/sim/bench.js';
 import { expandGrid, parseParams, runSweep } from '../host/sweep/sweep.js';
-import { measureRun, type RunMeasure } from './rss.js';
+import { measureRun, RSS_PROBE, type RunMeasure } from './rss.js';
 import { median } from './stats.js';
 
 export interface FixedCostCase {
@@ -35,9 +35,9 @@ export interface FixedCostReport {
   method: { runs: number; incast: string; clos: string; sweep: string };
 }
 
-function nodeE0(root: string): RunMeasure {
+function nodeE0(): RunMeasure {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['-r', join(root, 'bench', 'rss-probe.cjs'), '-r', join(root, 'bench', 'cpu-probe.cjs'), '-e', '0'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['-r', RSS_PROBE, '-e', '0'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   const [rss, cpu] = String(r.output[3]).trim().split('\n').map(Number);
   return { peak_rss: rss, wall_ms: wall, cpu_ms: cpu };
@@ -75,7 +75,7 @@ export async function measureFixedCost(opts: { runs?: number; root?: string; swe
     const { incast, clos } = writeOneMicrosecondRuns(dir);
     const m: Record<'incast' | 'clos' | 'node', RunMeasure[]> = { incast: [], clos: [], node: [] };
     for (let i = 0; i < runs; i++) {
-      m.node.push(nodeE0(root));
+      m.node.push(nodeE0());
       m.incast.push(measureRun(incast, ['--json'], root));
       m.clos.push(measureRun(clos, ['--json'], root));
     }

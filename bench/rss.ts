@@ -27,19 +27,21 @@ export function measureRun(scenario: string, args: string[] = ['--json'], root =
   return measureNode([cliEntry(root), 'run', scenario, ...args], root);
 }
 
+/** The probe preloaded into every measured child: this copy's, so that copies compared side by side are measured alike. */
+export const RSS_PROBE = join(packageRoot(), 'bench', 'rss-probe.cjs');
+
 /**
- * Runs `node ...argv` in a child with the probes preloaded and returns its peak RSS, wall and CPU
- * time; throws with its stderr when its exit status is not one of `statuses`.
+ * Runs `node ...argv` in a child (in `root`) with the probe preloaded and returns its peak RSS, wall
+ * and CPU time; throws with its stderr when its exit status is not one of `statuses`.
  */
 export function measureNode(argv: string[], root = packageRoot(), statuses: readonly number[] = [0]): RunMeasure {
-  const probes = ['rss-probe.cjs', 'cpu-probe.cjs'].flatMap((p) => ['-r', join(root, 'bench', p)]);
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [...probes, ...argv], {
+  const r = spawnSync(process.execPath, ['-r', RSS_PROBE, ...argv], {
     cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024,
   });
   const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   if (!statuses.includes(r.status ?? -1)) throw new Error(`node ${argv.join(' ')} exited ${r.status}: ${String(r.stderr).slice(0, 400)}`);
-  // fd 3 carries the RSS line, then the CPU line (probes run in the order preloaded).
+  // fd 3 carries the RSS line, then the CPU line.
   const [rss, cpu] = String(r.output[3]).trim().split('\n').map(Number);
   return { peak_rss: rss, wall_ms: Math.round(wall * 10) / 10, cpu_ms: Math.round(cpu * 10) / 10 };
 }

@@ -71,8 +71,14 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // piscina starts its worker from a file beside its own module (__dirname): load it from node_modules.
   external: ['piscina'],
-  // CommonJS dependencies (cli-progress, ...) call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as __dcbkitRequire } from 'node:module'; const require = __dcbkitRequire(import.meta.url);" },
+  // CommonJS dependencies (cli-progress, ...) call require(); an ES module has none of its own. Made
+  // on first call: createRequire in each of a run's ~25 chunks was path work for Node's module
+  // loader that only the chunk calling require() needs, and that work is JavaScript V8 optimises
+  // once it is hot enough, at a cost in memory (host/util/tiering.ts).
+  banner: {
+    js: "import { createRequire as __dcbkitCreateRequire } from 'node:module'; let __dcbkitRequire; " +
+      'function require(id) { return (__dcbkitRequire ??= __dcbkitCreateRequire(import.meta.url))(id); }',
+  },
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { keepYoungGenerationSmall } from '../util/gc.js';
+import { deferTierUp } from '../util/tiering.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCommand = CommandModule<any, any>;
@@ -16,9 +17,11 @@ export const commandLoaders: Record<string, () => Promise<AnyCommand>> = {
   headroom: async () => (await import('./headroom.js')).headroomCommand,
   bench: async () => (await import('./bench.js')).benchCommand,
   // Before the run command's code loads: its libraries' start-up is the first burst that would grow
-  // V8's young generation, which a run's peak memory then carries to the end (host/util/gc.ts).
+  // V8's young generation, which a run's peak memory then carries to the end (host/util/gc.ts); and
+  // V8's optimising compiler kept for code that runs long enough to repay it (host/util/tiering.ts).
   run: async () => {
     keepYoungGenerationSmall();
+    deferTierUp();
     return (await import('./run.js')).runCommandModule;
   },
   sweep: async () => (await import('./sweep.js')).sweepCommand,
