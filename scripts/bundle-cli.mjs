@@ -59,8 +59,36 @@ const zodEnglishOnly = {
   },
 };
 
-await build({
-  plugins: [asciiStringWidth, zodEnglishOnly],
+/**
+ * The yaml package is 160 kB of the bundle, and a run of a JSON scenario never calls it, yet V8
+ * scans all of it and runs its module body on every such run (node --cpu-prof; docs/bench.md, "Fixed
+ * cost of a run"). The bundle's chunks import a stand-in instead, whose functions load the package,
+ * bundled as one CommonJS file beside the chunks (chunks/yaml.cjs), on their first call: synchronous
+ * as the package itself is, so the readers stay as they are. Only the names dcbkit imports are
+ * forwarded (the build fails on any other); a class is a function that constructs the real one.
+ */
+const YAML_FUNCTIONS = ['parse', 'parseDocument', 'stringify', 'isAlias', 'isMap', 'isPair', 'isScalar', 'isSeq'];
+const YAML_CLASSES = ['Document', 'Lexer'];
+const YAML_SIDECAR = 'yaml.cjs';
+const yamlOnFirstUse = {
+  name: 'yaml-on-first-use',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: 'yaml', namespace: 'yaml-on-first-use' }));
+    b.onResolve({ filter: /^\.\/yaml\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'yaml-on-first-use' }, () => ({
+      contents:
+        'let real;\n' +
+        `const yaml = () => (real ??= require('./${YAML_SIDECAR}'));\n` +
+        YAML_FUNCTIONS.map((f) => `export function ${f}(...a) { return yaml().${f}(...a); }\n`).join('') +
+        YAML_CLASSES.map((c) => `export function ${c}(...a) { return new (yaml().${c})(...a); }\n`).join(''),
+      loader: 'js',
+    }));
+  },
+};
+
+const bundle = await build({
+  plugins: [asciiStringWidth, zodEnglishOnly, yamlOnFirstUse],
+  metafile: true,
   entryPoints: { dcbkit: join(root, 'dist', 'host', 'cli', 'main.js') },
   outdir: out,
   bundle: true,
@@ -79,6 +107,21 @@ await build({
     js: "import { createRequire as __dcbkitCreateRequire } from 'node:module'; let __dcbkitRequire; " +
       'function require(id) { return (__dcbkitRequire ??= __dcbkitCreateRequire(import.meta.url))(id); }',
   },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});
+
+// The stand-in requires its sidecar from its own file's folder: it must be in a chunk, not the entry.
+const standIn = Object.entries(bundle.metafile.outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => i.startsWith('yaml-on-first-use:')));
+if (standIn.some(([file]) => !file.includes('/chunks/'))) throw new Error(`the yaml stand-in landed outside dist/cli/chunks: ${standIn.map(([f]) => f).join(', ')}`);
+await build({
+  stdin: { contents: "module.exports = require('yaml');", resolveDir: root },
+  outfile: join(out, 'chunks', YAML_SIDECAR),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
