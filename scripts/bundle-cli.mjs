@@ -86,8 +86,39 @@ const yamlOnFirstUse = {
   },
 };
 
+/**
+ * `import { z } from 'zod'` is zod's whole namespace object, so the bundle kept every schema kind,
+ * check and helper zod has (288 kB), all of it compiled by every command that checks a document.
+ * The bundle's `z` is a namespace of the names dcbkit calls (ZOD_NAMES); zod marks its
+ * definitions pure and its files free of side effects, so esbuild leaves the rest out. A name used
+ * but not listed is undefined in the bundle: the build fails on esbuild's warning for it.
+ */
+const ZOD_NAMES = [
+  'array', 'boolean', 'custom', 'discriminatedUnion', 'enum', 'gte', 'int', 'literal', 'looseObject', 'lte', 'NEVER',
+  'number', 'object', 'preprocess', 'record', 'strictObject', 'string', 'toJSONSchema', 'tuple', 'union', 'unknown',
+];
+const zodUsedNames = {
+  name: 'zod-used-names',
+  setup(b) {
+    b.onResolve({ filter: /^zod$/ }, async (args) => {
+      const real = await b.resolve('zod/v4', { resolveDir: args.resolveDir, kind: args.kind });
+      return { path: real.path, namespace: 'zod-used-names' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'zod-used-names' }, (args) => ({
+      contents: `export * as z from 'zod-used-names-list';\n`,
+      resolveDir: dirname(args.path),
+      pluginData: args.path,
+    }));
+    b.onResolve({ filter: /^zod-used-names-list$/ }, (args) => ({ path: args.importer, namespace: 'zod-used-names-list' }));
+    b.onLoad({ filter: /.*/, namespace: 'zod-used-names-list' }, (args) => ({
+      contents: `export { ${ZOD_NAMES.join(', ')} } from ${JSON.stringify(args.path)};\n`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 const bundle = await build({
-  plugins: [asciiStringWidth, zodEnglishOnly, yamlOnFirstUse],
+  plugins: [asciiStringWidth, zodEnglishOnly, yamlOnFirstUse, zodUsedNames],
   metafile: true,
   entryPoints: { dcbkit: join(root, 'dist', 'host', 'cli', 'main.js') },
   outdir: out,
@@ -111,6 +142,9 @@ const bundle = await build({
   minifySyntax: true,
   logLevel: 'warning',
 });
+
+const undefinedZod = bundle.warnings.filter((w) => /no matching export/.test(w.text) && /zod/.test(w.text));
+if (undefinedZod.length) throw new Error(`zod names used but not in ZOD_NAMES: ${undefinedZod.map((w) => w.text).join('; ')}`);
 
 // The stand-in requires its sidecar from its own file's folder: it must be in a chunk, not the entry.
 const standIn = Object.entries(bundle.metafile.outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => i.startsWith('yaml-on-first-use:')));
