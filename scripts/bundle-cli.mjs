@@ -60,29 +60,39 @@ const zodEnglishOnly = {
 };
 
 /**
- * The yaml package is 160 kB of the bundle, and a run of a JSON scenario never calls it, yet V8
- * scans all of it and runs its module body on every such run (node --cpu-prof; docs/bench.md, "Fixed
- * cost of a run"). The bundle's chunks import a stand-in instead, whose functions load the package,
- * bundled as one CommonJS file beside the chunks (chunks/yaml.cjs), on their first call: synchronous
- * as the package itself is, so the readers stay as they are. Only the names dcbkit imports are
- * forwarded (the build fails on any other); a class is a function that constructs the real one.
+ * Packages that most runs never call, kept out of the chunks that V8 compiles on every start: the
+ * bundle imports a stand-in whose functions load the package on their first call, synchronously as
+ * the package itself runs, from one CommonJS file bundled beside the chunks (chunks/NAME.cjs). yaml
+ * (160 kB): a run of a JSON scenario never parses YAML. cliui with wrap-ansi (45 kB): yargs lays
+ * out help text with it, and a command that runs renders none. Only the names dcbkit (or yargs)
+ * imports are forwarded (the build fails on any other); a class is a function that constructs the
+ * real one. docs/bench.md, "Fixed cost of a run", has the figures.
  */
-const YAML_FUNCTIONS = ['parse', 'parseDocument', 'stringify', 'isAlias', 'isMap', 'isPair', 'isScalar', 'isSeq'];
-const YAML_CLASSES = ['Document', 'Lexer'];
-const YAML_SIDECAR = 'yaml.cjs';
-const yamlOnFirstUse = {
-  name: 'yaml-on-first-use',
+const LOADED_ON_FIRST_USE = [
+  { name: 'yaml', functions: ['parse', 'parseDocument', 'stringify', 'isAlias', 'isMap', 'isPair', 'isScalar', 'isSeq'], classes: ['Document', 'Lexer'] },
+  { name: 'cliui', functions: ['default'], classes: [] },
+];
+const sidecarFile = (name) => `${name}.cjs`;
+const loadOnFirstUse = {
+  name: 'load-on-first-use',
   setup(b) {
-    b.onResolve({ filter: /^yaml$/ }, () => ({ path: 'yaml', namespace: 'yaml-on-first-use' }));
-    b.onResolve({ filter: /^\.\/yaml\.cjs$/ }, (args) => ({ path: args.path, external: true }));
-    b.onLoad({ filter: /.*/, namespace: 'yaml-on-first-use' }, () => ({
-      contents:
-        'let real;\n' +
-        `const yaml = () => (real ??= require('./${YAML_SIDECAR}'));\n` +
-        YAML_FUNCTIONS.map((f) => `export function ${f}(...a) { return yaml().${f}(...a); }\n`).join('') +
-        YAML_CLASSES.map((c) => `export function ${c}(...a) { return new (yaml().${c})(...a); }\n`).join(''),
-      loader: 'js',
-    }));
+    const names = new Map(LOADED_ON_FIRST_USE.map((p) => [p.name, p]));
+    b.onResolve({ filter: /^(yaml|cliui)$/ }, (args) => ({ path: args.path, namespace: 'load-on-first-use' }));
+    b.onLoad({ filter: /.*/, namespace: 'load-on-first-use' }, (args) => {
+      const { functions, classes } = names.get(args.path);
+      const file = sidecarFile(args.path);
+      const forward = (f, call) => (f === 'default' ? `export default function (...a) { return ${call}; }\n` : `export function ${f}(...a) { return ${call}; }\n`);
+      return {
+        contents:
+          "import { createRequire } from 'node:module';\n" +
+          'let real;\n' +
+          // The stand-in lands in the entry (dist/cli) or in a chunk (dist/cli/chunks).
+          `const load = () => (real ??= createRequire(import.meta.url)(/\\/chunks\\/[^/]*$/.test(import.meta.url) ? './${file}' : './chunks/${file}'));\n` +
+          functions.map((f) => forward(f, `load().${f}(...a)`)).join('') +
+          classes.map((c) => forward(c, `new (load().${c})(...a)`)).join(''),
+        loader: 'js',
+      };
+    });
   },
 };
 
@@ -118,7 +128,7 @@ const zodUsedNames = {
 };
 
 const bundle = await build({
-  plugins: [asciiStringWidth, zodEnglishOnly, yamlOnFirstUse, zodUsedNames],
+  plugins: [asciiStringWidth, zodEnglishOnly, loadOnFirstUse, zodUsedNames],
   metafile: true,
   entryPoints: { dcbkit: join(root, 'dist', 'host', 'cli', 'main.js') },
   outdir: out,
@@ -146,20 +156,20 @@ const bundle = await build({
 const undefinedZod = bundle.warnings.filter((w) => /no matching export/.test(w.text) && /zod/.test(w.text));
 if (undefinedZod.length) throw new Error(`zod names used but not in ZOD_NAMES: ${undefinedZod.map((w) => w.text).join('; ')}`);
 
-// The stand-in requires its sidecar from its own file's folder: it must be in a chunk, not the entry.
-const standIn = Object.entries(bundle.metafile.outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => i.startsWith('yaml-on-first-use:')));
-if (standIn.some(([file]) => !file.includes('/chunks/'))) throw new Error(`the yaml stand-in landed outside dist/cli/chunks: ${standIn.map(([f]) => f).join(', ')}`);
-await build({
-  stdin: { contents: "module.exports = require('yaml');", resolveDir: root },
-  outfile: join(out, 'chunks', YAML_SIDECAR),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-});
+for (const { name } of LOADED_ON_FIRST_USE) {
+  await build({
+    plugins: [asciiStringWidth],
+    stdin: { contents: `module.exports = require('${name}');`, resolveDir: root },
+    outfile: join(out, 'chunks', sidecarFile(name)),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+}
 
 const { commandLoaders } = await import(pathToFileURL(join(root, 'dist', 'host', 'commands', 'index.js')).href);
 const summaries = [];
