@@ -63,7 +63,7 @@ const zodEnglishOnly = {
  * Packages that most runs never call, kept out of the chunks that V8 compiles on every start: the
  * bundle imports a stand-in whose functions load the package on their first call, synchronously as
  * the package itself runs, from one CommonJS file bundled beside the chunks (chunks/NAME.cjs). yaml
- * (160 kB): a run of a JSON scenario never parses YAML. cliui with wrap-ansi (45 kB): yargs lays
+ * (160 kB): a run of a JSON scenario never parses YAML. cliui with wrap-ansi (54 kB): yargs lays
  * out help text with it, and a command that runs renders none. Only the names dcbkit (or yargs)
  * imports are forwarded (the build fails on any other); a class is a function that constructs the
  * real one. docs/bench.md, "Fixed cost of a run", has the figures.
@@ -73,11 +73,21 @@ const LOADED_ON_FIRST_USE = [
   { name: 'cliui', functions: ['default'], classes: [] },
 ];
 const sidecarFile = (name) => `${name}.cjs`;
+/** Each package's file as its importers resolve it (so the sidecar holds the copy they would load). */
+const sidecarSources = new Map();
 const loadOnFirstUse = {
   name: 'load-on-first-use',
   setup(b) {
     const names = new Map(LOADED_ON_FIRST_USE.map((p) => [p.name, p]));
-    b.onResolve({ filter: /^(yaml|cliui)$/ }, (args) => ({ path: args.path, namespace: 'load-on-first-use' }));
+    b.onResolve({ filter: /^(yaml|cliui)$/ }, async (args) => {
+      if (args.pluginData === 'real') return undefined;
+      const real = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: 'require-call', pluginData: 'real' });
+      if (real.errors.length) return { errors: real.errors };
+      const seen = sidecarSources.get(args.path);
+      if (seen !== undefined && seen !== real.path) throw new Error(`${args.path} resolves to two copies: ${seen} and ${real.path}`);
+      sidecarSources.set(args.path, real.path);
+      return { path: args.path, namespace: 'load-on-first-use' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'load-on-first-use' }, (args) => {
       const { functions, classes } = names.get(args.path);
       const file = sidecarFile(args.path);
@@ -159,7 +169,7 @@ if (undefinedZod.length) throw new Error(`zod names used but not in ZOD_NAMES: $
 for (const { name } of LOADED_ON_FIRST_USE) {
   await build({
     plugins: [asciiStringWidth],
-    stdin: { contents: `module.exports = require('${name}');`, resolveDir: root },
+    stdin: { contents: `module.exports = require(${JSON.stringify(sidecarSources.get(name))});`, resolveDir: root },
     outfile: join(out, 'chunks', sidecarFile(name)),
     bundle: true,
     format: 'cjs',
