@@ -59,8 +59,87 @@ const zodEnglishOnly = {
   },
 };
 
-await build({
-  plugins: [asciiStringWidth, zodEnglishOnly],
+/**
+ * Packages that most runs never call, kept out of the chunks that V8 compiles on every start: the
+ * bundle imports a stand-in whose functions load the package on their first call, synchronously as
+ * the package itself runs, from one CommonJS file bundled beside the chunks (chunks/NAME.cjs). yaml
+ * (160 kB): a run of a JSON scenario never parses YAML. cliui with wrap-ansi (54 kB): yargs lays
+ * out help text with it, and a command that runs renders none. Only the names dcbkit (or yargs)
+ * imports are forwarded (the build fails on any other); a class is a function that constructs the
+ * real one. docs/bench.md, "Fixed cost of a run", has the figures.
+ */
+const LOADED_ON_FIRST_USE = [
+  { name: 'yaml', functions: ['parse', 'parseDocument', 'stringify', 'isAlias', 'isMap', 'isPair', 'isScalar', 'isSeq'], classes: ['Document', 'Lexer'] },
+  { name: 'cliui', functions: ['default'], classes: [] },
+];
+const sidecarFile = (name) => `${name}.cjs`;
+/** Each package's file as its importers resolve it (so the sidecar holds the copy they would load). */
+const sidecarSources = new Map();
+const loadOnFirstUse = {
+  name: 'load-on-first-use',
+  setup(b) {
+    const names = new Map(LOADED_ON_FIRST_USE.map((p) => [p.name, p]));
+    b.onResolve({ filter: /^(yaml|cliui)$/ }, async (args) => {
+      if (args.pluginData === 'real') return undefined;
+      const real = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: 'require-call', pluginData: 'real' });
+      if (real.errors.length) return { errors: real.errors };
+      const seen = sidecarSources.get(args.path);
+      if (seen !== undefined && seen !== real.path) throw new Error(`${args.path} resolves to two copies: ${seen} and ${real.path}`);
+      sidecarSources.set(args.path, real.path);
+      return { path: args.path, namespace: 'load-on-first-use' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'load-on-first-use' }, (args) => {
+      const { functions, classes } = names.get(args.path);
+      const file = sidecarFile(args.path);
+      const forward = (f, call) => (f === 'default' ? `export default function (...a) { return ${call}; }\n` : `export function ${f}(...a) { return ${call}; }\n`);
+      return {
+        contents:
+          "import { createRequire } from 'node:module';\n" +
+          'let real;\n' +
+          // The stand-in lands in the entry (dist/cli) or in a chunk (dist/cli/chunks).
+          `const load = () => (real ??= createRequire(import.meta.url)(/\\/chunks\\/[^/]*$/.test(import.meta.url) ? './${file}' : './chunks/${file}'));\n` +
+          functions.map((f) => forward(f, `load().${f}(...a)`)).join('') +
+          classes.map((c) => forward(c, `new (load().${c})(...a)`)).join(''),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * `import { z } from 'zod'` is zod's whole namespace object, so the bundle kept every schema kind,
+ * check and helper zod has (288 kB), all of it compiled by every command that checks a document.
+ * The bundle's `z` is a namespace of the names dcbkit calls (ZOD_NAMES); zod marks its
+ * definitions pure and its files free of side effects, so esbuild leaves the rest out. A name used
+ * but not listed is undefined in the bundle: the build fails on esbuild's warning for it.
+ */
+const ZOD_NAMES = [
+  'array', 'boolean', 'custom', 'discriminatedUnion', 'enum', 'gte', 'int', 'literal', 'looseObject', 'lte', 'NEVER',
+  'number', 'object', 'preprocess', 'record', 'strictObject', 'string', 'toJSONSchema', 'tuple', 'union', 'unknown',
+];
+const zodUsedNames = {
+  name: 'zod-used-names',
+  setup(b) {
+    b.onResolve({ filter: /^zod$/ }, async (args) => {
+      const real = await b.resolve('zod/v4', { resolveDir: args.resolveDir, kind: args.kind });
+      return { path: real.path, namespace: 'zod-used-names' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'zod-used-names' }, (args) => ({
+      contents: `export * as z from 'zod-used-names-list';\n`,
+      resolveDir: dirname(args.path),
+      pluginData: args.path,
+    }));
+    b.onResolve({ filter: /^zod-used-names-list$/ }, (args) => ({ path: args.importer, namespace: 'zod-used-names-list' }));
+    b.onLoad({ filter: /.*/, namespace: 'zod-used-names-list' }, (args) => ({
+      contents: `export { ${ZOD_NAMES.join(', ')} } from ${JSON.stringify(args.path)};\n`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+const bundle = await build({
+  plugins: [asciiStringWidth, zodEnglishOnly, loadOnFirstUse, zodUsedNames],
+  metafile: true,
   entryPoints: { dcbkit: join(root, 'dist', 'host', 'cli', 'main.js') },
   outdir: out,
   bundle: true,
@@ -83,6 +162,24 @@ await build({
   minifySyntax: true,
   logLevel: 'warning',
 });
+
+const undefinedZod = bundle.warnings.filter((w) => /no matching export/.test(w.text) && /zod/.test(w.text));
+if (undefinedZod.length) throw new Error(`zod names used but not in ZOD_NAMES: ${undefinedZod.map((w) => w.text).join('; ')}`);
+
+for (const { name } of LOADED_ON_FIRST_USE) {
+  await build({
+    plugins: [asciiStringWidth],
+    stdin: { contents: `module.exports = require(${JSON.stringify(sidecarSources.get(name))});`, resolveDir: root },
+    outfile: join(out, 'chunks', sidecarFile(name)),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+}
 
 const { commandLoaders } = await import(pathToFileURL(join(root, 'dist', 'host', 'commands', 'index.js')).href);
 const summaries = [];

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { cliEntry } from '../../bench/startup.js';
 import { commandLoaders } from '../../host/commands/index.js';
 import { packageRoot } from '../../host/core/loader.js';
@@ -50,6 +51,35 @@ describe('the installed dcbkit loads what a command needs', () => {
     expect(v).toEqual({ status: 0, modules: ['validate'] });
     const r = commandModulesLoaded(['run', 'examples/sim-tiny/scenario.yaml', '--json']);
     expect(r).toEqual({ status: 0, modules: ['run'] });
+  });
+
+  // The bundle's yaml and cliui load from sidecar files on first call (CommonJS, so the module hook
+  // above does not see them: a preloaded script lists Node's CommonJS cache at exit).
+  const listRequired = join(scratch, 'list-required.cjs');
+  writeFileSync(listRequired, "process.on('exit', () => { for (const f of Object.keys(require('node:module')._cache)) process.stderr.write(`required ${f}\\n`); });\n");
+  function sidecarsLoaded(args: string[]): { status: number; stdout: string; sidecars: string[] } {
+    const r = spawnSync(process.execPath, ['-r', listRequired, entry, ...args], { cwd: root, encoding: 'utf8' });
+    const sidecars = [...r.stderr.matchAll(/^required \S+\/dist\/cli\/chunks\/(\w+)\.cjs$/gm)].map((m) => m[1]).sort();
+    return { status: r.status ?? -1, stdout: r.stdout, sidecars };
+  }
+
+  it('a run of a JSON scenario loads neither yaml nor cliui; a YAML one loads yaml, --help cliui, with the same results', () => {
+    const yamlFile = join(root, 'examples', 'sim-tiny', 'scenario.yaml');
+    const jsonFile = join(scratch, 'sim-tiny.json');
+    writeFileSync(jsonFile, JSON.stringify(parse(readFileSync(yamlFile, 'utf8'))));
+    const fromJson = sidecarsLoaded(['run', jsonFile, '--json']);
+    const fromYaml = sidecarsLoaded(['run', yamlFile, '--json']);
+    expect([fromJson.status, fromJson.sidecars]).toEqual([0, []]);
+    expect([fromYaml.status, fromYaml.sidecars]).toEqual([0, ['yaml']]);
+    const simulated = (out: string) => {
+      const { flows, drops, throughput } = JSON.parse(out) as Record<string, unknown>;
+      return { flows, drops, throughput };
+    };
+    expect(simulated(fromJson.stdout).flows).toBeDefined();
+    expect(simulated(fromJson.stdout)).toEqual(simulated(fromYaml.stdout));
+    const help = sidecarsLoaded(['run', '--help']);
+    expect([help.status, help.sidecars]).toEqual([0, ['cliui']]);
+    expect(help.stdout).toMatch(/^Options:$/m);
   });
 
   it('--version prints package.json\'s version from any working directory (yargs looked beside its own file)', () => {
