@@ -12,7 +12,7 @@ import {
 } from '../layout';
 import {
   SC_HOPS, SC_PAUSE_FRAMES, SF_RP, SF_SRC_ORD, SK_A, SK_ARRIVE_AT, SK_B, SK_BYTES, SK_KIND, SK_NEXT, SK_PORT, SK_PRIO,
-  SP_BACKLOG, SP_BUSY_UNTIL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_DELAY, SP_ETS, SP_FLAGS, SP_HEADWIRE, SP_NODE, SP_PEER,
+  SP_BACKLOG, SP_BUSY_UNTIL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_DELAY, SP_ETS, SP_FLAGS, SP_HEADWIRE, SP_NIC_RING, SP_NODE, SP_PEER,
   SP_PAUSED_MASK, SP_PAUSED_VALID, SP_PFC, SP_PFC_RX, SP_PPB, SP_PRIO_TC, SP_QHEAD, SP_SINK_HEAD, SP_SINK_PRIOS, SP_SINK_TAIL, SP_TX_BYTES_TC,
   SP_TX_CTRL, SP_TX_PKTS, SP_UNSAT, SP_WAKE_AT, SP_WD_IGNORE, SP_FLAG_TIMED,
 } from './layout';
@@ -170,8 +170,9 @@ export function tryTransmit(p: i32): void {
   if (tc < 0) return;
   const flags = load<i32>(pa + SP_FLAGS);
   const host = (flags & 1) != 0;
-  // Host NIC: its scheduler pulls the TC's next frame behind this one before it leaves.
-  if (host) nicServe(p, pa, tc);
+  // Host NIC: its scheduler pulls the TC's next frame behind this one before it leaves (no call
+  // when no flow of the TC is ready: a paced flow's ring is empty until its FLOW event).
+  if (host && load<i32>(pa + SP_NIC_RING + (<usize>tc << 2)) >= 0) nicServe(p, pa, tc);
   const k = dequeue(pa, tc);
   const ka = pktAt(k);
   const bytes = load<i32>(ka + SK_BYTES);

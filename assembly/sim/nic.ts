@@ -24,10 +24,13 @@
 //     effect at once, earlier or later (rateChanged re-times a flow that waits).
 // Both count time with the NIC's own clock, the one that drives its port (timing.ts clockRate).
 // A flow that is not ready leaves the ring (its deficit reset, as DRR does for an empty queue) with
-// one FLOW event queued at the time it will be ready; it rejoins at the ring's tail.
+// one FLOW event queued at the time it will be ready; it rejoins at the ring's tail. An open-loop
+// flow whose event was queued at that time waits TIMED: until the event, only a rate change
+// (rateChanged) alters what readyAt reads, so the event finds it ready without computing it again.
 //
 // Invariants: a flow is in at most one ring (SF_STATE 1); SF_FLOW_EV_AT is the time of its one live
-// FLOW event (older ones are stale and ignored); a flow has at most one live RP_TIMER event
+// FLOW event (older ones are stale and ignored); a TIMED flow's live FLOW event is at readyAt's
+// value, whose inputs have not changed since; a flow has at most one live RP_TIMER event
 // (SF_RP_EV_AT); bytes delivered and the last delivery time per flow are exact up to each batch end.
 import { creditReceive } from '../credit';
 import { GAPS_POISSON, PKT_CNP, PKT_DATA, QCN_RP_ACTIVE, TRANSPORT_ROCE } from '../layout';
@@ -52,10 +55,15 @@ import { enqueue, sendControl, wireBytes } from './queues';
 import { clockRate } from './timing';
 import { roceHasData, roceNextBytes, roceReceiveData, roceSendReverse, roceTakeFrame } from './transport';
 
-/** Flow states (SF_STATE). */
+/** Flow states (SF_STATE). OUT_OF_RING and TIMED wait out of the ring (TIMED: see the header). */
 export const OUT_OF_RING: i32 = 0;
 export const IN_RING: i32 = 1;
+export const TIMED: i32 = 2;
 export const DONE: i32 = 3;
+
+/** Whether a flow in `state` waits out of its ring (something may make it ready). */
+@inline
+function waiting(state: i32): bool { return state == OUT_OF_RING || state == TIMED; }
 
 /** Keeps exactly one timer event queued per engaged reaction point, at or before its deadline. */
 @inline
@@ -229,14 +237,26 @@ function advanceArrivals(fa: usize, wire: i32): void {
   store<i64>(fa + SF_NEXT_AT, inOnPeriod(fa, load<i64>(fa + SF_NEXT_AT) + gap));
 }
 
-/** Queues the flow's one live FLOW event at t (an earlier live one stays; a later one goes stale). */
+/** Queues the flow's one live FLOW event at t (an earlier live one stays; a later one goes stale); whether it queued one. */
 @inline
-function armFlow(f: i32, fa: usize, t: i64): void {
-  if (t == FOREVER) return;
+function armFlow(f: i32, fa: usize, t: i64): bool {
+  if (t == FOREVER) return false;
   const queued = load<i64>(fa + SF_FLOW_EV_AT);
-  if (queued <= t && queued >= now) return;
+  if (queued <= t && queued >= now) return false;
   store<i64>(fa + SF_FLOW_EV_AT, t);
   evPush(MAIN, t, (EV_FLOW << 28) | <u32>f);
+  return true;
+}
+
+/**
+ * A waiting flow (not DONE) that readyAt found ready at t > now: its FLOW event then, TIMED when
+ * that event is at t and readyAt's inputs change only by rateChanged (open loop; a roce flow's
+ * ACKs move its PSNs without a call here), else OUT_OF_RING (an earlier event checks again).
+ */
+@inline
+function waitUntil(f: i32, fa: usize, t: i64): void {
+  const timed = armFlow(f, fa, t) && load<i32>(fa + SF_TRANSPORT) != TRANSPORT_ROCE;
+  store<i32>(fa + SF_STATE, timed ? TIMED : OUT_OF_RING);
 }
 
 /** Appends flow f at the tail of its (port, TC) ring. */
@@ -270,11 +290,15 @@ function ringLeaveHead(tailAt: usize, tail: i32, ta: usize, f: i32, fa: usize, s
  * the flow ready: its FLOW event, a rate change, an ACK, a NACK or a timeout.
  */
 export function flowWake(f: i32, fa: usize): void {
-  const state = load<i32>(fa + SF_STATE);
-  if (state != OUT_OF_RING) return;
+  if (!waiting(load<i32>(fa + SF_STATE))) return;
   if (now >= load<i64>(fa + SF_STOP)) { store<i32>(fa + SF_STATE, DONE); return; }
   const t = readyAt(fa);
-  if (t > now) { armFlow(f, fa, t); return; }
+  if (t > now) { waitUntil(f, fa, t); return; }
+  flowReady(f, fa);
+}
+
+/** Flow f, waiting and ready now, joins its ring; the NIC fills the TC queue and the port transmits. */
+function flowReady(f: i32, fa: usize): void {
   const p = load<i32>(fa + SF_PORT);
   const pa = portAt(p);
   const tc = load<i32>(fa + SF_TC);
@@ -290,17 +314,20 @@ export function flowEvent(f: i32, t: i64): void {
   const fa = flowAt(f);
   if (load<i64>(fa + SF_FLOW_EV_AT) != t) return; // stale: re-timed since
   store<i64>(fa + SF_FLOW_EV_AT, FOREVER);
-  flowWake(f, fa);
+  if (load<i32>(fa + SF_STATE) != TIMED) { flowWake(f, fa); return; }
+  // Ready now, as readyAt said when it queued this event, unless the source stops.
+  if (now >= load<i64>(fa + SF_STOP)) store<i32>(fa + SF_STATE, DONE);
+  else flowReady(f, fa);
 }
 
 /** The flow's rate limit changed (CNM, CNP, RP timer): re-time it if it waits out of its ring. */
 export function rateChanged(f: i32, fa: usize): void {
-  if (load<i32>(fa + SF_STATE) != OUT_OF_RING) return;
+  if (!waiting(load<i32>(fa + SF_STATE))) return;
   const t = readyAt(fa);
   // Earlier: queue an event then (the later one goes stale). Later: the queued event finds the flow
-  // not ready yet and re-arms, so a rate cut pushes nothing.
+  // not ready yet and re-arms, so a rate cut pushes nothing (and the flow is no longer TIMED).
   if (t <= now) flowWake(f, fa);
-  else armFlow(f, fa, t);
+  else waitUntil(f, fa, t);
 }
 
 /**
@@ -326,8 +353,11 @@ export function nicServe(p: i32, pa: usize, tc: i32, readyFlow: i32 = -1): void 
     readyFlow = -1;
     if (t > now) {
       // Not ready: out of the ring; back when its FLOW event finds it ready.
-      ringLeaveHead(tailAt, tail, ta, f, fa, now >= load<i64>(fa + SF_STOP) ? DONE : OUT_OF_RING);
-      armFlow(f, fa, t);
+      if (now >= load<i64>(fa + SF_STOP)) ringLeaveHead(tailAt, tail, ta, f, fa, DONE);
+      else {
+        ringLeaveHead(tailAt, tail, ta, f, fa, OUT_OF_RING);
+        waitUntil(f, fa, t);
+      }
       continue;
     }
     if (load<i32>(fa + SF_TURN) == 0) {

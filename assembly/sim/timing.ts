@@ -76,10 +76,17 @@ export function timedSerial(pa: usize, wire: i32): i64 {
  * (multiply-high of a 32-bit draw, no division), and after the frame sent before it on this link.
  * MAC control frames (PFC, PAUSE, credit grants) act in the receiving MAC, not the pipeline.
  */
+@inline
 export function timedArrival(pa: usize, kind: i32, arriveAt: i64): i64 {
   const latency = load<i32>(pa + SP_FWD_LAT);
+  // No pipeline (a link into a host, which every frame's last hop is): no call.
+  return latency == 0 ? arriveAt : pipelineArrival(pa, kind, arriveAt, latency);
+}
+
+/** timedArrival through a switch's pipeline of `latency` ps. */
+function pipelineArrival(pa: usize, kind: i32, arriveAt: i64, latency: i32): i64 {
   const k = kind & 0xff;
-  if (latency == 0 || k == PKT_PFC || k == PKT_PAUSE || k == PKT_GRANT) return arriveAt;
+  if (k == PKT_PFC || k == PKT_PAUSE || k == PKT_GRANT) return arriveAt;
   let at = arriveAt + <i64>latency;
   const jitter = load<i32>(pa + SP_FWD_JITTER);
   if (jitter > 0) at += <i64>((<u64>rngNext(pa + SP_FWD_RNG) * <u64>jitter) >> 32);
