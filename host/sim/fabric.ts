@@ -25,8 +25,13 @@ export { WDLOG_CAP, type ArenaPlan, type CaptureLayout, type L } from './fabric-
  * A name the core does not export is an error at its first use, as before.
  */
 function layout(core: Core): L {
-  const known: L = {};
-  for (const [name, g] of Object.entries(core.exports)) if (g instanceof WebAssembly.Global && /^[A-Z]/.test(name)) known[name] = Number(g.value);
+  // Defined at once: added one by one, the core's 400-odd constants would leave the object in
+  // dictionary mode (V8), a hash lookup at every read of the set-up's and the driver's.
+  const fields: PropertyDescriptorMap = {};
+  for (const [name, g] of Object.entries(core.exports)) {
+    if (g instanceof WebAssembly.Global && /^[A-Z]/.test(name)) fields[name] = { value: Number(g.value), writable: true, enumerable: true, configurable: true };
+  }
+  const known: L = Object.defineProperties({}, fields);
   // Known names are own properties (plain loads, cached by V8); a name the core lacks falls through
   // to the prototype, a proxy that asks the core and so fails with its name. A proxy around the whole
   // object cost a trap per read: 0.15 s of a k = 28 fat tree's set-up.

@@ -3,6 +3,7 @@
 // creditConfigure resets both halves. Used by `vectors credit` (host/core/credit.ts), the tests and the
 // simulator (host/sim/fabric-params.ts, then simInit).
 import type { Core } from '../loader.js';
+import { RecordFields } from './fields.js';
 
 export interface CreditParams {
   /** Counter width k: counters are mod 2^k, 2..30. */
@@ -17,9 +18,12 @@ export interface CreditParams {
 
 /** Writes the config fields of the credit record at `rec`; call creditConfigure (core) afterwards. */
 export function writeCreditParams(core: Core, rec: number, p: CreditParams): void {
-  const c = (name: string) => rec + core.constant(name);
-  core.setI32(c('CREDIT_K'), p.k);
-  core.setI32(c('CREDIT_UNIT'), p.unitBytes);
-  core.setI32(c('CREDIT_CAPACITY'), p.capacityUnits);
-  core.setI64(c('CREDIT_AGING_PS'), p.agingPs);
+  const f = CREDIT_FIELDS.of(core);
+  const i32 = core.i32;
+  i32[(rec + f.CREDIT_K) >>> 2] = p.k;
+  i32[(rec + f.CREDIT_UNIT) >>> 2] = p.unitBytes;
+  i32[(rec + f.CREDIT_CAPACITY) >>> 2] = p.capacityUnits;
+  core.i64[(rec + f.CREDIT_AGING_PS) >>> 3] = p.agingPs;
 }
+
+const CREDIT_FIELDS = new RecordFields(['CREDIT_K', 'CREDIT_UNIT', 'CREDIT_CAPACITY', 'CREDIT_AGING_PS'] as const);

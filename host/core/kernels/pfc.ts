@@ -5,6 +5,7 @@
 // (host/sim/fabric-params.ts, then simInit) all write through it.
 import type { Core } from '../loader.js';
 import { PFC_MODE_CODE, PFC_PORT_UNIT as PORT_UNIT, type PfcMode } from '../codes.js';
+import { RecordFields } from './fields.js';
 
 export { PORT_UNIT };
 
@@ -30,15 +31,18 @@ export const PFC_UNIT_OFF = { xoff: 0x7fffffff, xon: 0, headroom: 0 } as const;
 
 /** Writes the config fields of the PFC record at `rec`; call pfcConfigure (core) afterwards. */
 export function writePfcParams(core: Core, rec: number, p: PfcParams): void {
-  const c = (name: string) => rec + core.constant(name);
-  core.setI32(c('PFC_MODE'), PFC_MODE_CODE[p.mode]);
-  core.setI32(c('PFC_ENABLE'), p.enable.reduce((m, pr) => m | (1 << pr), 0));
-  core.setI32(c('PFC_PAUSE_TIME'), p.pauseTime ?? 0xffff);
-  core.setI32(c('PFC_REFRESH_QUANTA'), p.refreshQuanta ?? 0);
-  core.setI64(c('PFC_SPEED_BPS'), BigInt(p.speedBps));
+  const f = PFC_FIELDS.of(core);
+  const i32 = core.i32;
+  i32[(rec + f.PFC_MODE) >>> 2] = PFC_MODE_CODE[p.mode];
+  i32[(rec + f.PFC_ENABLE) >>> 2] = p.enable.reduce((m, pr) => m | (1 << pr), 0);
+  i32[(rec + f.PFC_PAUSE_TIME) >>> 2] = p.pauseTime ?? 0xffff;
+  i32[(rec + f.PFC_REFRESH_QUANTA) >>> 2] = p.refreshQuanta ?? 0;
+  core.i64[(rec + f.PFC_SPEED_BPS) >>> 3] = BigInt(p.speedBps);
   for (let u = 0; u <= PORT_UNIT; u++) {
-    core.setI32(c('PFC_XOFF_TH') + 4 * u, p.xoff[u]);
-    core.setI32(c('PFC_XON_TH') + 4 * u, p.xon[u]);
-    core.setI32(c('PFC_HEADROOM') + 4 * u, p.headroom[u]);
+    i32[((rec + f.PFC_XOFF_TH) >>> 2) + u] = p.xoff[u];
+    i32[((rec + f.PFC_XON_TH) >>> 2) + u] = p.xon[u];
+    i32[((rec + f.PFC_HEADROOM) >>> 2) + u] = p.headroom[u];
   }
 }
+
+const PFC_FIELDS = new RecordFields(['PFC_MODE', 'PFC_ENABLE', 'PFC_PAUSE_TIME', 'PFC_REFRESH_QUANTA', 'PFC_SPEED_BPS', 'PFC_XOFF_TH', 'PFC_XON_TH', 'PFC_HEADROOM'] as const);

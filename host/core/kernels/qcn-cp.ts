@@ -4,6 +4,7 @@
 // `vectors qcn-cp` (host/vectors/qcn-cp.ts) and the simulator (host/sim/fabric-params.ts, then simInit).
 import type { Core } from '../loader.js';
 import { QUANT_CODE, type QcnQuantiser } from '../codes.js';
+import { RecordFields } from './fields.js';
 
 /** qau-pc: set point Qeq (bytes), weight w and Fb quantiser. */
 export interface QcnCpParams { q_eq: number; w: number; quantiser: QcnQuantiser }
@@ -12,14 +13,21 @@ export interface DcqcnCpParams { kmin: number; kmax: number; pmax_q16: number }
 
 /** Writes a qau-pc CP's parameters at `rec`; call qcnCpConfigure (core) afterwards. */
 export function writeQcnCpParams(core: Core, rec: number, p: QcnCpParams): void {
-  core.setI32(rec + core.constant('QCN_CP_Q_EQ'), p.q_eq);
-  core.setI32(rec + core.constant('QCN_CP_W'), p.w);
-  core.setI32(rec + core.constant('QCN_CP_QUANT'), QUANT_CODE[p.quantiser]);
+  const f = QCN_CP_FIELDS.of(core);
+  const i32 = core.i32;
+  i32[(rec + f.QCN_CP_Q_EQ) >>> 2] = p.q_eq;
+  i32[(rec + f.QCN_CP_W) >>> 2] = p.w;
+  i32[(rec + f.QCN_CP_QUANT) >>> 2] = QUANT_CODE[p.quantiser];
 }
 
 /** Writes a dcqcn CP's parameters at `rec`; call dcqcnCpConfigure (core) afterwards. */
 export function writeDcqcnCpParams(core: Core, rec: number, p: DcqcnCpParams): void {
-  core.setI32(rec + core.constant('DCQCN_CP_KMIN'), p.kmin);
-  core.setI32(rec + core.constant('DCQCN_CP_KMAX'), p.kmax);
-  core.setI32(rec + core.constant('DCQCN_CP_PMAX'), p.pmax_q16);
+  const f = DCQCN_CP_FIELDS.of(core);
+  const i32 = core.i32;
+  i32[(rec + f.DCQCN_CP_KMIN) >>> 2] = p.kmin;
+  i32[(rec + f.DCQCN_CP_KMAX) >>> 2] = p.kmax;
+  i32[(rec + f.DCQCN_CP_PMAX) >>> 2] = p.pmax_q16;
 }
+
+const QCN_CP_FIELDS = new RecordFields(['QCN_CP_Q_EQ', 'QCN_CP_W', 'QCN_CP_QUANT'] as const);
+const DCQCN_CP_FIELDS = new RecordFields(['DCQCN_CP_KMIN', 'DCQCN_CP_KMAX', 'DCQCN_CP_PMAX'] as const);

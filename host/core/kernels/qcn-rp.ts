@@ -4,6 +4,7 @@
 // which field holds which parameter; `vectors qcn-rp` and the simulator (host/sim/run.ts) both use it.
 import type { Core } from '../loader.js';
 import type { QcnRpCommon } from '../../config/types.js';
+import { RecordFields } from './fields.js';
 
 /** Parameters of one rate limiter (docs/design.md §4.5 names; rates bit/s, times ps, sizes bytes). */
 export interface RpParams extends QcnRpCommon {
@@ -71,28 +72,36 @@ export const NO_DCQCN_FIELDS = { alpha_timer_ps: 0, alpha_bits: 0, g: 0, alpha_i
 
 /** Writes the parameter fields of the RP record at `rec`; call qcnRpConfigure (core) afterwards. */
 export function writeRpParams(core: Core, rec: number, p: RpParams): void {
-  const c = (name: string) => rec + core.constant(name);
-  const i64 = (name: string, v: number) => core.setI64(c(name), BigInt(v));
-  const i32 = (name: string, v: number) => core.setI32(c(name), v | 0);
+  const f = RP_FIELDS.of(core);
+  const i32 = core.i32;
+  const i64 = core.i64;
+  const w64 = (at: number, v: number) => { i64[(rec + at) >>> 3] = BigInt(v); };
+  const w32 = (at: number, v: number) => { i32[(rec + at) >>> 2] = v | 0; };
   const dcqcn = p.profile === 'dcqcn';
-  i64('QCN_RP_LINE_BPS', p.line_bps);
-  i32('QCN_RP_BC_BYTES', p.bc_bytes);
-  i64('QCN_RP_TIMER_PS', p.timer_ps);
-  i32('QCN_RP_TH', p.th);
-  i64('QCN_RP_AI_BPS', p.ai_bps);
-  i64('QCN_RP_HAI_BPS', p.hai_bps);
-  i64('QCN_RP_MIN_BPS', p.min_bps);
-  i32('QCN_RP_GD_SHIFT', p.gd_shift);
-  i32('QCN_RP_MIN_DEC_NUM', p.min_dec_num);
-  i32('QCN_RP_FLAGS', p.flags);
-  i32('QCN_RP_PROFILE', core.constant(dcqcn ? 'RP_DCQCN' : 'RP_QAU_PC'));
-  i64('QCN_RP_ALPHA_PS', dcqcn ? p.alpha_timer_ps : 0);
-  i32('QCN_RP_ALPHA_BITS', dcqcn ? p.alpha_bits : 0);
-  i32('QCN_RP_G', dcqcn ? p.g : 0);
-  i32('QCN_RP_ALPHA_INIT', dcqcn ? p.alpha_init : 0);
-  i32('QCN_RP_MIN_DEC_PCT', dcqcn ? p.min_dec_pct : 0);
-  i64('QCN_RP_FIRST_CNP_BPS', dcqcn ? p.first_cnp_bps : 0);
+  w64(f.QCN_RP_LINE_BPS, p.line_bps);
+  w32(f.QCN_RP_BC_BYTES, p.bc_bytes);
+  w64(f.QCN_RP_TIMER_PS, p.timer_ps);
+  w32(f.QCN_RP_TH, p.th);
+  w64(f.QCN_RP_AI_BPS, p.ai_bps);
+  w64(f.QCN_RP_HAI_BPS, p.hai_bps);
+  w64(f.QCN_RP_MIN_BPS, p.min_bps);
+  w32(f.QCN_RP_GD_SHIFT, p.gd_shift);
+  w32(f.QCN_RP_MIN_DEC_NUM, p.min_dec_num);
+  w32(f.QCN_RP_FLAGS, p.flags);
+  w32(f.QCN_RP_PROFILE, dcqcn ? f.RP_DCQCN : f.RP_QAU_PC);
+  w64(f.QCN_RP_ALPHA_PS, dcqcn ? p.alpha_timer_ps : 0);
+  w32(f.QCN_RP_ALPHA_BITS, dcqcn ? p.alpha_bits : 0);
+  w32(f.QCN_RP_G, dcqcn ? p.g : 0);
+  w32(f.QCN_RP_ALPHA_INIT, dcqcn ? p.alpha_init : 0);
+  w32(f.QCN_RP_MIN_DEC_PCT, dcqcn ? p.min_dec_pct : 0);
+  w64(f.QCN_RP_FIRST_CNP_BPS, dcqcn ? p.first_cnp_bps : 0);
 }
+
+const RP_FIELDS = new RecordFields([
+  'QCN_RP_LINE_BPS', 'QCN_RP_BC_BYTES', 'QCN_RP_TIMER_PS', 'QCN_RP_TH', 'QCN_RP_AI_BPS', 'QCN_RP_HAI_BPS', 'QCN_RP_MIN_BPS',
+  'QCN_RP_GD_SHIFT', 'QCN_RP_MIN_DEC_NUM', 'QCN_RP_FLAGS', 'QCN_RP_PROFILE', 'RP_DCQCN', 'RP_QAU_PC', 'QCN_RP_ALPHA_PS',
+  'QCN_RP_ALPHA_BITS', 'QCN_RP_G', 'QCN_RP_ALPHA_INIT', 'QCN_RP_MIN_DEC_PCT', 'QCN_RP_FIRST_CNP_BPS',
+] as const);
 
 /** Writes the CNP spacing of the DCQCN notification point at `rec`; call dcqcnNpConfigure afterwards. */
 export function writeNpParams(core: Core, rec: number, spacingPs: number): void {
