@@ -120,9 +120,10 @@ export class Core {
   get memoryBytes(): number { return this.exports.memory.buffer.byteLength; }
 
   /**
-   * Value of an exported layout constant (an immutable Wasm global), remembered: the kernels'
-   * parameter writers ask for each field's offset per record, and reading a global through the
-   * exports object each time cost about a quarter of a k = 8 fat tree's set-up.
+   * Value of an exported layout constant (an immutable Wasm global), remembered: reading a global
+   * through the exports object each time cost about a quarter of a k = 8 fat tree's set-up. The
+   * kernels' parameter writers resolve their records' offsets once per core (kernels/fields.ts),
+   * since even a remembered lookup per field of every record was most of their time.
    */
   constant(name: string): number {
     let v = this.constants.get(name);
