@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# dcbkit against htsim (Broadcom/csg-htsim, the simulator of the NDP, EQDS and Ultra Ethernet work) as
+# whole processes on one matched workload: a 16:1 lossless RoCE incast through one switch, 1 s
+# simulated. Builds htsim at a pinned commit into a cache directory outside the repository (with the
+# packet counter of packet-counter.patch: htsim counts no packet-hops of its own), writes both
+# simulators' inputs, runs them one after the other N times (alternating, one process at a time),
+# and prints each run's packet-hops, delivered frames, wall and CPU time and peak RSS, then the
+# medians and dcbkit's ratio over htsim. Not part of CI: htsim is not a Debian package.
+#
+#   bash bench/htsim/compare.sh [RUNS]         (default 5; needs git, make, g++, GNU time, a built dist/)
+#
+# Environment: HTSIM_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/dcbkit-htsim), HTSIM_REPO (a clone
+# URL or a local mirror of the repository), DURATION_US (default 1000000), KEEP=1 keeps the run files.
+#
+# The match (docs/bench.md, "Against htsim"): htsim's RoCE data packet is its MTU plus a 64-byte
+# header on the wire with no preamble or gap, so htsim -mtu 1500 serialises 1564 B, as a dcbkit frame
+# of 1544 B (+ 20 B preamble, SFD and IFG); both receivers ACK every frame (htsim's RoceSink always
+# does; dcbkit transport roce, ack_every 1); no congestion control (htsim's RoceSrc sends at line
+# rate); links 100 Gb/s with 1 us propagation, switches without latency and nominal clocks
+# (dcbkit timing: ideal); PFC pause thresholds of 15 and 12 frames (htsim counts them in MTUs of
+# 1500 B: XOFF above 22,500 B, XON below 18,000 B; dcbkit's xoff 22,500 B and xon_offset 4,500 B give
+# the same frame counts, 15 and 11 frames of 1544 B); buffers too large to bind (htsim's egress queue
+# -q 2000 packets: at the default of 15 the 16 ingress queues' frames overflow it, and htsim prints
+# "LOSSLESS not working!").
+set -euo pipefail
+
+RUNS=${1:-5}
+COMMIT=841d9e7be46bb968eece766aa4b6c044c7799f67
+REPO=${HTSIM_REPO:-https://github.com/Broadcom/csg-htsim.git}
+CACHE=${HTSIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dcbkit-htsim}
+DURATION_US=${DURATION_US:-1000000}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+SRC="$CACHE/$COMMIT"
+HTSIM="$SRC/sim/datacenter/htsim_roce"
+
+die() { echo "compare.sh: $*" >&2; exit 2; }
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a whole number from 1, got '$RUNS'"
+[[ "$DURATION_US" =~ ^[1-9][0-9]*$ ]] || die "DURATION_US must be a whole number of microseconds from 1, got '$DURATION_US'"
+[ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) is needed for CPU time and peak RSS"
+[ -f "$ROOT/dist/cli/dcbkit.js" ] || die "no dist/cli/dcbkit.js under $ROOT: run npm run build first"
+
+# Build once per commit: only the sim/ tree is checked out, the packet counter applied, then the
+# library and the one program this comparison runs.
+if [ ! -x "$HTSIM" ]; then
+  rm -rf "$SRC.tmp" && mkdir -p "$CACHE"
+  git clone -q --no-checkout "$REPO" "$SRC.tmp"
+  git -C "$SRC.tmp" checkout -q "$COMMIT" -- sim
+  git -C "$SRC.tmp" apply "$HERE/packet-counter.patch"
+  make -s -C "$SRC.tmp/sim" > "$CACHE/make.log" 2>&1 || die "make in sim/ failed: $CACHE/make.log"
+  make -s -C "$SRC.tmp/sim/datacenter" htsim_roce >> "$CACHE/make.log" 2>&1 || die "make htsim_roce failed: $CACHE/make.log"
+  mv "$SRC.tmp" "$SRC"
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/dcbkit-htsim-XXXXXX")
+[ "${KEEP:-0}" = 1 ] && echo "run files in $WORK" >&2 || trap 'rm -rf "$WORK"' EXIT
+
+# htsim: a two-tier fat tree whose one ToR holds all 17 hosts (the tier above carries nothing here);
+# host 0 receives from hosts 1-16, each flow larger than it can send in the run.
+cat > "$WORK/incast.topo" <<EOF
+Nodes 17
+Tiers 2
+Podsize 17
+
+Tier 0
+Downlink_speed_Gbps 100
+Radix_Down 17
+Radix_Up 1
+Downlink_Latency_ns 1000
+Switch_Latency_ns 0
+Oversubscribed 17
+
+Tier 1
+Downlink_speed_Gbps 100
+Radix_Down 1
+Downlink_Latency_ns 1000
+Switch_Latency_ns 0
+EOF
+{ echo "Nodes 17"; echo "Connections 16"; for i in $(seq 1 16); do echo "$i->0 start 0 size 2000000000"; done; } > "$WORK/incast.cm"
+HTSIM_ARGS=(-topo "$WORK/incast.topo" -tm "$WORK/incast.cm" -nodes 17 -strat ecmp_host -paths 1
+  -queue_type lossless_input -mtu 1500 -linkspeed 100000 -q 2000 -pfc_thresholds 12 15 -end "$DURATION_US")
+
+# dcbkit: the same incast (h0 receives from h1-h16 through sw0), unlimited roce flows.
+node -e '
+const hosts = Array.from({ length: 17 }, (_, i) => ({ name: `h${i}` }));
+process.stdout.write(JSON.stringify({
+  name: "htsim-matched-incast-16to1", seed: 1, duration: `${process.argv[1]}us`, sample: "1ms", timing: "ideal",
+  defaults: {
+    link: { speed: "100G", delay: "1us" },
+    buffer: { size: "16MB", headroom: "auto", xoff: "22500B", xon_offset: "4500B" },
+    dcb: { port: { mtu: 1544 }, pfc: { enable: [3] } },
+  },
+  transport: "roce", roce: { ack_every: 1 },
+  hosts, switches: [{ name: "sw0" }], links: hosts.map((h) => ({ a: h.name, b: "sw0" })),
+  traffic: { incast: [{ senders: hosts.slice(1).map((h) => h.name), dst: "h0", priority: 3, frames: 1544 }] },
+  series: { ports: [], flows: [] },
+}));' "$DURATION_US" > "$WORK/incast.json"
+
+# One whole process under GNU time; prints "hops delivered wall_s cpu_s peak_kB".
+run_dcbkit() {
+  /usr/bin/time -f '%e %U %S %M' -o "$WORK/time" node "$ROOT/dist/cli/dcbkit.js" run "$WORK/incast.json" --json > "$WORK/dcbkit.json"
+  node -e '
+const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const frames = s.flows.reduce((n, f) => n + f.bytes_delivered, 0) / 1544;
+process.stdout.write(`${s.sim.packet_hops} ${frames}`);' "$WORK/dcbkit.json"
+  awk '{ printf " %s %.2f %s\n", $1, $2 + $3, $4 }' "$WORK/time"
+}
+run_htsim() {
+  (cd "$WORK" && /usr/bin/time -f '%e %U %S %M' -o "$WORK/time" "$HTSIM" "${HTSIM_ARGS[@]}" > htsim.out 2> htsim.err)
+  ! grep -q "LOSSLESS not working" "$WORK/htsim.out" || die "htsim's lossless queues overflowed (see $WORK/htsim.out)"
+  awk '/^dcbkit-count/ { for (i = 2; i < NF; i += 2) v[$i] = $(i + 1); printf "%s %s", v["hops"], v["delivered"] }' "$WORK/htsim.err"
+  awk '{ printf " %s %.2f %s\n", $1, $2 + $3, $4 }' "$WORK/time"
+}
+
+echo "# $(date -u +%FT%TZ) $(uptime | sed 's/.*load/load/'); $RUNS alternating runs of ${DURATION_US} us simulated; htsim $COMMIT"
+printf '%-6s %3s %12s %10s %8s %8s %8s %14s %14s\n' sim run packet_hops delivered wall_s cpu_s rss_MB hops/wall_s hops/cpu_s
+: > "$WORK/rows"
+for r in $(seq 1 "$RUNS"); do
+  for sim in dcbkit htsim; do
+    "run_$sim" > "$WORK/row"
+    read -r hops delivered wall cpu kb < "$WORK/row"
+    echo "$sim $r $hops $delivered $wall $cpu $kb" >> "$WORK/rows"
+    awk -v s="$sim" -v r="$r" -v h="$hops" -v d="$delivered" -v w="$wall" -v c="$cpu" -v k="$kb" 'BEGIN {
+      printf "%-6s %3d %12d %10d %8.2f %8.2f %8.1f %14.0f %14.0f\n", s, r, h, d, w, c, k * 1024 / 1e6, h / w, h / c }'
+  done
+done
+
+# Medians per simulator, then the ratios; the comparison holds only if both delivered the same frames.
+node -e '
+const rows = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map((l) => l.split(" "));
+const med = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const of = (sim) => {
+  const r = rows.filter((x) => x[0] === sim).map((x) => x.slice(2).map(Number));
+  const col = (i) => r.map((x) => x[i]);
+  return { hops: med(col(0)), delivered: [...new Set(col(1))], wall: med(col(2)), cpu: med(col(3)), rss: med(col(4)) * 1024 / 1e6,
+           perWall: med(r.map((x) => x[0] / x[2])), perCpu: med(r.map((x) => x[0] / x[3])) };
+};
+const d = of("dcbkit"), h = of("htsim");
+for (const [n, s] of [["dcbkit", d], ["htsim", h]])
+  console.log(`median ${n}: ${s.hops} packet-hops, delivered ${s.delivered.join("/")} frames, wall ${s.wall.toFixed(2)} s, CPU ${s.cpu.toFixed(2)} s, peak RSS ${s.rss.toFixed(1)} MB, ${(s.perWall / 1e6).toFixed(2)} M packet-hops per wall s, ${(s.perCpu / 1e6).toFixed(2)} M per CPU s`);
+console.log(`ratio dcbkit / htsim: ${(d.perWall / h.perWall).toFixed(2)}x packet-hops per wall second, ${(d.perCpu / h.perCpu).toFixed(2)}x per CPU second, peak RSS ${(d.rss / h.rss).toFixed(2)}x`);
+const same = d.delivered.length === 1 && h.delivered.length === 1 && d.delivered[0] === h.delivered[0];
+console.log(same ? `delivered frames equal: ${d.delivered[0]}` : `DELIVERED FRAMES DIFFER (dcbkit ${d.delivered.join("/")}, htsim ${h.delivered.join("/")}): the workloads are not matched`);
+process.exit(same ? 0 : 1);' "$WORK/rows"
