@@ -122,7 +122,8 @@ for r in $(seq 1 "$RUNS"); do
     read -r hops delivered pfc wall cpu kb < "$WORK/row"
     echo "$sim $r $hops $delivered $pfc $wall $cpu $kb" >> "$WORK/rows"
     awk -v s="$sim" -v r="$r" -v h="$hops" -v d="$delivered" -v p="$pfc" -v w="$wall" -v c="$cpu" -v k="$kb" 'BEGIN {
-      printf "%-6s %3d %12d %10d %8d %8.2f %8.2f %8.1f %14.0f %14.0f\n", s, r, h, d, p, w, c, k * 1024 / 1e6, h / w, h / c }'
+      printf "%-6s %3d %12d %10d %8d %8.2f %8.2f %8.1f %14s %14s\n", s, r, h, d, p, w, c, k * 1024 / 1e6,
+        (w > 0 ? sprintf("%.0f", h / w) : "-"), (c > 0 ? sprintf("%.0f", h / c) : "-") }'
   done
 done
 
@@ -140,10 +141,11 @@ const of = (sim) => {
            perWall: med(r.map((x) => x[0] / x[3])), perCpu: med(r.map((x) => x[0] / x[4])) };
 };
 const d = of("dcbkit"), h = of("htsim");
-const M = (x) => (x / 1e6).toFixed(2);
+const M = (x) => (Number.isFinite(x) ? (x / 1e6).toFixed(2) : "-");
+const X = (a, b) => (b > 0 && Number.isFinite(a / b) ? `${(a / b).toFixed(2)}x` : "- (below GNU time\u0027s 10 ms resolution)");
 for (const [n, s] of [["dcbkit", d], ["htsim", h]])
   console.log(`median ${n}: ${s.hops.join("/")} packet-hops (${s.pfc} PFC frames), delivered ${s.delivered.join("/")} frames, wall ${s.wall.toFixed(2)} s, CPU ${s.cpu.toFixed(2)} s, peak RSS ${s.rss.toFixed(1)} MB; ${M(s.perWall)} M packet-hops per wall s, ${M(s.perCpu)} M per CPU s`);
-console.log(`dcbkit / htsim: packet-hops per wall second ${(d.perWall / h.perWall).toFixed(2)}x, per CPU second ${(d.perCpu / h.perCpu).toFixed(2)}x; same work, htsim time / dcbkit time: wall ${(h.wall / d.wall).toFixed(2)}x, CPU ${(h.cpu / d.cpu).toFixed(2)}x; peak RSS ${(d.rss / h.rss).toFixed(2)}x`);
+console.log(`dcbkit / htsim: packet-hops per wall second ${X(d.perWall, h.perWall)}, per CPU second ${X(d.perCpu, h.perCpu)}; same work, htsim time / dcbkit time: wall ${X(h.wall, d.wall)}, CPU ${X(h.cpu, d.cpu)}; peak RSS ${X(d.rss, h.rss)}`);
 if (d.hops.length > 1 || h.hops.length > 1) console.log("NOTE: a simulator counted different packet-hops in different runs (not deterministic)");
 const same = d.delivered.length === 1 && h.delivered.length === 1 && d.delivered[0] === h.delivered[0];
 console.log(same ? `delivered frames equal in every run: ${d.delivered[0]}` : `DELIVERED FRAMES DIFFER (dcbkit ${d.delivered.join("/")}, htsim ${h.delivered.join("/")}): the workloads are not matched`);
