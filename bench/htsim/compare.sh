@@ -8,6 +8,7 @@
 # medians and dcbkit's ratio over htsim. Not part of CI: htsim is not a Debian package.
 #
 #   bash bench/htsim/compare.sh [RUNS]         (default 5; needs git, make, g++, GNU time, a built dist/)
+#   bash bench/htsim/compare.sh --inputs DIR   only write both simulators' inputs into DIR (no build, no run)
 #
 # Environment: HTSIM_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/dcbkit-htsim), HTSIM_REPO (a clone
 # URL or a local mirror of the repository), DURATION_US (default 1000000), KEEP=1 keeps the run files.
@@ -24,37 +25,29 @@
 # "LOSSLESS not working!").
 set -euo pipefail
 
-RUNS=${1:-5}
+INPUTS=""
+if [ "${1:-}" = --inputs ]; then
+  [ -n "${2:-}" ] || { echo "compare.sh: --inputs needs a directory" >&2; exit 2; }
+  INPUTS=$2; RUNS=1
+else
+  RUNS=${1:-5}
+fi
 COMMIT=841d9e7be46bb968eece766aa4b6c044c7799f67
 REPO=${HTSIM_REPO:-https://github.com/Broadcom/csg-htsim.git}
 CACHE=${HTSIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dcbkit-htsim}
 DURATION_US=${DURATION_US:-1000000}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-SRC="$CACHE/$COMMIT"
+# The build is keyed by the commit and the patch, so a changed counter is rebuilt.
+SRC="$CACHE/$COMMIT-$(sha256sum "$HERE/packet-counter.patch" | cut -c1-12)"
 HTSIM="$SRC/sim/datacenter/htsim_roce"
 
 die() { echo "compare.sh: $*" >&2; exit 2; }
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a whole number from 1, got '$RUNS'"
 [[ "$DURATION_US" =~ ^[1-9][0-9]*$ ]] || die "DURATION_US must be a whole number of microseconds from 1, got '$DURATION_US'"
-[ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) is needed for CPU time and peak RSS"
-[ -f "$ROOT/dist/cli/dcbkit.js" ] || die "no dist/cli/dcbkit.js under $ROOT: run npm run build first"
 
-# Build once per commit: only the sim/ tree is checked out, the packet counter applied, then the
-# library and the one program this comparison runs.
-if [ ! -x "$HTSIM" ]; then
-  rm -rf "$SRC.tmp" && mkdir -p "$CACHE"
-  git clone -q --no-checkout "$REPO" "$SRC.tmp"
-  git -C "$SRC.tmp" checkout -q "$COMMIT" -- sim
-  git -C "$SRC.tmp" apply "$HERE/packet-counter.patch"
-  make -s -C "$SRC.tmp/sim" > "$CACHE/make.log" 2>&1 || die "make in sim/ failed: $CACHE/make.log"
-  make -s -C "$SRC.tmp/sim/datacenter" htsim_roce >> "$CACHE/make.log" 2>&1 || die "make htsim_roce failed: $CACHE/make.log"
-  mv "$SRC.tmp" "$SRC"
-fi
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/dcbkit-htsim-XXXXXX")
-[ "${KEEP:-0}" = 1 ] && echo "run files in $WORK" >&2 || trap 'rm -rf "$WORK"' EXIT
-
+# Both simulators' inputs into $WORK, and htsim's arguments.
+write_inputs() {
 # htsim: a two-tier fat tree whose one ToR holds all 17 hosts (the tier above carries nothing here);
 # host 0 receives from hosts 1-16, each flow larger than it can send in the run.
 cat > "$WORK/incast.topo" <<EOF
@@ -95,6 +88,29 @@ process.stdout.write(JSON.stringify({
   traffic: { incast: [{ senders: hosts.slice(1).map((h) => h.name), dst: "h0", priority: 3, frames: 1544 }] },
   series: { ports: [], flows: [] },
 }));' "$DURATION_US" > "$WORK/incast.json"
+}
+
+if [ -n "$INPUTS" ]; then
+  mkdir -p "$INPUTS" && WORK=$(cd "$INPUTS" && pwd) && write_inputs && exit 0
+fi
+[ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) is needed for CPU time and peak RSS"
+[ -f "$ROOT/dist/cli/dcbkit.js" ] || die "no dist/cli/dcbkit.js under $ROOT: run npm run build first"
+
+# Build once per commit and patch: only the sim/ tree is checked out, the packet counter applied, then the
+# library and the one program this comparison runs.
+if [ ! -x "$HTSIM" ]; then
+  rm -rf "$SRC.tmp" && mkdir -p "$CACHE"
+  git clone -q --no-checkout "$REPO" "$SRC.tmp"
+  git -C "$SRC.tmp" checkout -q "$COMMIT" -- sim
+  git -C "$SRC.tmp" apply "$HERE/packet-counter.patch"
+  make -s -C "$SRC.tmp/sim" > "$CACHE/make.log" 2>&1 || die "make in sim/ failed: $CACHE/make.log"
+  make -s -C "$SRC.tmp/sim/datacenter" htsim_roce >> "$CACHE/make.log" 2>&1 || die "make htsim_roce failed: $CACHE/make.log"
+  mv "$SRC.tmp" "$SRC"
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/dcbkit-htsim-XXXXXX")
+[ "${KEEP:-0}" = 1 ] && echo "run files in $WORK" >&2 || trap 'rm -rf "$WORK"' EXIT
+write_inputs
 
 # One whole process under GNU time; prints "hops delivered pfc_frames wall_s cpu_s peak_kB" (pfc_frames:
 # the PFC frames among dcbkit's packet-hops; htsim's PAUSE takes no link time, so it has none).
