@@ -28,6 +28,7 @@ describe('bench/htsim/compare.sh', () => {
       [['0'], {}, /RUNS must be a whole number from 1, got '0'/],
       [['two'], {}, /RUNS must be a whole number from 1, got 'two'/],
       [['1'], { DURATION_US: '1.5' }, /DURATION_US must be a whole number of microseconds from 1, got '1.5'/],
+      [['1'], { DURATION_US: '2000001' }, /DURATION_US is at most 2000000 \(2 s: htsim's flows of 2 GB must not end\), got '2000001'/],
       [['--inputs'], {}, /--inputs needs a directory/],
     ] as const) {
       const r = script([...args], env);

@@ -18,11 +18,11 @@
 # of 1544 B (+ 20 B preamble, SFD and IFG); both receivers ACK every frame (htsim's RoceSink always
 # does; dcbkit transport roce, ack_every 1); no congestion control (htsim's RoceSrc sends at line
 # rate); links 100 Gb/s with 1 us propagation, switches without latency and nominal clocks
-# (dcbkit timing: ideal); PFC pause thresholds of 15 and 12 frames (htsim counts them in MTUs of
-# 1500 B: XOFF above 22,500 B, XON below 18,000 B; dcbkit's xoff 22,500 B and xon_offset 4,500 B give
-# the same frame counts, 15 and 11 frames of 1544 B); buffers too large to bind (htsim's egress queue
-# -q 2000 packets: at the default of 15 the 16 ingress queues' frames overflow it, and htsim prints
-# "LOSSLESS not working!").
+# (dcbkit timing: ideal); the same PFC thresholds in frames (htsim -pfc_thresholds 12 15 counts in
+# MTUs of 1500 B: XOFF above 22,500 B, XON below 18,000 B, i.e. at the 15th packet of 1564 B and back
+# at 11; dcbkit's xoff 22,500 B and xon_offset 4,500 B give 15 and 11 frames of 1544 B); buffers too
+# large to bind (htsim's egress queue -q 2000 packets: at the default of 15 the 16 ingress queues'
+# frames overflow it, and htsim prints "LOSSLESS not working!").
 set -euo pipefail
 
 INPUTS=""
@@ -45,6 +45,9 @@ HTSIM="$SRC/sim/datacenter/htsim_roce"
 die() { echo "compare.sh: $*" >&2; exit 2; }
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a whole number from 1, got '$RUNS'"
 [[ "$DURATION_US" =~ ^[1-9][0-9]*$ ]] || die "DURATION_US must be a whole number of microseconds from 1, got '$DURATION_US'"
+# htsim's flows are finite (2 GB each: its connection matrix reads a size into an int), dcbkit's are not:
+# a sender gets about a sixteenth of 100 Gb/s, 0.8 GB a second, so 2 s stays short of the end.
+(( DURATION_US <= 2000000 )) || die "DURATION_US is at most 2000000 (2 s: htsim's flows of 2 GB must not end), got '$DURATION_US'"
 
 # Both simulators' inputs into $WORK, and htsim's arguments.
 write_inputs() {
