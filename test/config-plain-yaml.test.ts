@@ -13,6 +13,7 @@ import { readPlainYaml } from '../host/config/plain-yaml.js';
 import { parseDocumentText } from '../host/config/index.js';
 import { genClos } from '../host/commands/gen.js';
 import { InputError } from '../host/errors/errors.js';
+import { entriesBound } from '../host/config/document-limits.js';
 
 /** The full parser's value, or undefined when it reports an error or a warning. */
 function fullParse(text: string): unknown {
@@ -200,5 +201,14 @@ describe('the plain YAML subset, read without the full parser', () => {
     expect(() => parseDocumentText('a: 1\na: 2\n', 's.yaml', 'yaml')).toThrow(InputError);
     expect(() => parseDocumentText('a: 1\na: 2\n', 's.yaml', 'yaml')).toThrow(/line 2: not valid YAML: the key "a" is repeated \(first on line 1\)/);
     expect(() => parseDocumentText('# nothing\n', 's.yaml', 'yaml')).toThrow(/holds no document/);
+  });
+
+  it('bounds a document\'s entries by its line feeds and commas, counted before either parser runs', () => {
+    expect(entriesBound('')).toBe(0);
+    expect(entriesBound(',')).toBe(1);
+    expect(entriesBound('a: [1, 2,3]\nb:\n  - x\n')).toBe(5);
+    expect(entriesBound('\n\n,,\n')).toBe(5);
+    const text = 'k: [1, 2]\n'.repeat(1000);
+    expect(entriesBound(text)).toBe(2000);
   });
 });

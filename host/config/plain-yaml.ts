@@ -43,13 +43,13 @@ const PLAIN_START = /^(?:[A-Za-z0-9_.~/+=$^();]|-[0-9.])/;
 const NOT_PLAIN = /[,[\]{}"'\\`#]/;
 
 /**
- * A code unit outside ASCII that may stand in a comment (an author's name, a section sign): from
- * U+00A0 up, but not the line and paragraph separators or the byte order mark, which some readers
- * take for line breaks. Values and keys stay ASCII (`NOT_ASCII`).
+ * Characters no text of the subset holds: control characters but the line feed, DEL and C1
+ * controls, the line and paragraph separators and the byte order mark (which some readers take for
+ * line breaks), U+FFFE and U+FFFF. Other characters outside ASCII may stand in comments (an author's
+ * name, a section sign); values and keys stay ASCII (`NOT_ASCII`). A regular expression, since a
+ * loop over every character runs in the interpreter on a start-up's only call.
  */
-function isCommentCharacter(c: number): boolean {
-  return c >= 0xa0 && c !== 0x2028 && c !== 0x2029 && c !== 0xfeff && c < 0xfffe;
-}
+const OUTSIDE_CHARACTERS = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
 
 const NOT_ASCII = /[^\x20-\x7e]/;
 
@@ -195,7 +195,6 @@ class PlainYamlReader {
       return null;
     }
     if (i === this.pos) outside(); // "-x" or "key:x" never reach here, but say so
-    const column = i - t.lastIndexOf('\n', i - 1) - 1;
     this.pos = i;
     const c = t[i];
     if (c === '[' || c === '{') {
@@ -219,7 +218,7 @@ class PlainYamlReader {
     if (colon >= 0 && (colon === line.length - 1 || line[colon + 1] === ' ')) {
       // a key: only a sequence entry may hold a compact mapping
       if (!inSequence) outside();
-      return this.blockMapping(column, depth + 1);
+      return this.blockMapping(i - t.lastIndexOf('\n', i - 1) - 1, depth + 1);
     }
     if (!PLAIN_START.test(line) || NOT_PLAIN.test(line) || NOT_ASCII.test(line) || line.includes(': ')) outside();
     this.skipLine(i);
@@ -330,10 +329,7 @@ class PlainYamlReader {
  * the yaml package's full parse would give), or `undefined` when it is not.
  */
 export function readPlainYaml(text: string): unknown {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < SPACE ? c !== LF : c > 126 && !isCommentCharacter(c)) return undefined;
-  }
+  if (OUTSIDE_CHARACTERS.test(text)) return undefined;
   try {
     return new PlainYamlReader(text).document();
   } catch (e) {
