@@ -167,6 +167,18 @@ describe('the plain YAML subset, read without the full parser', () => {
     }
   });
 
+  it('refuses nesting deeper than the document limit without a stack overflow, and reads 20,000 keys', () => {
+    expect(readPlainYaml(`a: ${'['.repeat(100_000)}`)).toBeUndefined();
+    let nested: unknown = [];
+    for (let i = 1; i < 60; i++) nested = [nested];
+    expect(readPlainYaml(`a: ${'['.repeat(60)}${']'.repeat(60)}\n`)).toEqual({ a: nested });
+    const deep = (n: number) => Array.from({ length: n }, (_, i) => `${' '.repeat(2 * i)}k:\n`).join('') + `${' '.repeat(2 * n)}v: 1\n`;
+    expect(readPlainYaml(deep(10))).not.toBeUndefined();
+    expect(readPlainYaml(deep(100))).toBeUndefined();
+    const lines = Array.from({ length: 20_000 }, (_, i) => `k${i}: [1, 2]\n`).join('');
+    expect(Object.keys(readPlainYaml(lines) as object)).toHaveLength(20_000);
+  });
+
   it('agrees with the full parser on random documents in its styles', () => {
     let taken = 0;
     fc.assert(fc.property(tree, style, (t, s) => {
