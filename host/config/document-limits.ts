@@ -35,11 +35,14 @@ export function longestYamlValue(text: string): number {
 
 /** Lines plus commas of `text`: an upper bound of its collection entries. */
 export function entriesBound(text: string): number {
+  // indexOf jumps between matches in native code; a loop over every character ran in the
+  // interpreter on a start-up's only call (a 23 kB scenario: a tenth of reading it)
+  return occurrences(text, '\n') + occurrences(text, ',');
+}
+
+function occurrences(text: string, c: string): number {
   let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 44) n++;
-  }
+  for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) n++;
   return n;
 }
 

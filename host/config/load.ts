@@ -5,6 +5,7 @@ import { parseDocument } from 'yaml';
 import { InputError } from '../errors/errors.js';
 import { readInputText } from '../io/input.js';
 import { entriesBound, jsonDuplicateKeys, longestYamlValue, MAX_DOCUMENT_ENTRIES, MAX_VALUE_CHARS, yamlDuplicateKeys } from './document-limits.js';
+import { readPlainYaml } from './plain-yaml.js';
 import { parseConfig, type ParsedConfig } from './schema.js';
 
 /** A parser's message, with the engine's stack overflow said in the user's terms. */
@@ -73,6 +74,10 @@ function parseText(text: string, source: string, format?: 'json' | 'yaml'): unkn
   }
   const longest = longestYamlValue(text);
   if (longest > MAX_VALUE_CHARS) throw new InputError({ path: source, rule: `holds a value of ${longest} characters, more than the ${MAX_VALUE_CHARS} a value may have` });
+  // Most documents are in a plain subset read without the full parser's nodes and positions
+  // (plain-yaml.ts); the rest, and every error's wording, come from the yaml package.
+  const plain = readPlainYaml(text);
+  if (plain !== undefined) return plain;
   // YAML 1.2 core schema: 0x8906 is a number, `on`/`off` are strings, duplicate keys are errors
   // (checked by yamlDuplicateKeys in linear time, not by the parser's quadratic uniqueKeys).
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false });

@@ -63,20 +63,26 @@ describe('the installed dcbkit loads what a command needs', () => {
     return { status: r.status ?? -1, stdout: r.stdout, sidecars };
   }
 
-  it('a run of a JSON scenario loads neither yaml nor cliui; a YAML one loads yaml, --help cliui, with the same results', () => {
+  it('a run of a JSON scenario or of plain YAML loads neither yaml nor cliui; other YAML loads yaml, --help cliui, with the same results', () => {
     const yamlFile = join(root, 'examples', 'sim-tiny', 'scenario.yaml');
     const jsonFile = join(scratch, 'sim-tiny.json');
     writeFileSync(jsonFile, JSON.stringify(parse(readFileSync(yamlFile, 'utf8'))));
+    // an explicit document start is outside the subset that host/config/plain-yaml.ts reads
+    const fullYamlFile = join(scratch, 'sim-tiny.yaml');
+    writeFileSync(fullYamlFile, `---\n${readFileSync(yamlFile, 'utf8')}`);
     const fromJson = sidecarsLoaded(['run', jsonFile, '--json']);
     const fromYaml = sidecarsLoaded(['run', yamlFile, '--json']);
+    const fromFullYaml = sidecarsLoaded(['run', fullYamlFile, '--json']);
     expect([fromJson.status, fromJson.sidecars]).toEqual([0, []]);
-    expect([fromYaml.status, fromYaml.sidecars]).toEqual([0, ['yaml']]);
+    expect([fromYaml.status, fromYaml.sidecars]).toEqual([0, []]);
+    expect([fromFullYaml.status, fromFullYaml.sidecars]).toEqual([0, ['yaml']]);
     const simulated = (out: string) => {
       const { flows, drops, throughput } = JSON.parse(out) as Record<string, unknown>;
       return { flows, drops, throughput };
     };
     expect(simulated(fromJson.stdout).flows).toBeDefined();
     expect(simulated(fromJson.stdout)).toEqual(simulated(fromYaml.stdout));
+    expect(simulated(fromFullYaml.stdout)).toEqual(simulated(fromYaml.stdout));
     const help = sidecarsLoaded(['run', '--help']);
     expect([help.status, help.sidecars]).toEqual([0, ['cliui']]);
     expect(help.stdout).toMatch(/^Options:$/m);
