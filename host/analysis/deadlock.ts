@@ -42,13 +42,27 @@ export type DependencyGraph = Map<number, Map<number, Set<number>>>;
  * inside: the walks visit some 600 pairs per flow of a k = 28 fat tree.
  */
 function losslessHopTest(scn: Scenario): (e1: number, e2: number, p: number) => boolean {
-  const losslessMask = Int32Array.from(scn.nodes, (n) => n.modes.reduce((m, mode, p) => (mode !== 'lossy' ? m | (1 << p) : m), 0));
-  const peerNode = Int32Array.from(scn.ports, (p) => p.peerNode);
-  const hostNode = Uint8Array.from(scn.nodes, (n) => (n.isHost ? 1 : 0));
+  const losslessMask = new Int32Array(scn.nodes.length);
+  const hostNode = new Uint8Array(scn.nodes.length);
+  scn.nodes.forEach((n, i) => {
+    losslessMask[i] = n.modes.reduce((m, mode, p) => (mode !== 'lossy' ? m | (1 << p) : m), 0);
+    hostNode[i] = n.isHost ? 1 : 0;
+  });
+  const peerNode = peerNodes(scn);
   return (e1, e2, p) => {
     const c = peerNode[e2];
     return hostNode[c] === 0 && ((losslessMask[peerNode[e1]] & losslessMask[c]) >> p & 1) === 1;
   };
+}
+
+/**
+ * The node each port leads to, by port id. Filled by a plain loop: Int32Array.from with a mapping
+ * function takes the iterator protocol's generic path.
+ */
+function peerNodes(scn: Scenario): Int32Array {
+  const peerNode = new Int32Array(scn.ports.length);
+  scn.ports.forEach((p, i) => { peerNode[i] = p.peerNode; });
+  return peerNode;
 }
 
 /** The buffer dependency graph of every lossless priority, keyed by priority. */
@@ -65,16 +79,22 @@ export function dependencyGraphs(scn: Scenario, given?: { routes: Routes; swOrd:
   const nPorts = scn.ports.length;
   const flat = new Map<number, Map<number, number[]>>();
   const scratch = hopScratch(scn, swOrd);
+  // One visitor for every flow's walk, reading the flow from these: a new closure per flow made
+  // each walk a call V8 had not seen (it dropped walkFlowHops's optimised code every time).
+  let id = 0, p = 0;
+  let edges: Map<number, number[]> | undefined;
+  const onPair = (e1: number, e2: number) => {
+    if (!losslessHop(e1, e2, p)) return;
+    if (!edges && !(edges = flat.get(p))) flat.set(p, (edges = new Map()));
+    const key = e1 * nPorts + e2;
+    const flows = edges.get(key);
+    if (flows) { if (flows[flows.length - 1] !== id) flows.push(id); } else edges.set(key, [id]);
+  };
   for (const f of scn.flows) {
-    const p = f.priority;
-    let edges: Map<number, number[]> | undefined;
-    walkFlowHops(scn, routes, swOrd!, f.id, scratch, (e1, e2) => {
-      if (!losslessHop(e1, e2, p)) return;
-      if (!edges && !(edges = flat.get(p))) flat.set(p, (edges = new Map()));
-      const key = e1 * nPorts + e2;
-      const flows = edges.get(key);
-      if (flows) { if (flows[flows.length - 1] !== f.id) flows.push(f.id); } else edges.set(key, [f.id]);
-    });
+    id = f.id;
+    p = f.priority;
+    edges = undefined;
+    walkFlowHops(scn, routes, swOrd!, f.id, scratch, onPair);
   }
   const graphs = new Map<number, DependencyGraph>();
   for (const [p, edges] of flat) {
@@ -99,7 +119,7 @@ export function dependencyGraphs(scn: Scenario, given?: { routes: Routes; swOrd:
  */
 export function cyclicDependencyGraphs(scn: Scenario, given: { routes: Routes; swOrd: Map<number, number> }): Map<number, DependencyGraph> {
   const nPorts = scn.ports.length;
-  const peerNode = Int32Array.from(scn.ports, (p) => p.peerNode);
+  const peerNode = peerNodes(scn);
   const losslessHop = losslessHopTest(scn);
   // Edge slot of (e1, e2): e2 is a port of e1's peer node, so slot = base[e1] + e2's index there.
   const portIndex = new Int32Array(nPorts);
@@ -108,13 +128,18 @@ export function cyclicDependencyGraphs(scn: Scenario, given: { routes: Routes; s
   for (let e = 0; e < nPorts; e++) base[e + 1] = base[e] + scn.nodes[peerNode[e]].ports.length;
   const marked = new Map<number, Uint8Array>();
   const scratch = hopScratch(scn, given.swOrd);
+  // One visitor for every walk, as in dependencyGraphs.
+  let p = 0;
+  let slots: Uint8Array | undefined;
+  const onPair = (e1: number, e2: number) => {
+    if (!losslessHop(e1, e2, p)) return;
+    if (!slots) marked.set(p, (slots = new Uint8Array(base[nPorts])));
+    slots[base[e1] + portIndex[e2]] = 1;
+  };
   for (const f of scn.flows) {
-    let slots = marked.get(f.priority);
-    walkFlowHops(scn, given.routes, given.swOrd, f.id, scratch, (e1, e2) => {
-      if (!losslessHop(e1, e2, f.priority)) return;
-      if (!slots) marked.set(f.priority, (slots = new Uint8Array(base[nPorts])));
-      slots[base[e1] + portIndex[e2]] = 1;
-    });
+    p = f.priority;
+    slots = marked.get(p);
+    walkFlowHops(scn, given.routes, given.swOrd, f.id, scratch, onPair);
   }
   const cyclic: number[] = [];
   const indeg = new Int32Array(nPorts);

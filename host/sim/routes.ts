@@ -54,32 +54,103 @@ export function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd
   const columns = nHosts + pinned.length;
   const route = new Int32Array(swOrd.size * columns);
   const table = new NextHopTable();
-  const dist = new Int32Array(scn.nodes.length);
-  const queue = new Int32Array(scn.nodes.length);
-  const cand: number[] = [];
-  const peer = Int32Array.from(scn.ports, (p) => p.peerNode);
-  const isHost = Uint8Array.from(scn.nodes, (n) => (n.isHost ? 1 : 0));
-  const nodePorts = scn.nodes.map((n) => Int32Array.from(n.ports));
-  const switches = [...swOrd.entries()];
-  // Flat copies of the switch list (node, ordinal) for the loops below, which run once per
-  // (host, switch): a k = 16 tree's 327,680 entries.
-  const swNode = Int32Array.from(switches, ([sw]) => sw);
-  const swRow = Int32Array.from(switches, ([, so]) => so * columns);
-  const nSw = switches.length;
+  const search = new ColumnSearch(scn, swOrd, columns);
   // A host with one link to a switch s is reached through s alone: toward it, every other switch
   // uses the ports that lead toward s, so its column is that of any other such host of s but for
   // s's own entry (the link to it). Such columns are copied instead of searched again (k = 28 fat
-  // tree: 392 searches instead of 5,488). The sets are the same ones, asked for in the same order.
-  const columnOfSwitch = new Map<number, Int32Array>();
-  const attachedTo = (host: number) => (nodePorts[host].length === 1 && !isHost[peer[nodePorts[host][0]]] ? peer[nodePorts[host][0]] : -1);
+  // tree: 392 searches instead of 5,488). The sets are the same ones, asked for in the same order;
+  // the copies are made afterwards row by row (a column's entries lie a row apart, a page each
+  // at k = 16) and s's own entry written over its copy.
+  const searchedFor = new Map<number, number>(); // switch -> the column searched for a host of it
+  const copyOf = new Int32Array(columns).fill(-1);
+  const own: number[] = []; // (entry, next-hop set) of each copied column's switch s
   for (const [host, ho] of hostOrd) {
-    const s = attachedTo(host);
-    const known = s >= 0 ? columnOfSwitch.get(s) : undefined;
-    if (known) {
-      for (let i = 0; i < nSw; i++) route[swRow[i] + ho] = known[i];
-      route[swOrd.get(s)! * columns + ho] = table.offsetOf([...nodePorts[s]].filter((p) => peer[p] === host));
+    const s = search.attachedTo(host);
+    const known = s >= 0 ? searchedFor.get(s) : undefined;
+    if (known !== undefined) {
+      copyOf[ho] = known;
+      own.push(swOrd.get(s)! * columns + ho, table.offsetOf(search.cand, search.linksToward(s, host)));
       continue;
     }
+    search.distancesFrom(host);
+    search.fillColumn(route, ho, table);
+    if (s >= 0) searchedFor.set(s, ho);
+  }
+  search.copyColumns(route, copyOf);
+  for (let i = 0; i < own.length; i += 2) route[own[i]] = own[i + 1];
+  const flowColumn = Int32Array.from(scn.flows.map((f) => hostOrd.get(f.dst)!));
+  pinned.forEach((f, j) => {
+    const col = nHosts + j;
+    flowColumn[f.id] = col;
+    const hops = new Map<number, number>(); // switch on the path -> next node
+    for (let i = 1; i + 1 < f.path!.length; i++) hops.set(f.path![i], f.path![i + 1]);
+    for (const [sw, so] of swOrd) {
+      const next = hops.get(sw);
+      route[so * columns + col] = next === undefined
+        ? route[so * columns + hostOrd.get(f.dst)!]
+        : table.offsetOf(search.cand, search.linksToward(sw, next));
+    }
+  });
+  return { route, nhWords: table.words(), columns, flowColumn };
+}
+
+/**
+ * The shortest-path search of one destination column at a time, over the topology held flat: the
+ * ports of node n are ports[first[n] .. first[n + 1]), in the scenario's order. Each step is a
+ * method of its own: V8 optimises a small function soon after it turns hot, where the loops of one
+ * large function ran in the interpreter for the 50-90 ms TurboFan took to compile it on-stack (a
+ * k = 16 tree's 128 searches, `node --trace-opt`), and then fell back to it on new type feedback.
+ */
+class ColumnSearch {
+  private readonly first: Int32Array;
+  private readonly ports: Int32Array;
+  private readonly peer: Int32Array;
+  private readonly isHost: Uint8Array;
+  /** Hops from the searched host to each node (-1: not reached), and the search's queue. */
+  private readonly dist: Int32Array;
+  private readonly queue: Int32Array;
+  /** Switch node and route-table row start of each switch ordinal's position in swOrd. */
+  private readonly swNode: Int32Array;
+  private readonly swRow: Int32Array;
+  /** Word offset of the next-hop set each switch got in the last column searched (0: none yet). */
+  private readonly lastSet: Int32Array;
+  /** The next-hop set being built: its first n entries (a typed row, reused; an array emptied and refilled by push regrew its store for each entry). */
+  readonly cand: Int32Array;
+
+  constructor(scn: Scenario, swOrd: Map<number, number>, columns: number) {
+    const nNodes = scn.nodes.length;
+    this.first = new Int32Array(nNodes + 1);
+    this.isHost = new Uint8Array(nNodes);
+    let degree = 0;
+    scn.nodes.forEach((n, i) => {
+      this.first[i + 1] = this.first[i] + n.ports.length;
+      this.isHost[i] = n.isHost ? 1 : 0;
+      degree = Math.max(degree, n.ports.length);
+    });
+    this.ports = new Int32Array(this.first[nNodes]);
+    scn.nodes.forEach((n, i) => this.ports.set(n.ports, this.first[i]));
+    this.peer = new Int32Array(scn.ports.length);
+    scn.ports.forEach((p, i) => { this.peer[i] = p.peerNode; });
+    this.dist = new Int32Array(nNodes);
+    this.queue = new Int32Array(nNodes);
+    this.swNode = new Int32Array(swOrd.size);
+    this.swRow = new Int32Array(swOrd.size);
+    let i = 0;
+    for (const [sw, so] of swOrd) { this.swNode[i] = sw; this.swRow[i++] = so * columns; }
+    this.lastSet = new Int32Array(swOrd.size);
+    this.cand = new Int32Array(degree);
+  }
+
+  /** The switch a host hangs from by its only link, or -1. */
+  attachedTo(host: number): number {
+    if (this.first[host + 1] - this.first[host] !== 1) return -1;
+    const s = this.peer[this.ports[this.first[host]]];
+    return this.isHost[s] ? -1 : s;
+  }
+
+  /** Breadth-first hop counts from `host`; frames never cross another host. */
+  distancesFrom(host: number): void {
+    const { first, ports, peer, isHost, dist, queue } = this;
     dist.fill(-1);
     dist[host] = 0;
     let qh = 0, qt = 0;
@@ -87,42 +158,49 @@ export function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd
     while (qh < qt) {
       const n = queue[qh++];
       if (n !== host && isHost[n]) continue;
-      const ps = nodePorts[n];
-      for (let i = 0; i < ps.length; i++) {
-        const m = peer[ps[i]];
+      for (let i = first[n]; i < first[n + 1]; i++) {
+        const m = peer[ports[i]];
         if (dist[m] < 0) { dist[m] = dist[n] + 1; queue[qt++] = m; }
       }
     }
-    for (let i = 0; i < nSw; i++) {
-      const sw = swNode[i];
-      const d = dist[sw];
-      const ps = nodePorts[sw];
-      cand.length = 0;
-      if (d > 0) for (let j = 0; j < ps.length; j++) if (dist[peer[ps[j]]] === d - 1) cand.push(ps[j]);
-      route[swRow[i] + ho] = table.offsetOf(cand);
-    }
-    if (s >= 0) {
-      // A plain loop: Int32Array.from with a mapping function takes the iterator protocol's generic
-      // path, a tenth of a cold planRoutes at k = 16.
-      const column = new Int32Array(nSw);
-      for (let i = 0; i < nSw; i++) column[i] = route[swRow[i] + ho];
-      columnOfSwitch.set(s, column);
+  }
+
+  /**
+   * Every switch's entry of column `ho`: the set of its ports one hop closer to the searched host.
+   * A switch's set is mostly the one it had in the column before (a tree's up-links), found by
+   * comparing with that set instead of hashing it into the table again.
+   */
+  fillColumn(route: Int32Array, ho: number, table: NextHopTable): void {
+    const { swNode, swRow, lastSet, cand } = this;
+    for (let i = 0; i < swNode.length; i++) {
+      const n = this.closerPorts(swNode[i]);
+      const last = lastSet[i];
+      const at = last > 0 && table.holds(last, cand, n) ? last : table.offsetOf(cand, n);
+      lastSet[i] = at;
+      route[swRow[i] + ho] = at;
     }
   }
-  const flowColumn = Int32Array.from(scn.flows.map((f) => hostOrd.get(f.dst)!));
-  pinned.forEach((f, j) => {
-    const col = nHosts + j;
-    flowColumn[f.id] = col;
-    const hops = new Map<number, number>(); // switch on the path -> next node
-    for (let i = 1; i + 1 < f.path!.length; i++) hops.set(f.path![i], f.path![i + 1]);
-    for (const [sw, so] of switches) {
-      const next = hops.get(sw);
-      route[so * columns + col] = next === undefined
-        ? route[so * columns + hostOrd.get(f.dst)!]
-        : table.offsetOf([...nodePorts[sw]].filter((p) => peer[p] === next));
-    }
-  });
-  return { route, nhWords: table.words(), columns, flowColumn };
+
+  /** The ports of `node` whose peer is one hop closer to the searched host, into cand; how many. */
+  private closerPorts(node: number): number {
+    const { first, ports, peer, dist, cand } = this;
+    const d = dist[node];
+    let n = 0;
+    if (d > 0) for (let i = first[node]; i < first[node + 1]; i++) if (dist[peer[ports[i]]] === d - 1) cand[n++] = ports[i];
+    return n;
+  }
+
+  /** The ports of `node` whose peer is `next`, into cand; how many. */
+  linksToward(node: number, next: number): number {
+    let n = 0;
+    for (let i = this.first[node]; i < this.first[node + 1]; i++) if (this.peer[this.ports[i]] === next) this.cand[n++] = this.ports[i];
+    return n;
+  }
+
+  /** Each column c with copyOf[c] >= 0 made equal to column copyOf[c], in every switch's row. */
+  copyColumns(route: Int32Array, copyOf: Int32Array): void {
+    for (const row of this.swRow) for (let c = 0; c < copyOf.length; c++) if (copyOf[c] >= 0) route[row + c] = route[row + copyOf[c]];
+  }
 }
 
 /** The next-hop sets, each stored once as [count, ports...] in one word array. */
@@ -131,29 +209,30 @@ class NextHopTable {
   private used = 1;
   private readonly buckets = new Map<number, number[]>();
 
-  offsetOf(ports: readonly number[]): number {
+  /** Word offset of the set held in ports[0..n-1], stored on its first appearance. */
+  offsetOf(ports: Int32Array, n: number): number {
     let h = 0x811c9dc5;
-    for (const p of ports) h = Math.imul(h ^ p, 0x01000193);
-    h = Math.imul(h ^ ports.length, 0x01000193);
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ ports[i], 0x01000193);
+    h = Math.imul(h ^ n, 0x01000193);
     const list = this.buckets.get(h);
-    if (list) for (const o of list) if (this.holds(o, ports)) return o;
-    if (this.used + ports.length + 1 > this.buf.length) {
-      const w = new Int32Array(this.buf.length * 2 + ports.length + 1);
+    if (list) for (const o of list) if (this.holds(o, ports, n)) return o;
+    if (this.used + n + 1 > this.buf.length) {
+      const w = new Int32Array(this.buf.length * 2 + n + 1);
       w.set(this.buf);
       this.buf = w;
     }
     const at = this.used;
-    this.buf[this.used++] = ports.length;
-    for (const p of ports) this.buf[this.used++] = p;
+    this.buf[this.used++] = n;
+    for (let i = 0; i < n; i++) this.buf[this.used++] = ports[i];
     if (list) list.push(at); else this.buckets.set(h, [at]);
     return at;
   }
 
-  /** Whether the set stored at `o` is `ports`. */
-  private holds(o: number, ports: readonly number[]): boolean {
+  /** Whether the set stored at `o` is ports[0..n-1]. */
+  holds(o: number, ports: Int32Array, n: number): boolean {
     const buf = this.buf;
-    if (buf[o] !== ports.length) return false;
-    for (let i = 0; i < ports.length; i++) if (buf[o + 1 + i] !== ports[i]) return false;
+    if (buf[o] !== n) return false;
+    for (let i = 0; i < n; i++) if (buf[o + 1 + i] !== ports[i]) return false;
     return true;
   }
 
@@ -207,7 +286,7 @@ export function longestFlowPath(scn: Scenario, routes: Routes, scratch: HopScrat
     const col = routes.flowColumn[f.id];
     let e = scn.nodes[f.src].ports[0];
     let switches = 0;
-    for (let so = scratch.swOrdOf[scn.ports[e].peerNode]; so >= 0; so = scratch.swOrdOf[scn.ports[e].peerNode]) {
+    for (let so = scratch.peerSwOrd[e]; so >= 0; so = scratch.peerSwOrd[e]) {
       // Shortest paths visit each switch once at most: a longer walk means broken tables.
       if (++switches > scratch.swOrdOf.length) throw new Error(`flow ${f.id}: its route does not reach its destination`);
       e = routes.nhWords[routes.route[so * routes.columns + col] + 1];
@@ -222,6 +301,7 @@ export interface HopScratch { stamp: number; seen: Int32Array; stack: Int32Array
 export function hopScratch(scn: Scenario, swOrd: Map<number, number>): HopScratch {
   const swOrdOf = new Int32Array(scn.nodes.length).fill(-1);
   for (const [node, so] of swOrd) swOrdOf[node] = so;
-  const peerSwOrd = Int32Array.from(scn.ports, (p) => swOrdOf[p.peerNode]);
+  const peerSwOrd = new Int32Array(scn.ports.length);
+  scn.ports.forEach((p, i) => { peerSwOrd[i] = swOrdOf[p.peerNode]; });
   return { stamp: 0, seen: new Int32Array(scn.ports.length), stack: new Int32Array(scn.ports.length), swOrdOf, peerSwOrd };
 }

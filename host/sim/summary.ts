@@ -118,6 +118,13 @@ export function summarise(fab: Fabric, scn: Scenario, m: RunMeasures): FullSumma
   const pausedByPort: { port: string; paused_ps_by_priority: number[] }[] = [];
   const pausedByPrio = new Array<number>(8).fill(0);
   for (const p of scn.ports) {
+    // Paused time accrues only once a unit obeys an XOFF (assembly/pfc.ts restartPause, which counts
+    // each in PFC_XOFF_RX): a port whose units obeyed none reads zero, without its eight calls into
+    // the core (a k = 16 tree's 6,144 ports, nearly all never paused).
+    const rec = portAt(p.id) + L.SP_PFC;
+    let obeyed = 0;
+    for (let u = 0; u < 9; u++) obeyed += r64(rec + L.PFC_XOFF_RX + 8 * u);
+    if (obeyed === 0) continue;
     const v = Array.from({ length: 8 }, (_, pr) => fab.pausedPs(p.id, scn.duration_ps, pr));
     v.forEach((x, pr) => { pausedByPrio[pr] += x; });
     if (v.some((x) => x > 0)) pausedByPort.push({ port: p.name, paused_ps_by_priority: v });
