@@ -6,8 +6,10 @@
 // Then writes dist/cli/commands.json: each command's usage line and description, so that --help,
 // --version and a misspelt command list the commands without loading any of them.
 // Worker and driver scripts (the sweep worker, the perf driver) stay as tsc built them in dist/.
+import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -137,34 +139,99 @@ const zodUsedNames = {
   },
 };
 
-const bundle = await build({
-  plugins: [asciiStringWidth, zodEnglishOnly, loadOnFirstUse, zodUsedNames],
-  metafile: true,
-  entryPoints: { dcbkit: join(root, 'dist', 'host', 'cli', 'main.js') },
-  outdir: out,
+/**
+ * vega and vega-lite (1.5 MB) render a report's plots, which a run writes only with --out: one
+ * CommonJS sidecar (chunks/vega.cjs) that the bundles require when a plot module first loads.
+ * vega-canvas reaches for node-canvas with a top-level `await import('canvas')`, which CommonJS
+ * cannot hold; the sidecar asks with require() instead, in the same try (canvas is optional).
+ */
+const VEGA_SIDECAR = 'vega.cjs';
+const vegaFromSidecar = {
+  name: 'vega-from-sidecar',
+  setup(b) {
+    b.onResolve({ filter: /^vega(-lite)?$/ }, (args) => ({ path: args.path, namespace: 'vega-from-sidecar' }));
+    b.onLoad({ filter: /.*/, namespace: 'vega-from-sidecar' }, (args) => ({
+      contents: `module.exports = require('../chunks/${VEGA_SIDECAR}')[${JSON.stringify(args.path)}];\n`,
+      loader: 'js',
+    }));
+    b.onResolve({ filter: new RegExp(`/${VEGA_SIDECAR.replace('.', '\\.')}$`) }, (args) => ({ path: args.path, external: true }));
+  },
+};
+const vegaCanvasRequire = {
+  name: 'vega-canvas-require',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]vega-canvas[\\/]build[\\/]vega-canvas\.node\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const patched = text.replace("await import('canvas')", "require('canvas')");
+      if (patched === text) throw new Error(`${args.path}: no top-level import of canvas to replace (vega-canvas changed?)`);
+      return { contents: patched, loader: 'js' };
+    });
+    b.onResolve({ filter: /^canvas$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/**
+ * Each command's bundle holds the CLI wiring and that command only: the other commands' dynamic
+ * imports in host/commands/index.ts become rejections, which never run, since the launcher loads
+ * the bundle of the command the line names (host/cli/launcher.ts, bundleFor). `none` holds no
+ * command: help, --version and a misspelt command use the summaries of commands.json.
+ */
+const indexFile = join(root, 'dist', 'host', 'commands', 'index.js');
+const commandModuleOf = new Map([...readFileSync(indexFile, 'utf8').matchAll(/^\s*'?([\w-]+)'?: async \(\) => [^]*?import\('\.\/([\w-]+)\.js'\)/gm)].map((m) => [m[1], m[2]]));
+const onlyCommand = (command) => ({
+  name: 'only-command',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]host[\\/]commands[\\/]index\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(/import\('\.\/([\w-]+)\.js'\)/g, (call, module) =>
+        module === commandModuleOf.get(command) ? call : `Promise.reject(new Error('dcbkit: command module ${module} is not in the ${command} bundle'))`),
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+});
+
+/** Writes `text` with the bundle id line the launcher reads (the hash names its code cache). */
+function writeBundle(file, text) {
+  text = text.replace(/^#!.*\n/, ''); // main.ts's shebang: the launcher is the program
+  const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `/*dcbkit-bundle ${id}*/${text}`);
+}
+
+const COMMONJS = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunks/[name]-[hash]',
-  // piscina starts its worker from a file beside its own module (__dirname): load it from node_modules.
-  external: ['piscina'],
-  // CommonJS dependencies (cli-progress, ...) call require(); an ES module has none of its own. Made
-  // on first call: createRequire in each of a run's ~25 chunks was path work for Node's module
-  // loader that only the chunk calling require() needs, and that work is JavaScript V8 optimises
-  // once it is hot enough, at a cost in memory (host/util/tiering.ts).
-  banner: {
-    js: "import { createRequire as __dcbkitCreateRequire } from 'node:module'; let __dcbkitRequire; " +
-      'function require(id) { return (__dcbkitRequire ??= __dcbkitCreateRequire(import.meta.url))(id); }',
-  },
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
-});
+  write: false,
+};
 
-const undefinedZod = bundle.warnings.filter((w) => /no matching export/.test(w.text) && /zod/.test(w.text));
-if (undefinedZod.length) throw new Error(`zod names used but not in ZOD_NAMES: ${undefinedZod.map((w) => w.text).join('; ')}`);
+if (commandModuleOf.size === 0) throw new Error(`${indexFile}: no command loaders found`);
+for (const command of [...commandModuleOf.keys(), 'none']) {
+  const bundle = await build({
+    ...COMMONJS,
+    plugins: [asciiStringWidth, zodEnglishOnly, loadOnFirstUse, zodUsedNames, vegaFromSidecar, onlyCommand(command)],
+    entryPoints: [join(root, 'dist', 'host', 'cli', 'main.js')],
+    outfile: join(out, 'commands', `${command}.cjs`),
+    // piscina starts its worker from a file beside its own module (__dirname): load it from node_modules.
+    external: ['piscina'],
+    // The bundles' import.meta.url is the entry's (dist/cli/dcbkit.js): main.ts knows it is the
+    // program, index.ts finds commands.json beside it, the stand-ins find chunks/.
+    define: { 'import.meta.url': '__dcbkitEntryUrl' },
+    banner: { js: "var __dcbkitEntryUrl=require('node:url').pathToFileURL(require('node:path').join(__dirname,'..','dcbkit.js')).href;" },
+  });
+  const undefinedZod = bundle.warnings.filter((w) => /no matching export/.test(w.text) && /zod/.test(w.text));
+  if (undefinedZod.length) throw new Error(`zod names used but not in ZOD_NAMES: ${undefinedZod.map((w) => w.text).join('; ')}`);
+  writeBundle(join(out, 'commands', `${command}.cjs`), bundle.outputFiles[0].text);
+}
+
+const launcher = await build({ ...COMMONJS, entryPoints: [join(root, 'dist', 'host', 'cli', 'launcher.js')], outfile: join(out, 'dcbkit.js') });
+writeFileSync(join(out, 'dcbkit.js'), `#!/usr/bin/env node\n${launcher.outputFiles[0].text}`, { mode: 0o755 });
+// The package is "type": "module"; the launcher and its bundles are CommonJS.
+writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
 
 for (const { name } of LOADED_ON_FIRST_USE) {
   await build({
@@ -180,6 +247,13 @@ for (const { name } of LOADED_ON_FIRST_USE) {
     logLevel: 'warning',
   });
 }
+await build({
+  ...COMMONJS,
+  write: true,
+  plugins: [vegaCanvasRequire],
+  stdin: { contents: "module.exports = { vega: require('vega'), 'vega-lite': require('vega-lite') };", resolveDir: root },
+  outfile: join(out, 'chunks', VEGA_SIDECAR),
+});
 
 const { commandLoaders } = await import(pathToFileURL(join(root, 'dist', 'host', 'commands', 'index.js')).href);
 const summaries = [];
@@ -189,3 +263,18 @@ for (const [name, load] of Object.entries(commandLoaders)) {
 }
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'commands.json'), JSON.stringify(summaries, null, 1) + '\n');
+
+/**
+ * V8's code cache of each bundle (host/cli/launcher.ts), written by this Node after a typical use of
+ * the command, so that it holds the bytecode of the functions that use compiled: a small run for
+ * `run`, the help of every other command. Built here, by the Node that will run it: V8 rejects a
+ * cache from another version or flag set, and the CLI then compiles as it would without one.
+ */
+const TRAINING = { run: ['run', join(root, 'examples', 'sim-tiny', 'scenario.yaml'), '--json'], none: ['--help'] };
+for (const command of [...commandModuleOf.keys(), 'none']) {
+  const args = TRAINING[command] ?? [command, '--help'];
+  const r = spawnSync(process.execPath, [join(out, 'dcbkit.js'), ...args], {
+    cwd: root, env: { ...process.env, DCBKIT_WRITE_CODE_CACHE: '1' }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`training run dcbkit ${args.join(' ')} (code cache of ${command}) failed with status ${r.status}: ${r.stderr}`);
+}
