@@ -74,13 +74,44 @@ const LOADED_ON_FIRST_USE = [
   { name: 'yaml', functions: ['parse', 'parseDocument', 'stringify', 'isAlias', 'isMap', 'isPair', 'isScalar', 'isSeq'], classes: ['Document', 'Lexer'] },
   { name: 'cliui', functions: ['default'], classes: [] },
 ];
+/**
+ * Node built-ins that a run loads as its bundle starts but seldom needs, made on first call the same
+ * way: yargs' assertions (`assert` pulls in Node's error formatting, +31 M instructions over
+ * `node -e 0`), which pass on every run, so an assertion that holds (Object.is, as Node's own
+ * strictEqual compares) returns without the module; and the hash in an output's temporary names
+ * (`crypto`, +27 M, with OpenSSL's JavaScript side), which a run that writes nothing never takes.
+ */
+const BUILTINS_ON_FIRST_USE = [
+  {
+    name: 'assert', functions: ['notStrictEqual', 'strictEqual'], classes: [],
+    holds: { strictEqual: 'a.length >= 2 && Object.is(a[0], a[1])', notStrictEqual: 'a.length >= 2 && !Object.is(a[0], a[1])' },
+  },
+  { name: 'crypto', functions: ['createHash'], classes: [] },
+];
 const sidecarFile = (name) => `${name}.cjs`;
 /** Each package's file as its importers resolve it (so the sidecar holds the copy they would load). */
 const sidecarSources = new Map();
+
+/**
+ * A module forwarding `functions` and `classes` to `load()`'s result, which it makes on first call;
+ * an assertion function returns at once when its condition in `holds` is true.
+ */
+function standIn({ functions, classes, holds = {} }, loadExpression) {
+  const forward = (f, call) => {
+    const body = holds[f] === undefined ? `return ${call};` : `if (${holds[f]}) return; return ${call};`;
+    return f === 'default' ? `export default function (...a) { ${body} }\n` : `export function ${f}(...a) { ${body} }\n`;
+  };
+  return 'let real;\n' +
+    `const load = () => (real ??= ${loadExpression});\n` +
+    functions.map((f) => forward(f, `load().${f}(...a)`)).join('') +
+    classes.map((c) => forward(c, `new (load().${c})(...a)`)).join('');
+}
+
 const loadOnFirstUse = {
   name: 'load-on-first-use',
   setup(b) {
-    const names = new Map(LOADED_ON_FIRST_USE.map((p) => [p.name, p]));
+    const packages = new Map(LOADED_ON_FIRST_USE.map((p) => [p.name, p]));
+    const builtins = new Map(BUILTINS_ON_FIRST_USE.map((p) => [p.name, p]));
     b.onResolve({ filter: /^(yaml|cliui)$/ }, async (args) => {
       if (args.pluginData === 'real') return undefined;
       const real = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: 'require-call', pluginData: 'real' });
@@ -90,21 +121,18 @@ const loadOnFirstUse = {
       sidecarSources.set(args.path, real.path);
       return { path: args.path, namespace: 'load-on-first-use' };
     });
-    b.onLoad({ filter: /.*/, namespace: 'load-on-first-use' }, (args) => {
-      const { functions, classes } = names.get(args.path);
-      const file = sidecarFile(args.path);
-      const forward = (f, call) => (f === 'default' ? `export default function (...a) { return ${call}; }\n` : `export function ${f}(...a) { return ${call}; }\n`);
-      return {
-        contents:
-          "import { createRequire } from 'node:module';\n" +
-          'let real;\n' +
-          // The stand-in lands in the entry (dist/cli) or in a chunk (dist/cli/chunks).
-          `const load = () => (real ??= createRequire(import.meta.url)(/\\/chunks\\/[^/]*$/.test(import.meta.url) ? './${file}' : './chunks/${file}'));\n` +
-          functions.map((f) => forward(f, `load().${f}(...a)`)).join('') +
-          classes.map((c) => forward(c, `new (load().${c})(...a)`)).join(''),
-        loader: 'js',
-      };
-    });
+    b.onResolve({ filter: /^(node:)?(assert|crypto)$/ }, (args) =>
+      args.namespace === 'builtin-on-first-use' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'builtin-on-first-use' });
+    // The bundles are dist/cli/commands/NAME.cjs; the sidecars are beside them in dist/cli/chunks.
+    b.onResolve({ filter: /^\.\.\/chunks\/[\w-]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'load-on-first-use' }, (args) => ({
+      contents: standIn(packages.get(args.path), `require('../chunks/${sidecarFile(args.path)}')`),
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-on-first-use' }, (args) => ({
+      contents: standIn(builtins.get(args.path), `require('node:${args.path}')`),
+      loader: 'js',
+    }));
   },
 };
 
@@ -154,7 +182,6 @@ const vegaFromSidecar = {
       contents: `module.exports = require('../chunks/${VEGA_SIDECAR}')[${JSON.stringify(args.path)}];\n`,
       loader: 'js',
     }));
-    b.onResolve({ filter: new RegExp(`/${VEGA_SIDECAR.replace('.', '\\.')}$`) }, (args) => ({ path: args.path, external: true }));
   },
 };
 const vegaCanvasRequire = {
@@ -193,6 +220,10 @@ const onlyCommand = (command) => ({
 /** Writes `text` with the bundle id line the launcher reads (the hash names its code cache). */
 function writeBundle(file, text) {
   text = text.replace(/^#!.*\n/, ''); // main.ts's shebang: the launcher is the program
+  // ASCII only, so that V8 holds the source one byte a character and the launcher reads it as
+  // latin1, without decoding UTF-8 (esbuild leaves a regular expression's letters as they are;
+  // \\uXXXX means the same character in a string or a regular expression).
+  text = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `/*dcbkit-bundle ${id}*/${text}`);

@@ -34,7 +34,8 @@ export function bundleFor(argv: readonly string[], commands: readonly string[]):
 
 /** Compiles and runs the CommonJS file `file` as Node's own loader would, with V8's cached data when it fits. */
 function runBundle(file: string): void {
-  const source = readFileSync(file, 'utf8');
+  // The build writes the bundles in ASCII (scripts/bundle-cli.mjs): latin1 is the same text, read without decoding.
+  const source = readFileSync(file, 'latin1');
   const id = BUNDLE_ID.exec(source)?.[1];
   const cacheFile = id === undefined ? undefined : `${file}.${id}.v8cache`;
   const mode = process.env.DCBKIT_CODE_CACHE;
