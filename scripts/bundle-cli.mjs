@@ -1,10 +1,12 @@
-// Bundles the CLI (dist/host/cli/main.js, from tsc) with esbuild into dist/cli/: dcbkit.js, the entry,
-// holds yargs and the wiring; each command is its own chunk (the dynamic imports of
-// host/commands/index.ts), loaded only when that command runs. Resolving and linking some 400 ES
-// modules of yargs, zod, yaml and the host on every start cost more than the work of a small command;
-// one file per command leaves Node little to resolve (docs/bench.md has the figures).
+// Bundles the CLI (dist/host/cli/main.js, from tsc) with esbuild into dist/cli/, all CommonJS:
+// dcbkit.js, the launcher (host/cli/launcher.ts); commands/NAME.cjs, the wiring with yargs and one
+// command (commands/none.cjs: none), of which a start loads one; chunks/NAME.cjs, the sidecars of
+// packages few runs call (yaml, cliui, vega). Resolving and linking some 400 ES modules of yargs,
+// zod, yaml and the host on every start cost more than the work of a small command, and V8 has a
+// code cache only for scripts (docs/bench.md has the figures).
 // Then writes dist/cli/commands.json: each command's usage line and description, so that --help,
-// --version and a misspelt command list the commands without loading any of them.
+// --version and a misspelt command list the commands without loading any of them; and last, each
+// bundle's V8 code cache, from a training run of it.
 // Worker and driver scripts (the sweep worker, the perf driver) stay as tsc built them in dist/.
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
@@ -62,9 +64,9 @@ const zodEnglishOnly = {
 };
 
 /**
- * Packages that most runs never call, kept out of the chunks that V8 compiles on every start: the
+ * Packages that most runs never call, kept out of the bundles that V8 compiles on every start: the
  * bundle imports a stand-in whose functions load the package on their first call, synchronously as
- * the package itself runs, from one CommonJS file bundled beside the chunks (chunks/NAME.cjs). yaml
+ * the package itself runs, from one CommonJS file bundled beside the command bundles (chunks/NAME.cjs). yaml
  * (160 kB): a run of a JSON scenario never parses YAML. cliui with wrap-ansi (54 kB): yargs lays
  * out help text with it, and a command that runs renders none. Only the names dcbkit (or yargs)
  * imports are forwarded (the build fails on any other); a class is a function that constructs the
@@ -249,8 +251,8 @@ for (const command of [...commandModuleOf.keys(), 'none']) {
     outfile: join(out, 'commands', `${command}.cjs`),
     // piscina starts its worker from a file beside its own module (__dirname): load it from node_modules.
     external: ['piscina'],
-    // The bundles' import.meta.url is the entry's (dist/cli/dcbkit.js): main.ts knows it is the
-    // program, index.ts finds commands.json beside it, the stand-ins find chunks/.
+    // The bundles' import.meta.url is the launcher's (dist/cli/dcbkit.js): main.ts knows it is the
+    // program, index.ts finds commands.json beside it, packageRoot() walks up from it.
     define: { 'import.meta.url': '__dcbkitEntryUrl' },
     banner: { js: "var __dcbkitEntryUrl=require('node:url').pathToFileURL(require('node:path').join(__dirname,'..','dcbkit.js')).href;" },
   });
