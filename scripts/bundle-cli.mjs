@@ -1,13 +1,17 @@
-// Bundles the CLI (dist/host/cli/main.js, from tsc) with esbuild into dist/cli/: dcbkit.js, the entry,
-// holds yargs and the wiring; each command is its own chunk (the dynamic imports of
-// host/commands/index.ts), loaded only when that command runs. Resolving and linking some 400 ES
-// modules of yargs, zod, yaml and the host on every start cost more than the work of a small command;
-// one file per command leaves Node little to resolve (docs/bench.md has the figures).
+// Bundles the CLI (dist/host/cli/main.js, from tsc) with esbuild into dist/cli/, all CommonJS:
+// dcbkit.js, the launcher (host/cli/launcher.ts); commands/NAME.cjs, the wiring with yargs and one
+// command (commands/none.cjs: none), of which a start loads one; chunks/NAME.cjs, the sidecars of
+// packages few runs call (yaml, cliui, vega). Resolving and linking some 400 ES modules of yargs,
+// zod, yaml and the host on every start cost more than the work of a small command, and V8 has a
+// code cache only for scripts (docs/bench.md has the figures).
 // Then writes dist/cli/commands.json: each command's usage line and description, so that --help,
-// --version and a misspelt command list the commands without loading any of them.
+// --version and a misspelt command list the commands without loading any of them; and last, each
+// bundle's V8 code cache, from a training run of it.
 // Worker and driver scripts (the sweep worker, the perf driver) stay as tsc built them in dist/.
+import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -60,9 +64,9 @@ const zodEnglishOnly = {
 };
 
 /**
- * Packages that most runs never call, kept out of the chunks that V8 compiles on every start: the
+ * Packages that most runs never call, kept out of the bundles that V8 compiles on every start: the
  * bundle imports a stand-in whose functions load the package on their first call, synchronously as
- * the package itself runs, from one CommonJS file bundled beside the chunks (chunks/NAME.cjs). yaml
+ * the package itself runs, from one CommonJS file bundled beside the command bundles (chunks/NAME.cjs). yaml
  * (160 kB): a run of a JSON scenario never parses YAML. cliui with wrap-ansi (54 kB): yargs lays
  * out help text with it, and a command that runs renders none. Only the names dcbkit (or yargs)
  * imports are forwarded (the build fails on any other); a class is a function that constructs the
@@ -72,13 +76,44 @@ const LOADED_ON_FIRST_USE = [
   { name: 'yaml', functions: ['parse', 'parseDocument', 'stringify', 'isAlias', 'isMap', 'isPair', 'isScalar', 'isSeq'], classes: ['Document', 'Lexer'] },
   { name: 'cliui', functions: ['default'], classes: [] },
 ];
+/**
+ * Node built-ins that a run loads as its bundle starts but seldom needs, made on first call the same
+ * way: yargs' assertions (`assert` pulls in Node's error formatting, +31 M instructions over
+ * `node -e 0`), which pass on every run, so an assertion that holds (Object.is, as Node's own
+ * strictEqual compares) returns without the module; and the hash in an output's temporary names
+ * (`crypto`, +27 M, with OpenSSL's JavaScript side), which a run that writes nothing never takes.
+ */
+const BUILTINS_ON_FIRST_USE = [
+  {
+    name: 'assert', functions: ['notStrictEqual', 'strictEqual'], classes: [],
+    holds: { strictEqual: 'a.length >= 2 && Object.is(a[0], a[1])', notStrictEqual: 'a.length >= 2 && !Object.is(a[0], a[1])' },
+  },
+  { name: 'crypto', functions: ['createHash'], classes: [] },
+];
 const sidecarFile = (name) => `${name}.cjs`;
 /** Each package's file as its importers resolve it (so the sidecar holds the copy they would load). */
 const sidecarSources = new Map();
+
+/**
+ * A module forwarding `functions` and `classes` to `load()`'s result, which it makes on first call;
+ * an assertion function returns at once when its condition in `holds` is true.
+ */
+function standIn({ functions, classes, holds = {} }, loadExpression) {
+  const forward = (f, call) => {
+    const body = holds[f] === undefined ? `return ${call};` : `if (${holds[f]}) return; return ${call};`;
+    return f === 'default' ? `export default function (...a) { ${body} }\n` : `export function ${f}(...a) { ${body} }\n`;
+  };
+  return 'let real;\n' +
+    `const load = () => (real ??= ${loadExpression});\n` +
+    functions.map((f) => forward(f, `load().${f}(...a)`)).join('') +
+    classes.map((c) => forward(c, `new (load().${c})(...a)`)).join('');
+}
+
 const loadOnFirstUse = {
   name: 'load-on-first-use',
   setup(b) {
-    const names = new Map(LOADED_ON_FIRST_USE.map((p) => [p.name, p]));
+    const packages = new Map(LOADED_ON_FIRST_USE.map((p) => [p.name, p]));
+    const builtins = new Map(BUILTINS_ON_FIRST_USE.map((p) => [p.name, p]));
     b.onResolve({ filter: /^(yaml|cliui)$/ }, async (args) => {
       if (args.pluginData === 'real') return undefined;
       const real = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: 'require-call', pluginData: 'real' });
@@ -88,21 +123,18 @@ const loadOnFirstUse = {
       sidecarSources.set(args.path, real.path);
       return { path: args.path, namespace: 'load-on-first-use' };
     });
-    b.onLoad({ filter: /.*/, namespace: 'load-on-first-use' }, (args) => {
-      const { functions, classes } = names.get(args.path);
-      const file = sidecarFile(args.path);
-      const forward = (f, call) => (f === 'default' ? `export default function (...a) { return ${call}; }\n` : `export function ${f}(...a) { return ${call}; }\n`);
-      return {
-        contents:
-          "import { createRequire } from 'node:module';\n" +
-          'let real;\n' +
-          // The stand-in lands in the entry (dist/cli) or in a chunk (dist/cli/chunks).
-          `const load = () => (real ??= createRequire(import.meta.url)(/\\/chunks\\/[^/]*$/.test(import.meta.url) ? './${file}' : './chunks/${file}'));\n` +
-          functions.map((f) => forward(f, `load().${f}(...a)`)).join('') +
-          classes.map((c) => forward(c, `new (load().${c})(...a)`)).join(''),
-        loader: 'js',
-      };
-    });
+    b.onResolve({ filter: /^(node:)?(assert|crypto)$/ }, (args) =>
+      args.namespace === 'builtin-on-first-use' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'builtin-on-first-use' });
+    // The bundles are dist/cli/commands/NAME.cjs; the sidecars are beside them in dist/cli/chunks.
+    b.onResolve({ filter: /^\.\.\/chunks\/[\w-]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'load-on-first-use' }, (args) => ({
+      contents: standIn(packages.get(args.path), `require('../chunks/${sidecarFile(args.path)}')`),
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-on-first-use' }, (args) => ({
+      contents: standIn(builtins.get(args.path), `require('node:${args.path}')`),
+      loader: 'js',
+    }));
   },
 };
 
@@ -137,34 +169,102 @@ const zodUsedNames = {
   },
 };
 
-const bundle = await build({
-  plugins: [asciiStringWidth, zodEnglishOnly, loadOnFirstUse, zodUsedNames],
-  metafile: true,
-  entryPoints: { dcbkit: join(root, 'dist', 'host', 'cli', 'main.js') },
-  outdir: out,
+/**
+ * vega and vega-lite (1.5 MB) render a report's plots, which a run writes only with --out: one
+ * CommonJS sidecar (chunks/vega.cjs) that the bundles require when a plot module first loads.
+ * vega-canvas reaches for node-canvas with a top-level `await import('canvas')`, which CommonJS
+ * cannot hold; the sidecar asks with require() instead, in the same try (canvas is optional).
+ */
+const VEGA_SIDECAR = 'vega.cjs';
+const vegaFromSidecar = {
+  name: 'vega-from-sidecar',
+  setup(b) {
+    b.onResolve({ filter: /^vega(-lite)?$/ }, (args) => ({ path: args.path, namespace: 'vega-from-sidecar' }));
+    b.onLoad({ filter: /.*/, namespace: 'vega-from-sidecar' }, (args) => ({
+      contents: `module.exports = require('../chunks/${VEGA_SIDECAR}')[${JSON.stringify(args.path)}];\n`,
+      loader: 'js',
+    }));
+  },
+};
+const vegaCanvasRequire = {
+  name: 'vega-canvas-require',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]vega-canvas[\\/]build[\\/]vega-canvas\.node\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const patched = text.replace("await import('canvas')", "require('canvas')");
+      if (patched === text) throw new Error(`${args.path}: no top-level import of canvas to replace (vega-canvas changed?)`);
+      return { contents: patched, loader: 'js' };
+    });
+    b.onResolve({ filter: /^canvas$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/**
+ * Each command's bundle holds the CLI wiring and that command only: the other commands' dynamic
+ * imports in host/commands/index.ts become rejections, which never run, since the launcher loads
+ * the bundle of the command the line names (host/cli/launcher.ts, bundleFor). `none` holds no
+ * command: help, --version and a misspelt command use the summaries of commands.json.
+ */
+const indexFile = join(root, 'dist', 'host', 'commands', 'index.js');
+const commandModuleOf = new Map([...readFileSync(indexFile, 'utf8').matchAll(/^\s*'?([\w-]+)'?: async \(\) => [^]*?import\('\.\/([\w-]+)\.js'\)/gm)].map((m) => [m[1], m[2]]));
+const onlyCommand = (command) => ({
+  name: 'only-command',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]host[\\/]commands[\\/]index\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(/import\('\.\/([\w-]+)\.js'\)/g, (call, module) =>
+        module === commandModuleOf.get(command) ? call : `Promise.reject(new Error('dcbkit: command module ${module} is not in the ${command} bundle'))`),
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+});
+
+/** Writes `text` with the bundle id line the launcher reads (the hash names its code cache). */
+function writeBundle(file, text) {
+  text = text.replace(/^#!.*\n/, ''); // main.ts's shebang: the launcher is the program
+  // ASCII only, so that V8 holds the source one byte a character and the launcher reads it as
+  // latin1, without decoding UTF-8 (esbuild leaves a regular expression's letters as they are;
+  // \\uXXXX means the same character in a string or a regular expression).
+  text = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `/*dcbkit-bundle ${id}*/${text}`);
+}
+
+const COMMONJS = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunks/[name]-[hash]',
-  // piscina starts its worker from a file beside its own module (__dirname): load it from node_modules.
-  external: ['piscina'],
-  // CommonJS dependencies (cli-progress, ...) call require(); an ES module has none of its own. Made
-  // on first call: createRequire in each of a run's ~25 chunks was path work for Node's module
-  // loader that only the chunk calling require() needs, and that work is JavaScript V8 optimises
-  // once it is hot enough, at a cost in memory (host/util/tiering.ts).
-  banner: {
-    js: "import { createRequire as __dcbkitCreateRequire } from 'node:module'; let __dcbkitRequire; " +
-      'function require(id) { return (__dcbkitRequire ??= __dcbkitCreateRequire(import.meta.url))(id); }',
-  },
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
-});
+  write: false,
+};
 
-const undefinedZod = bundle.warnings.filter((w) => /no matching export/.test(w.text) && /zod/.test(w.text));
-if (undefinedZod.length) throw new Error(`zod names used but not in ZOD_NAMES: ${undefinedZod.map((w) => w.text).join('; ')}`);
+if (commandModuleOf.size === 0) throw new Error(`${indexFile}: no command loaders found`);
+for (const command of [...commandModuleOf.keys(), 'none']) {
+  const bundle = await build({
+    ...COMMONJS,
+    plugins: [asciiStringWidth, zodEnglishOnly, loadOnFirstUse, zodUsedNames, vegaFromSidecar, onlyCommand(command)],
+    entryPoints: [join(root, 'dist', 'host', 'cli', 'main.js')],
+    outfile: join(out, 'commands', `${command}.cjs`),
+    // piscina starts its worker from a file beside its own module (__dirname): load it from node_modules.
+    external: ['piscina'],
+    // The bundles' import.meta.url is the launcher's (dist/cli/dcbkit.js): main.ts knows it is the
+    // program, index.ts finds commands.json beside it, packageRoot() walks up from it.
+    define: { 'import.meta.url': '__dcbkitEntryUrl' },
+    banner: { js: "var __dcbkitEntryUrl=require('node:url').pathToFileURL(require('node:path').join(__dirname,'..','dcbkit.js')).href;" },
+  });
+  const undefinedZod = bundle.warnings.filter((w) => /no matching export/.test(w.text) && /zod/.test(w.text));
+  if (undefinedZod.length) throw new Error(`zod names used but not in ZOD_NAMES: ${undefinedZod.map((w) => w.text).join('; ')}`);
+  writeBundle(join(out, 'commands', `${command}.cjs`), bundle.outputFiles[0].text);
+}
+
+const launcher = await build({ ...COMMONJS, entryPoints: [join(root, 'dist', 'host', 'cli', 'launcher.js')], outfile: join(out, 'dcbkit.js') });
+writeFileSync(join(out, 'dcbkit.js'), `#!/usr/bin/env node\n${launcher.outputFiles[0].text}`, { mode: 0o755 });
+// The package is "type": "module"; the launcher and its bundles are CommonJS.
+writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
 
 for (const { name } of LOADED_ON_FIRST_USE) {
   await build({
@@ -180,6 +280,13 @@ for (const { name } of LOADED_ON_FIRST_USE) {
     logLevel: 'warning',
   });
 }
+await build({
+  ...COMMONJS,
+  write: true,
+  plugins: [vegaCanvasRequire],
+  stdin: { contents: "module.exports = { vega: require('vega'), 'vega-lite': require('vega-lite') };", resolveDir: root },
+  outfile: join(out, 'chunks', VEGA_SIDECAR),
+});
 
 const { commandLoaders } = await import(pathToFileURL(join(root, 'dist', 'host', 'commands', 'index.js')).href);
 const summaries = [];
@@ -189,3 +296,18 @@ for (const [name, load] of Object.entries(commandLoaders)) {
 }
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'commands.json'), JSON.stringify(summaries, null, 1) + '\n');
+
+/**
+ * V8's code cache of each bundle (host/cli/launcher.ts), written by this Node after a typical use of
+ * the command, so that it holds the bytecode of the functions that use compiled: a small run for
+ * `run`, the help of every other command. Built here, by the Node that will run it: V8 rejects a
+ * cache from another version or flag set, and the CLI then compiles as it would without one.
+ */
+const TRAINING = { run: ['run', join(root, 'examples', 'sim-tiny', 'scenario.yaml'), '--json'], none: ['--help'] };
+for (const command of [...commandModuleOf.keys(), 'none']) {
+  const args = TRAINING[command] ?? [command, '--help'];
+  const r = spawnSync(process.execPath, [join(out, 'dcbkit.js'), ...args], {
+    cwd: root, env: { ...process.env, DCBKIT_WRITE_CODE_CACHE: '1' }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`training run dcbkit ${args.join(' ')} (code cache of ${command}) failed with status ${r.status}: ${r.stderr}`);
+}

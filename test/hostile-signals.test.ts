@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkOutDir, RUN_OUTPUT, writeTreeAtomic, writeTreeAtomicAsync } from '../host/io/output.js';
-import { HOST_TAG } from '../host/io/output-recovery.js';
+import { hostTag } from '../host/io/output-recovery.js';
 import { Interrupted, stopSignal, withStopSignals } from '../host/io/signals.js';
 import { runCommand } from '../host/commands/run.js';
 import { writeReport } from '../host/report/report.js';
@@ -135,8 +135,8 @@ describe('what a writer killed outright leaves is put right by the next command'
   it('a stage of a dead process beside --out is removed; one of a live process or another host is kept', () => {
     const parent = join(dir, 'stale');
     mkdirSync(parent);
-    const dead = `.dcbkit-stage-${HOST_TAG}-${deadPid()}-abc`;
-    const live = `.dcbkit-stage-${HOST_TAG}-${process.ppid}-def`;
+    const dead = `.dcbkit-stage-${hostTag()}-${deadPid()}-abc`;
+    const live = `.dcbkit-stage-${hostTag()}-${process.ppid}-def`;
     const foreign = `.dcbkit-stage-00000000-${deadPid()}-ghi`;
     for (const n of [dead, live, foreign]) mkdirSync(join(parent, n, 'sub'), { recursive: true });
     checkOutDir(join(parent, 'out'), RUN_OUTPUT);
@@ -148,11 +148,11 @@ describe('what a writer killed outright leaves is put right by the next command'
     const out = join(parent, 'out');
     writeTreeAtomic(out, new Map([['run.json', runJson(1)], ['old.txt', 'old']]), RUN_OUTPUT);
     const pid = deadPid();
-    const aside = join(parent, `.dcbkit-old-${HOST_TAG}-${pid}-a`);
-    const stage = join(parent, `.dcbkit-stage-${HOST_TAG}-${pid}-b`);
+    const aside = join(parent, `.dcbkit-old-${hostTag()}-${pid}-a`);
+    const stage = join(parent, `.dcbkit-stage-${hostTag()}-${pid}-b`);
     mkdirSync(stage);
     writeFileSync(join(stage, 'run.json'), runJson(2));
-    writeFileSync(join(parent, `.dcbkit-swap-${HOST_TAG}-${pid}-c.json`), JSON.stringify({ mode: 'swap', target: out, stage, aside, keep: [] }));
+    writeFileSync(join(parent, `.dcbkit-swap-${hostTag()}-${pid}-c.json`), JSON.stringify({ mode: 'swap', target: out, stage, aside, keep: [] }));
     renameSync(out, aside); // the kill came here, before the stage was renamed to out
     checkOutDir(out, RUN_OUTPUT);
     expect(readdirSync(out).sort()).toEqual(['old.txt', 'run.json']);
@@ -164,11 +164,11 @@ describe('what a writer killed outright leaves is put right by the next command'
     const out = join(parent, 'out');
     writeTreeAtomic(out, new Map([['run.json', runJson(2)]]), RUN_OUTPUT);
     const pid = deadPid();
-    const aside = join(parent, `.dcbkit-old-${HOST_TAG}-${pid}-a`);
+    const aside = join(parent, `.dcbkit-old-${hostTag()}-${pid}-a`);
     mkdirSync(join(aside, 'shards'), { recursive: true });
     writeFileSync(join(aside, 'shards', 'log'), 'kept');
     writeFileSync(join(aside, 'run.json'), runJson(1));
-    writeFileSync(join(parent, `.dcbkit-swap-${HOST_TAG}-${pid}-c.json`), JSON.stringify({ mode: 'swap', target: out, stage: join(parent, 'gone'), aside, keep: ['shards'] }));
+    writeFileSync(join(parent, `.dcbkit-swap-${hostTag()}-${pid}-c.json`), JSON.stringify({ mode: 'swap', target: out, stage: join(parent, 'gone'), aside, keep: ['shards'] }));
     checkOutDir(out, RUN_OUTPUT);
     expect(readdirSync(out).sort()).toEqual(['run.json', 'shards']);
     expect(readFileSync(join(out, 'shards', 'log'), 'utf8')).toBe('kept');
@@ -182,11 +182,11 @@ describe('what a writer killed outright leaves is put right by the next command'
     writeFileSync(join(out, 'run.json'), runJson(1));
     writeFileSync(join(out, 'old.txt'), 'old');
     const pid = deadPid();
-    const aside = join(out, `.dcbkit-old-${HOST_TAG}-${pid}-a`);
-    const stage = join(out, `.dcbkit-stage-${HOST_TAG}-${pid}-b`);
+    const aside = join(out, `.dcbkit-old-${hostTag()}-${pid}-a`);
+    const stage = join(out, `.dcbkit-stage-${hostTag()}-${pid}-b`);
     mkdirSync(stage);
     mkdirSync(aside);
-    writeFileSync(join(out, `.dcbkit-swap-${HOST_TAG}-${pid}-c.json`), JSON.stringify({ mode: 'in-place', dir: out, stage, aside, earlier: ['old.txt', 'run.json'], fresh: ['new.txt', 'run.json'] }));
+    writeFileSync(join(out, `.dcbkit-swap-${hostTag()}-${pid}-c.json`), JSON.stringify({ mode: 'in-place', dir: out, stage, aside, earlier: ['old.txt', 'run.json'], fresh: ['new.txt', 'run.json'] }));
     // both earlier entries moved aside, the new run.json moved up; killed before new.txt
     renameSync(join(out, 'old.txt'), join(aside, 'old.txt'));
     renameSync(join(out, 'run.json'), join(aside, 'run.json'));

@@ -11,6 +11,7 @@ import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { helpWords } from './command-word.js';
 import { loadCommands } from '../commands/index.js';
 import { packageRoot } from '../core/loader.js';
 import { InputError, ProblemsError, formatProblem, type Problem } from '../errors/errors.js';
@@ -33,11 +34,6 @@ interface ParserInternals {
 function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
   return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--json' || a === '--json=true');
-}
-
-/** `dcbkit help CMD ...` is `dcbkit CMD ... --help` (yargs would read `help` as a misspelt command). */
-function helpWords(argv: readonly string[]): string[] {
-  return argv[0] === 'help' ? [...argv.slice(1), '--help'] : [...argv];
 }
 
 /** Runs the CLI on `rawArgv` (the words after `dcbkit`) and returns the exit status. */

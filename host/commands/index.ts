@@ -3,8 +3,8 @@
 // keeps every `dcbkit` start cheap. Add a command by listing its name and module here.
 import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { keepYoungGenerationSmall } from '../util/gc.js';
-import { deferTierUp } from '../util/tiering.js';
+import { commandWord } from '../cli/command-word.js';
+import { beforeLoading } from './prelude.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCommand = CommandModule<any, any>;
@@ -16,12 +16,8 @@ export const commandLoaders: Record<string, () => Promise<AnyCommand>> = {
   vectors: async () => (await import('./vectors.js')).vectorsCommand,
   headroom: async () => (await import('./headroom.js')).headroomCommand,
   bench: async () => (await import('./bench.js')).benchCommand,
-  // Before the run command's code loads: its libraries' start-up is the first burst that would grow
-  // V8's young generation, which a run's peak memory then carries to the end (host/util/gc.ts); and
-  // V8's optimising compiler kept for code that runs long enough to repay it (host/util/tiering.ts).
   run: async () => {
-    keepYoungGenerationSmall();
-    deferTierUp();
+    beforeLoading('run');
     return (await import('./run.js')).runCommandModule;
   },
   sweep: async () => (await import('./sweep.js')).sweepCommand,
@@ -70,9 +66,7 @@ const summaryOnly = (s: CommandSummary): AnyCommand => ({
  * named before the word being completed, whose options it lists.
  */
 export async function loadCommands(argv: string[]): Promise<AnyCommand[]> {
-  const at = argv.indexOf('--get-yargs-completions');
-  const words = at < 0 ? argv : argv.slice(at + 2, -1); // after the script name, before the current word
-  const first = words.find((a) => !a.startsWith('-'));
+  const first = commandWord(argv);
   if (first !== undefined && first in commandLoaders) return [await commandLoaders[first]()];
   const summaries = bundledSummaries();
   if (summaries) return summaries.map(summaryOnly);

@@ -23,12 +23,15 @@ import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 
-/** This host's part of a temporary name. */
-export const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+let hostTagMemo: string | undefined;
+/** This host's part of a temporary name; made on first use (a run that writes nothing never asks, and node:crypto is slow to load). */
+export function hostTag(): string {
+  return (hostTagMemo ??= createHash('sha256').update(hostname()).digest('hex').slice(0, 8));
+}
 
 /** `.dcbkit-<role>-<host>-<pid>-<random>` for this process. */
 export function tempName(role: 'stage' | 'old' | 'swap'): string {
-  return `.dcbkit-${role}-${HOST_TAG}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  return `.dcbkit-${role}-${hostTag()}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 const TEMP = /^\.dcbkit-(stage|old|swap)-([0-9a-f]{8})-(\d+)-[0-9a-z]+(\.json)?$/;
@@ -50,7 +53,7 @@ function alive(pid: number): boolean {
 /** True for a temporary entry of a dead writer on this host. */
 function staleEntry(name: string): RegExpExecArray | undefined {
   const m = TEMP.exec(name);
-  return m && m[2] === HOST_TAG && Number(m[3]) !== process.pid && !alive(Number(m[3])) ? m : undefined;
+  return m && m[2] === hostTag() && Number(m[3]) !== process.pid && !alive(Number(m[3])) ? m : undefined;
 }
 
 const present = (p: string) => lstatSync(p, { throwIfNoEntry: false }) !== undefined;

@@ -1,13 +1,12 @@
-// The installed CLI (package.json "bin": the esbuild bundle of scripts/bundle-cli.mjs) loads only
-// what a command needs: --version, --help and a misspelt command load no command module, a command
-// loads its own chunk and no other command's; shell completion works from a `dcbkit` on PATH, as
+// The installed CLI (package.json "bin": the launcher of scripts/bundle-cli.mjs) loads only what a
+// command needs: --version, --help and a misspelt command load the bundle of no command, a command
+// loads its own bundle, which holds no other command, compiled from V8's code cache when it fits; shell completion works from a `dcbkit` on PATH, as
 // `npm link` and `npm install -g .` put it there (a symlink in a bin directory). Times are measured
 // by `dcbkit bench` (cli_startup_ms), never asserted here.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cliEntry } from '../../bench/startup.js';
@@ -19,49 +18,67 @@ const entry = cliEntry(root);
 const scratch = mkdtempSync(join(tmpdir(), 'dcbkit-startup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-// A module hook that names every module the process loads, one `loaded <url>` line on stderr.
-const hooks = join(scratch, 'hooks.mjs');
-writeFileSync(hooks, "export async function load(url, context, next) { process.stderr.write(`loaded ${url}\\n`); return next(url, context); }\n");
-const register = join(scratch, 'register.mjs');
-writeFileSync(register, `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+// The launcher registers the one bundle it runs in Node's CommonJS cache, as Node's own loader would;
+// the sidecars (yaml, cliui, vega) are required. A preloaded script lists that cache at exit.
+const listRequired = join(scratch, 'list-required.cjs');
+writeFileSync(listRequired, "process.on('exit', () => { for (const f of Object.keys(require('node:module')._cache)) process.stderr.write(`required ${f}\\n`); });\n");
 
-/** The command modules (tsc output host/commands/NAME.js, or bundle chunks NAME-HASH.js) that `dcbkit ...args` loads. */
-function commandModulesLoaded(args: string[]): { status: number; modules: string[] } {
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, entry, ...args], { cwd: root, encoding: 'utf8' });
-  const files = [...r.stderr.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1]);
-  const moduleNames = ['version', 'validate', 'schema', 'vectors', 'headroom', 'bench', 'run', 'sweep', 'sweep-merge', 'frames', 'dcbx', 'codegen', 'analyze', 'gen', 'examples'];
-  const modules = moduleNames.filter((n) => files.some((f) => f.endsWith(`/commands/${n}.js`) || new RegExp(`/chunks/${n}-[A-Z0-9]+\\.js$`).test(f)));
-  return { status: r.status ?? -1, modules };
+/** What `dcbkit ...args` loads of dist/cli: the command bundles (commands/NAME.cjs) and the sidecars (chunks/NAME.cjs). */
+function cliFilesLoaded(args: string[], env: NodeJS.ProcessEnv = process.env, nodeFlags: string[] = []) {
+  const r = spawnSync(process.execPath, [...nodeFlags, '-r', listRequired, entry, ...args], { cwd: root, env, encoding: 'utf8' });
+  const loaded = (dir: string) => [...r.stderr.matchAll(new RegExp(`^required \\S+/dist/cli/${dir}/([\\w-]+)\\.cjs$`, 'gm'))].map((m) => m[1]).sort();
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, bundles: loaded('commands'), sidecars: loaded('chunks') };
 }
 
+const summaries = JSON.parse(readFileSync(join(root, 'dist', 'cli', 'commands.json'), 'utf8')) as { name: string; describe: string }[];
+const bundleText = (name: string) => readFileSync(join(root, 'dist', 'cli', 'commands', `${name}.cjs`), 'utf8');
+
 describe('the installed dcbkit loads what a command needs', () => {
-  it('is the bundle, with one chunk per command', () => {
+  it('is the launcher, with one CommonJS bundle per command and one for none', () => {
     expect(entry).toBe(join(root, 'dist', 'cli', 'dcbkit.js'));
-    const summaries = JSON.parse(readFileSync(join(root, 'dist', 'cli', 'commands.json'), 'utf8')) as { name: string }[];
     expect(summaries.map((s) => s.name)).toEqual(Object.keys(commandLoaders));
+    for (const name of [...Object.keys(commandLoaders), 'none']) expect(bundleText(name)).toMatch(/^\/\*dcbkit-bundle [0-9a-f]{16}\*\//);
   });
 
-  it.each([[['--version']], [['-V']], [['--help']], [['help']], [['headrom']]])('dcbkit %j loads no command module', (args) => {
-    const r = commandModulesLoaded(args);
-    expect(r.modules).toEqual([]);
+  it('a command\'s bundle holds no other command\'s module', () => {
+    for (const name of [...Object.keys(commandLoaders), 'none']) {
+      const text = bundleText(name);
+      const others = summaries.filter((s) => s.name !== name && text.includes(JSON.stringify(s.describe).slice(1, -1)));
+      expect([name, others.map((s) => s.name)]).toEqual([name, []]);
+    }
+  });
+
+  it.each([[['--version']], [['-V']], [['--help']], [['headrom']], [['--json', 'frobnicate']]])('dcbkit %j loads the bundle of no command', (args) => {
+    expect(cliFilesLoaded(args).bundles).toEqual(['none']);
+  });
+
+  it('help CMD and CMD --help load that command\'s bundle and print its options', () => {
+    for (const args of [['help', 'headroom'], ['headroom', '--help']]) {
+      const r = cliFilesLoaded(args);
+      expect([r.status, r.bundles]).toEqual([0, ['headroom']]);
+      expect(r.stdout).toMatch(/^dcbkit headroom/m);
+      expect(r.stdout).toMatch(/--speed/);
+    }
   });
 
   it('validate loads validate alone, run loads run alone (no report code for --json)', () => {
-    const v = commandModulesLoaded(['validate', 'examples/configs/converged.yaml']);
-    expect(v).toEqual({ status: 0, modules: ['validate'] });
-    const r = commandModulesLoaded(['run', 'examples/sim-tiny/scenario.yaml', '--json']);
-    expect(r).toEqual({ status: 0, modules: ['run'] });
+    const v = cliFilesLoaded(['validate', 'examples/configs/converged.yaml']);
+    expect([v.status, v.bundles]).toEqual([0, ['validate']]);
+    const r = cliFilesLoaded(['run', 'examples/sim-tiny/scenario.yaml', '--json']);
+    expect([r.status, r.bundles, r.sidecars]).toEqual([0, ['run'], []]);
   });
 
-  // The bundle's yaml and cliui load from sidecar files on first call (CommonJS, so the module hook
-  // above does not see them: a preloaded script lists Node's CommonJS cache at exit).
-  const listRequired = join(scratch, 'list-required.cjs');
-  writeFileSync(listRequired, "process.on('exit', () => { for (const f of Object.keys(require('node:module')._cache)) process.stderr.write(`required ${f}\\n`); });\n");
-  function sidecarsLoaded(args: string[]): { status: number; stdout: string; sidecars: string[] } {
-    const r = spawnSync(process.execPath, ['-r', listRequired, entry, ...args], { cwd: root, encoding: 'utf8' });
-    const sidecars = [...r.stderr.matchAll(/^required \S+\/dist\/cli\/chunks\/(\w+)\.cjs$/gm)].map((m) => m[1]).sort();
-    return { status: r.status ?? -1, stdout: r.stdout, sidecars };
-  }
+  it('a run with --out loads vega from its sidecar and writes the plots', () => {
+    const out = join(scratch, 'tiny-report');
+    const r = cliFilesLoaded(['run', 'examples/sim-tiny/scenario.yaml', '--out', out]);
+    expect([r.status, r.bundles, r.sidecars]).toEqual([0, ['run'], ['vega']]);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/<svg/);
+  });
+
+  const simulated = (out: string) => {
+    const { flows, drops, throughput } = JSON.parse(out) as Record<string, unknown>;
+    return { flows, drops, throughput };
+  };
 
   it('a run of a JSON scenario or of plain YAML loads neither yaml nor cliui; other YAML loads yaml, --help cliui, with the same results', () => {
     const yamlFile = join(root, 'examples', 'sim-tiny', 'scenario.yaml');
@@ -69,23 +86,36 @@ describe('the installed dcbkit loads what a command needs', () => {
     writeFileSync(jsonFile, JSON.stringify(parse(readFileSync(yamlFile, 'utf8'))));
     // an explicit document start is outside the subset that host/config/plain-yaml.ts reads
     const fullYamlFile = join(scratch, 'sim-tiny.yaml');
-    writeFileSync(fullYamlFile, `---\n${readFileSync(yamlFile, 'utf8')}`);
-    const fromJson = sidecarsLoaded(['run', jsonFile, '--json']);
-    const fromYaml = sidecarsLoaded(['run', yamlFile, '--json']);
-    const fromFullYaml = sidecarsLoaded(['run', fullYamlFile, '--json']);
+    writeFileSync(fullYamlFile, `---
+${readFileSync(yamlFile, 'utf8')}`);
+    const fromJson = cliFilesLoaded(['run', jsonFile, '--json']);
+    const fromYaml = cliFilesLoaded(['run', yamlFile, '--json']);
+    const fromFullYaml = cliFilesLoaded(['run', fullYamlFile, '--json']);
     expect([fromJson.status, fromJson.sidecars]).toEqual([0, []]);
     expect([fromYaml.status, fromYaml.sidecars]).toEqual([0, []]);
     expect([fromFullYaml.status, fromFullYaml.sidecars]).toEqual([0, ['yaml']]);
-    const simulated = (out: string) => {
-      const { flows, drops, throughput } = JSON.parse(out) as Record<string, unknown>;
-      return { flows, drops, throughput };
-    };
     expect(simulated(fromJson.stdout).flows).toBeDefined();
     expect(simulated(fromJson.stdout)).toEqual(simulated(fromYaml.stdout));
     expect(simulated(fromFullYaml.stdout)).toEqual(simulated(fromYaml.stdout));
-    const help = sidecarsLoaded(['run', '--help']);
+    const help = cliFilesLoaded(['run', '--help']);
     expect([help.status, help.sidecars]).toEqual([0, ['cliui']]);
     expect(help.stdout).toMatch(/^Options:$/m);
+  });
+
+  it('V8 takes the code cache written at build time; under other V8 flags it rejects it and the run is the same', () => {
+    const report = { ...process.env, DCBKIT_CODE_CACHE: 'report' };
+    const args = ['run', 'examples/sim-tiny/scenario.yaml', '--json'];
+    const cached = cliFilesLoaded(args, report);
+    expect([cached.status, cached.stderr]).toEqual([0, expect.stringMatching(/^code cache: accepted$/m)]);
+    const rejected = cliFilesLoaded(args, report, ['--max-lazy']);
+    expect([rejected.status, rejected.stderr]).toEqual([0, expect.stringMatching(/^code cache: rejected$/m)]);
+    const off = cliFilesLoaded(args, { ...process.env, DCBKIT_CODE_CACHE: 'off' });
+    expect(off.status).toBe(0);
+    expect(simulated(rejected.stdout)).toEqual(simulated(cached.stdout));
+    expect(simulated(off.stdout)).toEqual(simulated(cached.stdout));
+    for (const name of [...Object.keys(commandLoaders), 'none']) {
+      expect(readdirSync(join(root, 'dist', 'cli', 'commands')).filter((f) => f.startsWith(`${name}.cjs.`) && f.endsWith('.v8cache'))).toHaveLength(1);
+    }
   });
 
   it('--version prints package.json\'s version from any working directory (yargs looked beside its own file)', () => {
