@@ -139,6 +139,16 @@ export function blockedTcs(p: i32, pa: usize, backlog: i32): i32 {
   return blocked;
 }
 
+/**
+ * tryTransmit for port p (record pa) unless its transmitter is busy with its transmitter-done event
+ * queued, when that call would do nothing: a frame into a busy egress port (the usual arrival at a
+ * congested switch) then costs no call.
+ */
+@inline
+export function transmitUnlessBusy(p: i32, pa: usize): void {
+  if (load<i64>(pa + SP_BUSY_UNTIL) <= now || (load<i32>(pa + SP_FLAGS) & 2) == 0) tryTransmit(p);
+}
+
 export function tryTransmit(p: i32): void {
   const pa = portAt(p);
   const busyUntil = load<i64>(pa + SP_BUSY_UNTIL);

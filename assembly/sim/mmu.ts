@@ -23,7 +23,7 @@ import {
   qcnMask, revPaths, route,
 } from './arena';
 import { MAIN, evPush } from './events';
-import { tryTransmit } from './link';
+import { transmitUnlessBusy } from './link';
 import { enqueue, sendControl } from './queues';
 
 // ----------------------------------------------------------------------------------------------
@@ -235,5 +235,5 @@ export function switchReceive(inP: i32, k: i32): void {
       sendControl(nextHop(node, load<i32>(fa + SF_SRC_ORD), f), PKT_CNM, f, qf, f);
     }
   }
-  tryTransmit(out);
+  transmitUnlessBusy(out, oa);
 }

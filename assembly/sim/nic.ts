@@ -298,6 +298,7 @@ export function flowWake(f: i32, fa: usize): void {
 }
 
 /** Flow f, waiting and ready now, joins its ring; the NIC fills the TC queue and the port transmits. */
+@inline
 function flowReady(f: i32, fa: usize): void {
   const p = load<i32>(fa + SF_PORT);
   const pa = portAt(p);

@@ -79,11 +79,12 @@ export function timedSerial(pa: usize, wire: i32): i64 {
 @inline
 export function timedArrival(pa: usize, kind: i32, arriveAt: i64): i64 {
   const latency = load<i32>(pa + SP_FWD_LAT);
-  // No pipeline (a link into a host, which every frame's last hop is): no call.
+  // No pipeline: a link into a host, which every frame's last hop is.
   return latency == 0 ? arriveAt : pipelineArrival(pa, kind, arriveAt, latency);
 }
 
 /** timedArrival through a switch's pipeline of `latency` ps. */
+@inline
 function pipelineArrival(pa: usize, kind: i32, arriveAt: i64, latency: i32): i64 {
   const k = kind & 0xff;
   if (k == PKT_PFC || k == PKT_PAUSE || k == PKT_GRANT) return arriveAt;
