@@ -19,6 +19,7 @@ import { measureFixedCost, type FixedCostReport } from './fixed-cost.js';
 import { benchClosK8, type EngineFigures } from './clos-engine.js';
 import { engineTargets, type TargetCheck } from './targets.js';
 import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { maxOf, minOf } from '../host/util/extent.js';
 
@@ -189,7 +190,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchReport> {
       quick,
       caveat: 'wall-clock figures from one run on this machine; compare only figures from the same run',
     },
-    versions: { ...toolVersions(), gcc: gccVersion(), cpu: cpuModel(), cores: String((await import('node:os')).cpus().length) },
+    versions: { ...toolVersions(), gcc: gccVersion(), cpu: cpuModel(), cores: String(cpus().length) },
   };
   report.fabric = benchFabric({ quick });
   const k8 = benchClosK8({ quick });

@@ -247,6 +247,7 @@ for (const command of [...commandModuleOf.keys(), 'none']) {
   const bundle = await build({
     ...COMMONJS,
     plugins: [asciiStringWidth, zodEnglishOnly, loadOnFirstUse, zodUsedNames, vegaFromSidecar, onlyCommand(command)],
+    metafile: true,
     entryPoints: [join(root, 'dist', 'host', 'cli', 'main.js')],
     outfile: join(out, 'commands', `${command}.cjs`),
     // piscina starts its worker from a file beside its own module (__dirname): load it from node_modules.
@@ -258,6 +259,11 @@ for (const command of [...commandModuleOf.keys(), 'none']) {
   });
   const undefinedZod = bundle.warnings.filter((w) => /no matching export/.test(w.text) && /zod/.test(w.text));
   if (undefinedZod.length) throw new Error(`zod names used but not in ZOD_NAMES: ${undefinedZod.map((w) => w.text).join('; ')}`);
+  // A script compiled through node:vm from V8's cached data has no loader for import(): it throws
+  // ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING (Node 20; the vm option that would supply one is lost with
+  // the cache). esbuild turns import() of bundled modules into require(); an external one stays.
+  const dynamic = Object.values(bundle.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.kind === 'dynamic-import');
+  if (dynamic.length) throw new Error(`bundle ${command}: import() of ${dynamic.map((i) => i.path).join(', ')} would fail at run time in a bundle compiled from the code cache: import it statically (or require it)`);
   writeBundle(join(out, 'commands', `${command}.cjs`), bundle.outputFiles[0].text);
 }
 
