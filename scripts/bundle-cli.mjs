@@ -277,13 +277,8 @@ for (const { name } of LOADED_ON_FIRST_USE) {
     plugins: [asciiStringWidth],
     stdin: { contents: `module.exports = require(${JSON.stringify(sidecarSources.get(name))});`, resolveDir: root },
     outfile: join(out, 'chunks', sidecarFile(name)),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: 'warning',
+    ...COMMONJS,
+    write: true,
   });
 }
 await build({
