@@ -50,6 +50,9 @@ export function writePortKernels(w: ArenaWriter, L: L, scn: Scenario, portsAt: n
   const fabricWide = fabricCredit(scn);
   const creditAgingPs = BigInt(Math.round(fabricWide.agingPs));
   const dcqcn = scn.qcn.profile === 'dcqcn';
+  // A switch's ports mostly share one headroom and link speed: their PFC parameters are built once
+  // per node and kept while they repeat, not rebuilt (nine units' arrays) for every port.
+  const pfcOfNode = new Map<NormNode, { headroom: number; psPerByte: number; params: PfcParams; modes: number }>();
   for (const p of ports) {
     const pa = portsAt + p.id * L.SP_SIZE;
     const node = scn.nodes[p.node];
@@ -58,8 +61,13 @@ export function writePortKernels(w: ArenaWriter, L: L, scn: Scenario, portsAt: n
     // PFC from the node's modes, thresholds and pause time with this port's headroom; the port's own
     // congestion points; its credit receiver buffer: the port's headroom (about one round trip,
     // Reinemo et al. 2010), hosts alike.
-    w32(pa + L.SP_MODES, node.modes.reduce((word, m, pr) => word | (FC_CODE[m] << (4 * pr)), 0));
-    writePfcParams(core, pa + L.SP_PFC, pfcParamsOf(node, headroom, p.psPerByte));
+    let pfc = pfcOfNode.get(node);
+    if (pfc === undefined || pfc.headroom !== headroom || pfc.psPerByte !== p.psPerByte) {
+      pfc = { headroom, psPerByte: p.psPerByte, params: pfcParamsOf(node, headroom, p.psPerByte), modes: node.modes.reduce((word, m, pr) => word | (FC_CODE[m] << (4 * pr)), 0) };
+      pfcOfNode.set(node, pfc);
+    }
+    w32(pa + L.SP_MODES, pfc.modes);
+    writePfcParams(core, pa + L.SP_PFC, pfc.params);
     const crBytes = node.buffer ? headroom : hostCreditBytes(p, node.dcb.mtu);
     const credit = { k: L.SIM_CREDIT_BITS, unitBytes: fabricWide.unitBytes, capacityUnits: Math.floor(crBytes / node.dcb.creditUnit), agingPs: creditAgingPs };
     for (let pr = 0; pr < 8; pr++) writeCreditParams(core, pa + L.SP_CREDIT + pr * L.CREDIT_SIZE, credit);
@@ -68,10 +76,11 @@ export function writePortKernels(w: ArenaWriter, L: L, scn: Scenario, portsAt: n
     w32(pa + L.SP_WD_ACTION, wd ? WD_ACTION_CODE[wd.action] : 0);
     w64(pa + L.SP_WD_DETECT, wd?.detection_time ?? 0); w64(pa + L.SP_WD_RESTORE, wd?.restoration_time ?? 0);
     const cp = p.qcn;
+    const dcqcnCp = dcqcn ? { kmin: cp.kmin, kmax: cp.kmax, pmax_q16: Math.round((cp.pmax * 65536) / 100) } : null;
     for (let tc = 0; tc < 8; tc++) {
       const rec = pa + L.SP_CP + tc * L.QCN_CP_SIZE;
-      if (dcqcn) writeDcqcnCpParams(core, rec, { kmin: cp.kmin, kmax: cp.kmax, pmax_q16: Math.round((cp.pmax * 65536) / 100) });
-      else writeQcnCpParams(core, rec, { q_eq: cp.q_eq, w: cp.w, quantiser: cp.quantiser });
+      if (dcqcnCp) writeDcqcnCpParams(core, rec, dcqcnCp);
+      else writeQcnCpParams(core, rec, cp);
     }
     const ets = pa + L.SP_ETS;
     for (let x = 0; x < 8; x++) {

@@ -301,6 +301,7 @@ function fabricReaders(core: Core, L: L, scn: Scenario, base: number, a: TableOf
   const pfcPausedPs = core.fn<(rec: number, unit: number, now: bigint) => bigint>('pfcPausedPs');
   const pauseMode = scn.ports.map((p) => scn.nodes[p.node].modes.includes('pause'));
   const portAt = (p: number) => a.ports + p * L.SP_SIZE;
+  const { SP_PFC, PFC_PORT_UNIT, PFC_XOFF_RX } = L;
   return {
     core, scn, base, arenaBytes, L, routes: routing.routes, swOrd: routing.swOrd,
     r32: (at: number) => core.i32[at >>> 2],
@@ -308,8 +309,17 @@ function fabricReaders(core: Core, L: L, scn: Scenario, base: number, a: TableOf
     r64: (at: number) => { const i = core.i32; const w = at >>> 2; return (i[w] >>> 0) + i[w + 1] * 4294967296; },
     portAt,
     flowAt: (f: number) => a.flows + f * L.SF_SIZE,
-    pausedPs: (p: number, now: number, pr: number) =>
-      Number(pfcPausedPs(portAt(p) + L.SP_PFC, pauseMode[p] ? L.PFC_PORT_UNIT : pr, BigInt(now))),
+    pausedPs: (p: number, now: number, pr: number) => {
+      const rec = portAt(p) + SP_PFC;
+      const unit = pauseMode[p] ? PFC_PORT_UNIT : pr;
+      // A unit's paused time accrues only once it obeys an XOFF (assembly/pfc.ts restartPause counts
+      // each in PFC_XOFF_RX): until then it is zero, read here without a call into the core and a
+      // BigInt each way (a sampled port is asked once per interval and priority).
+      const i = core.i32;
+      const xoffRx = (rec + PFC_XOFF_RX + 8 * unit) >>> 2;
+      if ((i[xoffRx] | i[xoffRx + 1]) === 0) return 0;
+      return Number(pfcPausedPs(rec, unit, BigInt(now)));
+    },
     addr: { ports: a.ports, nodes: a.nodes, flows: a.flows, counters: a.counters, wdlog: a.wdlog, paths: a.paths, etsMeter: a.etsMeter },
     pathLen: routing.pathLen,
     threads: split.parts, lookaheadPs: split.lookaheadPs, threadsNote: split.note,
