@@ -64,9 +64,17 @@ export function routeEntry(c: RouteColumns, so: number, col: number): number {
 /** Writes the whole table at out[at ..] row by row (the engine's layout) and returns the tables over it. */
 export function layRoutes(c: RouteColumns, out: Int32Array, at: number): Routes {
   const { rows, columns, nSlots, slots, slotOf, ownRow, ownEntry } = c;
+  // Runs of neighbouring columns of one slot (a switch's hosts are numbered together), each filled
+  // natively: the table's first write runs once per run, cold, where a loop per entry ran interpreted.
+  const runEnd: number[] = [];
+  for (let col = 1; col <= columns; col++) if (col === columns || slotOf[col] !== slotOf[col - 1]) runEnd.push(col);
   for (let so = 0; so < rows; so++) {
     const row = at + so * columns, from = so * nSlots;
-    for (let col = 0; col < columns; col++) out[row + col] = slots[from + slotOf[col]];
+    let start = 0;
+    for (const end of runEnd) {
+      out.fill(slots[from + slotOf[start]], row + start, row + end);
+      start = end;
+    }
   }
   for (let col = 0; col < columns; col++) if (ownRow[col] >= 0) out[at + ownRow[col] * columns + col] = ownEntry[col];
   return { route: out.subarray(at, at + rows * columns), nhWords: c.nhWords, columns, flowColumn: c.flowColumn };
