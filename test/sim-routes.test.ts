@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { checkScenario, loadScenario, type Scenario, type ScenarioInput } from '../host/scenario/scenario.js';
 import { closScenario } from '../host/scenario/clos.js';
 import { computeRoutes, nodeOrdinals } from '../host/sim/routes.js';
+import { buildFabric } from '../host/sim/fabric.js';
 
 function hopsFrom(scn: Scenario, host: number): number[] {
   const dist = scn.nodes.map(() => -1);
@@ -77,5 +78,24 @@ describe('forwarding tables (computeRoutes)', () => {
       traffic: { flows: [{ src: 'h0', dst: 'h2', priority: 3 }, { src: 'h2', dst: 'h0', priority: 3, path: ['h2', 's1', 's2', 's0', 'h0'] }] },
     };
     expectReferenceTables(checkScenario(doc));
+  });
+
+  it('are laid out in the arena (where the engine reads them, 1 and 2 threads) equal to the fresh array', () => {
+    const ring = loadScenario('examples/pfc-deadlock/scenario.yaml');
+    const tree = checkScenario(closScenario({ k: 8, flows: 64, duration: '10us' }));
+    for (const [scn, threads] of [[ring, 1], [tree, 1], [tree, 2]] as const) {
+      const { hostOrd, swOrd } = nodeOrdinals(scn);
+      const want = computeRoutes(scn, hostOrd, swOrd);
+      const fab = buildFabric(scn, 'release', threads);
+      try {
+        const at = fab.r32(fab.base + fab.L.SH_ROUTE);
+        const inArena = fab.core.i32.subarray(at >>> 2, (at >>> 2) + want.route.length);
+        expect(Array.from(inArena), `${scn.name} on ${threads}`).toEqual(Array.from(want.route));
+        expect(Array.from(fab.routes.route)).toEqual(Array.from(want.route));
+        expect(fab.routes.columns).toBe(want.columns);
+      } finally {
+        fab.close();
+      }
+    }
   });
 });

@@ -9,7 +9,7 @@ import { WIRE_OVERHEAD } from '../core/codes.js';
 import { Core } from '../core/loader.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { losslessPgs } from '../scenario/scenario.js';
-import { planRoutes, type RoutePlan, type Routes } from './routes.js';
+import { layRoutes, planRoutes, type RoutePlan, type Routes } from './routes.js';
 import { partitionFabric, type Partitioning } from './partition.js';
 import { PartitionedEngine, type PartitionAreas } from './parallel.js';
 import { etsWeightedMask } from './sample.js';
@@ -111,7 +111,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     writeHeader(w, L, scn, arena, a, routing, capture);
     writeNodes(w, L, scn, a, routing);
     writeTraffic(w, L, scn, a, routing);
-    core.i32.set(routing.routes.route, a.route >>> 2);
+    const routes = layRoutes(routing.routes, core.i32, a.route >>> 2);
     core.i32.set(routing.routes.nhWords, a.nh >>> 2);
     writeFlowKernels(w, L, scn, a.flows);
     for (let part = 1; part <= split.parts; part++) {
@@ -127,7 +127,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
     if (init === 1) throw new Error('simulator event queue too small at init');
     if (init === 2) throw new Error('a flow\'s path is longer than the path table\'s rows (sizing bug)');
     if (engine) startPartitions(w, L, scn, base, a, arena, split, engine);
-    return fabricReaders(core, L, scn, base, a, arena.plan.arenaBytes, routing, split, engine);
+    return fabricReaders(core, L, scn, base, a, arena.plan.arenaBytes, routing, routes, split, engine);
   } catch (e) {
     engine?.abandon();
     throw e;
@@ -293,7 +293,7 @@ function startPartitions(w: ArenaWriter, L: L, scn: Scenario, base: number, a: T
 }
 
 /** The driver's view: zero-copy readers of the tables, and the run loop on one thread or several. */
-function fabricReaders(core: Core, L: L, scn: Scenario, base: number, a: TableOffsets, arenaBytes: number, routing: RoutePlan, split: Partitioning,
+function fabricReaders(core: Core, L: L, scn: Scenario, base: number, a: TableOffsets, arenaBytes: number, routing: RoutePlan, routes: Routes, split: Partitioning,
   engine: PartitionedEngine | null): Fabric {
   const memAfterInit = core.memoryBytes;
   const runUntil = core.fn<(t: bigint) => number>('simRunUntil');
@@ -303,7 +303,7 @@ function fabricReaders(core: Core, L: L, scn: Scenario, base: number, a: TableOf
   const portAt = (p: number) => a.ports + p * L.SP_SIZE;
   const { SP_PFC, PFC_PORT_UNIT, PFC_XOFF_RX } = L;
   return {
-    core, scn, base, arenaBytes, L, routes: routing.routes, swOrd: routing.swOrd,
+    core, scn, base, arenaBytes, L, routes, swOrd: routing.swOrd,
     r32: (at: number) => core.i32[at >>> 2],
     // Two 32-bit halves instead of a BigInt: exact for the counters' range (< 2^53), no allocation.
     r64: (at: number) => { const i = core.i32; const w = at >>> 2; return (i[w] >>> 0) + i[w + 1] * 4294967296; },

@@ -66,71 +66,131 @@ export function smallestFrameTime(scn: Scenario, p: number): number {
   return ppb === 0 ? nominal : nominal - Math.ceil((nominal * ppb) / 1e9) - 1;
 }
 
-/** Partitions the fabric of `scn` into at most `asked` parts (see the file's header for the rules). */
+/**
+ * Partitions the fabric of `scn` into at most `asked` parts (see the file's header for the rules).
+ * Held flat (typed arrays indexed by node, unit and port): it runs once per run on the main thread
+ * while the workers wait, mostly cold, where iterating maps of maps ran interpreted (k = 16 fat tree).
+ */
 export function partitionFabric(scn: Scenario, asked: number): Partitioning {
   const nPorts = scn.ports.length;
   const serial = (note?: string): Partitioning => ({ parts: 1, owner: new Uint8Array(nPorts), lookaheadPs: 0, note });
   if (asked <= 1) return serial();
-  // Units: union-find over nodes joined by host links and by links too short to cut.
-  const parent = scn.nodes.map((n) => n.id);
-  const find = (x: number): number => { while (parent[x] !== x) { parent[x] = parent[parent[x]]; x = parent[x]; } return x; };
-  const union = (a: number, b: number) => { const ra = find(a), rb = find(b); if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb); };
-  for (const p of scn.ports) {
-    const peerNode = scn.ports[p.peer].node;
-    if (scn.nodes[p.node].isHost || scn.nodes[peerNode].isHost || p.delay_ps < smallestFrameTime(scn, p.id)) union(p.node, peerNode);
-  }
-  const unitOf = scn.nodes.map((n) => find(n.id));
-  const units = [...new Set(unitOf)].sort((a, b) => a - b);
-  if (scn.nodes.filter((n) => !n.isHost).length < 2) return serial('one switch: nothing to split');
-  if (units.length < 2) return serial('every link between switches is shorter than a frame: no window would hold work');
-  const parts = Math.min(asked, units.length, 255);
-
-  // Unit graph: weight = ports, links between units with their multiplicity.
-  const index = new Map(units.map((u, i) => [u, i]));
-  const weight = new Array<number>(units.length).fill(0);
-  const links = units.map(() => new Map<number, number>());
-  for (const p of scn.ports) {
-    const a = index.get(unitOf[p.node])!;
-    const b = index.get(unitOf[scn.ports[p.peer].node])!;
-    weight[a]++;
-    if (a !== b) links[a].set(b, (links[a].get(b) ?? 0) + 1);
-  }
-  const degree = links.map((m) => [...m.values()].reduce((x, y) => x + y, 0));
-  const total = weight.reduce((x, y) => x + y, 0);
-  const partOf = new Int32Array(units.length).fill(-1);
-  let assignedWeight = 0;
-  let unassigned = units.length;
-  for (let w = 0; w < parts - 1; w++) {
-    const share = (total - assignedWeight) / (parts - w);
-    // into[u]: links from unassigned unit u into partition w.
-    const into = new Map<number, number>();
-    let grown = 0;
-    while (grown < share) {
-      let best = -1, bestGain = -Infinity;
-      for (const [u, n] of into) {
-        const gain = 2 * n - degree[u];
-        if (gain > bestGain || (gain === bestGain && u < best)) { best = u; bestGain = gain; }
-      }
-      if (best < 0) best = partOf.indexOf(-1); // a new seed: the lowest unassigned unit
-      if (best < 0) break;
-      partOf[best] = w;
-      unassigned--;
-      into.delete(best);
-      grown += weight[best];
-      for (const [v, n] of links[best]) if (partOf[v] < 0) into.set(v, (into.get(v) ?? 0) + n);
-      // Leave at least one unit for each partition still to grow.
-      if (unassigned <= parts - 1 - w) break;
-    }
-    assignedWeight += grown;
-  }
-  for (let u = 0; u < units.length; u++) if (partOf[u] < 0) partOf[u] = parts - 1;
+  const units = unitsOf(scn);
+  let switches = 0;
+  for (const n of scn.nodes) if (!n.isHost) switches++;
+  if (switches < 2) return serial('one switch: nothing to split');
+  if (units.count < 2) return serial('every link between switches is shorter than a frame: no window would hold work');
+  const parts = Math.min(asked, units.count, 255);
+  const partOf = growPartitions(unitGraph(scn, units), parts);
 
   const owner = new Uint8Array(nPorts);
   let lookaheadPs = Infinity;
   for (const p of scn.ports) {
-    owner[p.id] = partOf[index.get(unitOf[p.node])!];
-    const peerPart = partOf[index.get(unitOf[scn.ports[p.peer].node])!];
-    if (peerPart !== owner[p.id]) lookaheadPs = Math.min(lookaheadPs, p.delay_ps + smallestFrameTime(scn, p.id));
+    owner[p.id] = partOf[units.of[p.node]];
+    if (partOf[units.of[p.peerNode]] !== owner[p.id]) lookaheadPs = Math.min(lookaheadPs, p.delay_ps + smallestFrameTime(scn, p.id));
   }
-  return { parts, owner, lookaheadPs, note: parts < asked ? `${parts} partitions (the fabric has ${units.length} units that can be split)` : undefined };
+  return { parts, owner, lookaheadPs, note: parts < asked ? `${parts} partitions (the fabric has ${units.count} units that can be split)` : undefined };
+}
+
+/**
+ * Units: nodes joined by host links and by links too short to cut (union-find; a set's root is its
+ * lowest node id). `of[node]` is the unit's index, units numbered in the order of their roots.
+ */
+function unitsOf(scn: Scenario): { count: number; of: Int32Array } {
+  const nNodes = scn.nodes.length;
+  const parent = new Int32Array(nNodes);
+  for (let n = 0; n < nNodes; n++) parent[n] = n;
+  const find = (x: number): number => { while (parent[x] !== x) { parent[x] = parent[parent[x]]; x = parent[x]; } return x; };
+  for (const p of scn.ports) {
+    if (scn.nodes[p.node].isHost || scn.nodes[p.peerNode].isHost || p.delay_ps < smallestFrameTime(scn, p.id)) {
+      const ra = find(p.node), rb = find(p.peerNode);
+      if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+    }
+  }
+  // A root is below every other node of its set, so one pass in id order numbers the roots first.
+  const of = new Int32Array(nNodes);
+  let count = 0;
+  for (let n = 0; n < nNodes; n++) of[n] = find(n) === n ? count++ : of[find(n)];
+  return { count, of };
+}
+
+/**
+ * The unit graph: each unit's weight (ports), and its links to other units as a row of far ends,
+ * one per port (a pair of units joined by m links appears m times: the gains below count links).
+ */
+interface UnitGraph { count: number; weight: Int32Array; first: Int32Array; far: Int32Array }
+
+function unitGraph(scn: Scenario, units: { count: number; of: Int32Array }): UnitGraph {
+  const { count, of } = units;
+  const weight = new Int32Array(count);
+  const first = new Int32Array(count + 1);
+  for (const p of scn.ports) {
+    const a = of[p.node];
+    weight[a]++;
+    if (a !== of[p.peerNode]) first[a + 1]++;
+  }
+  for (let u = 0; u < count; u++) first[u + 1] += first[u];
+  const far = new Int32Array(first[count]);
+  const fill = first.slice(0, count);
+  for (const p of scn.ports) {
+    const a = of[p.node], b = of[p.peerNode];
+    if (a !== b) far[fill[a]++] = b;
+  }
+  return { count, weight, first, far };
+}
+
+/**
+ * Greedy graph growing (the file's header): partitions 0 .. parts-2 grow one at a time from the
+ * lowest unassigned unit by the unit of highest gain (2 x links into the partition - all its links
+ * to other units; the lowest index on a tie) until each holds its share of the ports; the last
+ * partition takes what is left. The frontier is the unassigned units with a link into the growing
+ * partition; `into` counts those links.
+ */
+function growPartitions(g: UnitGraph, parts: number): Int32Array {
+  const { count, weight, first, far } = g;
+  const degree = new Int32Array(count);
+  let total = 0;
+  for (let u = 0; u < count; u++) { degree[u] = first[u + 1] - first[u]; total += weight[u]; }
+  const partOf = new Int32Array(count).fill(-1);
+  const into = new Int32Array(count);
+  const frontier = new Int32Array(count);
+  let assignedWeight = 0;
+  let unassigned = count;
+  let lowest = 0; // no unit below it is unassigned
+  for (let w = 0; w < parts - 1; w++) {
+    const share = (total - assignedWeight) / (parts - w);
+    let size = 0; // of the frontier
+    let grown = 0;
+    while (grown < share) {
+      let at = -1, best = -1, bestGain = -Infinity;
+      for (let i = 0; i < size; i++) {
+        const u = frontier[i];
+        const gain = 2 * into[u] - degree[u];
+        if (gain > bestGain || (gain === bestGain && u < best)) { at = i; best = u; bestGain = gain; }
+      }
+      if (best >= 0) {
+        frontier[at] = frontier[--size];
+        into[best] = 0;
+      } else {
+        while (lowest < count && partOf[lowest] >= 0) lowest++;
+        if (lowest === count) break;
+        best = lowest; // a new seed
+      }
+      partOf[best] = w;
+      unassigned--;
+      grown += weight[best];
+      for (let i = first[best]; i < first[best + 1]; i++) {
+        const v = far[i];
+        if (partOf[v] >= 0) continue;
+        if (into[v] === 0) frontier[size++] = v;
+        into[v]++;
+      }
+      // Leave at least one unit for each partition still to grow.
+      if (unassigned <= parts - 1 - w) break;
+    }
+    for (let i = 0; i < size; i++) into[frontier[i]] = 0;
+    assignedWeight += grown;
+  }
+  for (let u = 0; u < count; u++) if (partOf[u] < 0) partOf[u] = parts - 1;
+  return partOf;
 }

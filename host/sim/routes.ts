@@ -12,6 +12,8 @@
 // Invariants: every entry reached by a frame has count >= 1; equal sets are stored once (hashed on
 // their ports), which keeps a fat tree's table small. The engine's row stride (SH_NHOSTS) is
 // `columns`, which equals nHosts when no flow is pinned, so such scenarios keep their exact layout.
+// The search keeps each distinct column once (RouteColumns); layRoutes writes the full table where
+// the engine reads it, in the run's arena.
 import type { Scenario } from '../scenario/scenario.js';
 
 export interface Routes {
@@ -32,66 +34,141 @@ export function nodeOrdinals(scn: Scenario): { hostOrd: Map<number, number>; swO
 }
 
 /**
+ * The forwarding table before it is laid out: each distinct column once (a searched host's, a
+ * pinned flow's) as a slot, which slot each column is, and the one entry of a copied host column
+ * that differs from its slot (the entry of the host's own switch, the link to it). A k = 16 fat
+ * tree has 1,024 host columns and 128 slots: the full table (1.3 MB, 21 MB at k = 28) is written
+ * once, where the engine reads it (layRoutes), instead of being built in fresh memory and copied.
+ */
+export interface RouteColumns {
+  nhWords: Int32Array;
+  /** Row stride of the laid-out table: destination hosts, then pinned flows. */
+  columns: number;
+  /** Route column of each flow (its destination host's, or its own when pinned). */
+  flowColumn: Int32Array;
+  /** Rows (switches), and the slots of each row: slots[row * nSlots + slot]. */
+  rows: number;
+  nSlots: number;
+  slots: Int32Array;
+  slotOf: Int32Array;
+  /** Per column: the row whose entry is ownEntry instead of its slot's (-1: none). */
+  ownRow: Int32Array;
+  ownEntry: Int32Array;
+}
+
+/** Entry (row so, column col) of the laid-out table: a word offset into nhWords. */
+export function routeEntry(c: RouteColumns, so: number, col: number): number {
+  return c.ownRow[col] === so ? c.ownEntry[col] : c.slots[so * c.nSlots + c.slotOf[col]];
+}
+
+/** Writes the whole table at out[at ..] row by row (the engine's layout) and returns the tables over it. */
+export function layRoutes(c: RouteColumns, out: Int32Array, at: number): Routes {
+  const { rows, columns, nSlots, slots, slotOf, ownRow, ownEntry } = c;
+  // Runs of neighbouring columns of one slot (a switch's hosts are numbered together), each filled
+  // natively: the table's first write runs once per run, cold, where a loop per entry ran interpreted.
+  const runEnd: number[] = [];
+  for (let col = 1; col <= columns; col++) if (col === columns || slotOf[col] !== slotOf[col - 1]) runEnd.push(col);
+  for (let so = 0; so < rows; so++) {
+    const row = at + so * columns, from = so * nSlots;
+    let start = 0;
+    for (const end of runEnd) {
+      out.fill(slots[from + slotOf[start]], row + start, row + end);
+      start = end;
+    }
+  }
+  for (let col = 0; col < columns; col++) if (ownRow[col] >= 0) out[at + ownRow[col] * columns + col] = ownEntry[col];
+  return { route: out.subarray(at, at + rows * columns), nhWords: c.nhWords, columns, flowColumn: c.flowColumn };
+}
+
+/**
  * Everything the engine's forwarding needs from a scenario, computed once: the node ordinals, the
- * tables, and the row length of the per-flow path table (longestFlowPath).
+ * table's columns (laid out by layRoutes once its place is known), and the row length of the
+ * per-flow path table (longestFlowPath).
  */
 export interface RoutePlan {
   hostOrd: Map<number, number>;
   swOrd: Map<number, number>;
-  routes: Routes;
+  routes: RouteColumns;
   pathLen: number;
 }
 
 export function planRoutes(scn: Scenario): RoutePlan {
   const { hostOrd, swOrd } = nodeOrdinals(scn);
-  const routes = computeRoutes(scn, hostOrd, swOrd);
+  const routes = searchRoutes(scn, hostOrd, swOrd);
   return { hostOrd, swOrd, routes, pathLen: Math.max(1, longestFlowPath(scn, routes, hopScratch(scn, swOrd))) };
 }
 
+/** The forwarding tables laid out in a fresh array (the deadlock analysis, tests). */
 export function computeRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd: Map<number, number>): Routes {
+  const c = searchRoutes(scn, hostOrd, swOrd);
+  return layRoutes(c, new Int32Array(c.rows * c.columns), 0);
+}
+
+export function searchRoutes(scn: Scenario, hostOrd: Map<number, number>, swOrd: Map<number, number>): RouteColumns {
   const nHosts = hostOrd.size;
   const pinned = scn.flows.filter((f) => f.path !== undefined);
   const columns = nHosts + pinned.length;
-  const route = new Int32Array(swOrd.size * columns);
+  const rows = swOrd.size;
   const table = new NextHopTable();
-  const search = new ColumnSearch(scn, swOrd, columns);
   // A host with one link to a switch s is reached through s alone: toward it, every other switch
   // uses the ports that lead toward s, so its column is that of any other such host of s but for
-  // s's own entry (the link to it). Such columns are copied instead of searched again (k = 28 fat
-  // tree: 392 searches instead of 5,488). The sets are the same ones, asked for in the same order;
-  // the copies are made afterwards row by row (a column's entries lie a row apart, a page each
-  // at k = 16) and s's own entry written over its copy.
-  const searchedFor = new Map<number, number>(); // switch -> the column searched for a host of it
-  const copyOf = new Int32Array(columns).fill(-1);
-  const own: number[] = []; // (entry, next-hop set) of each copied column's switch s
+  // s's own entry (the link to it). Such columns share the slot searched for the first host of s
+  // (k = 28 fat tree: 392 searches instead of 5,488). The sets are the same ones, asked for in the
+  // same order (nhWords depends on it).
+  const searchedFor = new Map<number, number>(); // switch -> the slot searched for a host of it
+  const slotOf = new Int32Array(columns);
+  const ownRow = new Int32Array(columns).fill(-1);
+  const ownEntry = new Int32Array(columns);
+  let nSlots = 0;
   for (const [host, ho] of hostOrd) {
-    const s = search.attachedTo(host);
+    const s = attachedSwitch(scn, host);
     const known = s >= 0 ? searchedFor.get(s) : undefined;
-    if (known !== undefined) {
-      copyOf[ho] = known;
-      own.push(swOrd.get(s)! * columns + ho, table.offsetOf(search.cand, search.linksToward(s, host)));
+    if (known !== undefined) slotOf[ho] = known;
+    else {
+      slotOf[ho] = nSlots++;
+      if (s >= 0) searchedFor.set(s, slotOf[ho]);
+    }
+  }
+  for (let j = 0; j < pinned.length; j++) slotOf[nHosts + j] = nSlots++;
+  const slots = new Int32Array(rows * nSlots);
+  const c: RouteColumns = { nhWords: new Int32Array(0), columns, flowColumn: new Int32Array(0), rows, nSlots, slots, slotOf, ownRow, ownEntry };
+  const search = new ColumnSearch(scn, swOrd, nSlots);
+  const searched = new Uint8Array(nSlots);
+  for (const [host, ho] of hostOrd) {
+    const slot = slotOf[ho];
+    if (searched[slot]) {
+      const s = attachedSwitch(scn, host);
+      ownRow[ho] = swOrd.get(s)!;
+      ownEntry[ho] = table.offsetOf(search.cand, search.linksToward(s, host));
       continue;
     }
+    searched[slot] = 1;
     search.distancesFrom(host);
-    search.fillColumn(route, ho, table);
-    if (s >= 0) searchedFor.set(s, ho);
+    search.fillColumn(slots, slot, table);
   }
-  search.copyColumns(route, copyOf);
-  for (let i = 0; i < own.length; i += 2) route[own[i]] = own[i + 1];
-  const flowColumn = Int32Array.from(scn.flows.map((f) => hostOrd.get(f.dst)!));
+  c.flowColumn = Int32Array.from(scn.flows.map((f) => hostOrd.get(f.dst)!));
   pinned.forEach((f, j) => {
     const col = nHosts + j;
-    flowColumn[f.id] = col;
+    c.flowColumn[f.id] = col;
     const hops = new Map<number, number>(); // switch on the path -> next node
     for (let i = 1; i + 1 < f.path!.length; i++) hops.set(f.path![i], f.path![i + 1]);
     for (const [sw, so] of swOrd) {
       const next = hops.get(sw);
-      route[so * columns + col] = next === undefined
-        ? route[so * columns + hostOrd.get(f.dst)!]
+      slots[so * nSlots + slotOf[col]] = next === undefined
+        ? routeEntry(c, so, hostOrd.get(f.dst)!)
         : table.offsetOf(search.cand, search.linksToward(sw, next));
     }
   });
-  return { route, nhWords: table.words(), columns, flowColumn };
+  c.nhWords = table.words();
+  return c;
+}
+
+/** The switch a host hangs from by its only link, or -1. */
+function attachedSwitch(scn: Scenario, host: number): number {
+  const ports = scn.nodes[host].ports;
+  if (ports.length !== 1) return -1;
+  const s = scn.ports[ports[0]].peerNode;
+  return scn.nodes[s].isHost ? -1 : s;
 }
 
 /**
@@ -109,7 +186,7 @@ class ColumnSearch {
   /** Hops from the searched host to each node (-1: not reached), and the search's queue. */
   private readonly dist: Int32Array;
   private readonly queue: Int32Array;
-  /** Switch node and route-table row start of each switch ordinal's position in swOrd. */
+  /** Switch node and slot-row start of each switch ordinal's position in swOrd. */
   private readonly swNode: Int32Array;
   private readonly swRow: Int32Array;
   /** Word offset of the next-hop set each switch got in the last column searched (0: none yet). */
@@ -117,7 +194,7 @@ class ColumnSearch {
   /** The next-hop set being built: its first n entries (a typed row, reused; an array emptied and refilled by push regrew its store for each entry). */
   readonly cand: Int32Array;
 
-  constructor(scn: Scenario, swOrd: Map<number, number>, columns: number) {
+  constructor(scn: Scenario, swOrd: Map<number, number>, nSlots: number) {
     const nNodes = scn.nodes.length;
     this.first = new Int32Array(nNodes + 1);
     this.isHost = new Uint8Array(nNodes);
@@ -136,16 +213,9 @@ class ColumnSearch {
     this.swNode = new Int32Array(swOrd.size);
     this.swRow = new Int32Array(swOrd.size);
     let i = 0;
-    for (const [sw, so] of swOrd) { this.swNode[i] = sw; this.swRow[i++] = so * columns; }
+    for (const [sw, so] of swOrd) { this.swNode[i] = sw; this.swRow[i++] = so * nSlots; }
     this.lastSet = new Int32Array(swOrd.size);
     this.cand = new Int32Array(degree);
-  }
-
-  /** The switch a host hangs from by its only link, or -1. */
-  attachedTo(host: number): number {
-    if (this.first[host + 1] - this.first[host] !== 1) return -1;
-    const s = this.peer[this.ports[this.first[host]]];
-    return this.isHost[s] ? -1 : s;
   }
 
   /** Breadth-first hop counts from `host`; frames never cross another host. */
@@ -166,18 +236,18 @@ class ColumnSearch {
   }
 
   /**
-   * Every switch's entry of column `ho`: the set of its ports one hop closer to the searched host.
+   * Every switch's entry of slot `slot`: the set of its ports one hop closer to the searched host.
    * A switch's set is mostly the one it had in the column before (a tree's up-links), found by
    * comparing with that set instead of hashing it into the table again.
    */
-  fillColumn(route: Int32Array, ho: number, table: NextHopTable): void {
+  fillColumn(slots: Int32Array, slot: number, table: NextHopTable): void {
     const { swNode, swRow, lastSet, cand } = this;
     for (let i = 0; i < swNode.length; i++) {
       const n = this.closerPorts(swNode[i]);
       const last = lastSet[i];
       const at = last > 0 && table.holds(last, cand, n) ? last : table.offsetOf(cand, n);
       lastSet[i] = at;
-      route[swRow[i] + ho] = at;
+      slots[swRow[i] + slot] = at;
     }
   }
 
@@ -195,11 +265,6 @@ class ColumnSearch {
     let n = 0;
     for (let i = this.first[node]; i < this.first[node + 1]; i++) if (this.peer[this.ports[i]] === next) this.cand[n++] = this.ports[i];
     return n;
-  }
-
-  /** Each column c with copyOf[c] >= 0 made equal to column copyOf[c], in every switch's row. */
-  copyColumns(route: Int32Array, copyOf: Int32Array): void {
-    for (const row of this.swRow) for (let c = 0; c < copyOf.length; c++) if (copyOf[c] >= 0) route[row + c] = route[row + copyOf[c]];
   }
 }
 
@@ -280,7 +345,7 @@ export function walkFlowHops(
  * frame may get is equally long (each shortest-path set is one hop closer; a pinned flow's set is its
  * path's next link), so following the first choice of each set gives the length.
  */
-export function longestFlowPath(scn: Scenario, routes: Routes, scratch: HopScratch): number {
+export function longestFlowPath(scn: Scenario, routes: RouteColumns, scratch: HopScratch): number {
   let longest = 0;
   for (const f of scn.flows) {
     const col = routes.flowColumn[f.id];
@@ -289,7 +354,7 @@ export function longestFlowPath(scn: Scenario, routes: Routes, scratch: HopScrat
     for (let so = scratch.peerSwOrd[e]; so >= 0; so = scratch.peerSwOrd[e]) {
       // Shortest paths visit each switch once at most: a longer walk means broken tables.
       if (++switches > scratch.swOrdOf.length) throw new Error(`flow ${f.id}: its route does not reach its destination`);
-      e = routes.nhWords[routes.route[so * routes.columns + col] + 1];
+      e = routes.nhWords[routeEntry(routes, so, col) + 1];
     }
     if (switches > longest) longest = switches;
   }
