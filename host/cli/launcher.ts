@@ -47,7 +47,7 @@ function readWhole(fd: number, buf: Buffer, at: number, size: number): void {
  * one flat string again before compiling, and each fresh buffer and string is memory touched for
  * the first time, which is dear here (a minor page fault took 20 to 80 us on the 2-core VM): the
  * wrapper written around the file's bytes makes the flat text in one copy, and the cache is then
- * read into the same pages (310 fewer minor faults per start, docs/bench.md).
+ * read into the same pages (about 270 fewer minor faults per start, docs/bench.md).
  */
 function readBundle(file: string, useCache: boolean): { source: string; cacheFile?: string; cachedData?: Buffer } {
   const [head, tail] = (Module as unknown as { wrapper: readonly [string, string] }).wrapper;
