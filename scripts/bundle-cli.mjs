@@ -200,6 +200,27 @@ const vegaCanvasRequire = {
 };
 
 /**
+ * yargs' factory (yargs() itself) guesses the program's version as it makes a parser: it looks for a
+ * package.json from the working directory up, reads and parses the first one, and when there is none
+ * fails an assertion, which loads Node's assert and formats an AssertionError with its stack, then
+ * drops it. host/cli/main.ts gives the version read from dcbkit's own package.json instead
+ * (`.version(packageVersion())`), which replaces the guess; a 1-us incast started outside a Node
+ * project spent 22 M instructions on it (docs/bench.md). The bundle's factory makes the parser
+ * without the guess; the parser is otherwise the same, as `--version` and every help text show.
+ */
+const yargsNoVersionGuess = {
+  name: 'yargs-no-version-guess',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]yargs[\\/]build[\\/]lib[\\/]yargs-factory\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const guesses = text.split('\n        yargs.version();\n').length - 1;
+      if (guesses !== 1) throw new Error(`${args.path}: expected the factory's one \`yargs.version();\`, found ${guesses} (yargs changed?)`);
+      return { contents: text.replace('\n        yargs.version();\n', '\n'), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/**
  * Each command's bundle holds the CLI wiring and that command only: the other commands' dynamic
  * imports in host/commands/index.ts become rejections, which never run, since the launcher loads
  * the bundle of the command the line names (host/cli/launcher.ts, bundleFor). `none` holds no
@@ -246,7 +267,7 @@ if (commandModuleOf.size === 0) throw new Error(`${indexFile}: no command loader
 for (const command of [...commandModuleOf.keys(), 'none']) {
   const bundle = await build({
     ...COMMONJS,
-    plugins: [asciiStringWidth, zodEnglishOnly, loadOnFirstUse, zodUsedNames, vegaFromSidecar, onlyCommand(command)],
+    plugins: [asciiStringWidth, zodEnglishOnly, loadOnFirstUse, zodUsedNames, vegaFromSidecar, yargsNoVersionGuess, onlyCommand(command)],
     metafile: true,
     entryPoints: [join(root, 'dist', 'host', 'cli', 'main.js')],
     outfile: join(out, 'commands', `${command}.cjs`),

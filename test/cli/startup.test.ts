@@ -124,6 +124,25 @@ ${readFileSync(yamlFile, 'utf8')}`);
     expect(r.stdout).toBe(`${version}\n`);
   });
 
+  it('a run started outside any Node project loads no assert: yargs no longer guesses a version from the working directory', () => {
+    // yargs' factory looked for a package.json from the working directory up and, finding none,
+    // failed an assertion (Node's assert loaded, an AssertionError formatted, then dropped).
+    // scripts/bundle-cli.mjs leaves the guess out; the version is dcbkit's own (the test above).
+    const lister = join(scratch, 'list-builtins.cjs');
+    writeFileSync(lister, "process.on('exit', () => process.stderr.write(`builtins ${process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ')}\\n`));\n");
+    const run = join(root, 'examples', 'sim-tiny', 'scenario.yaml');
+    const builtins = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['-r', lister, entry, ...args], { cwd: scratch, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      return /^builtins (.*)$/m.exec(r.stderr)![1].split(' ');
+    };
+    expect(readdirSync(scratch)).not.toContain('package.json');
+    const loaded = builtins(['run', run, '--json']);
+    expect(loaded, 'the lister sees the built-ins a run loads').toContain('fs');
+    expect(loaded).not.toContain('assert');
+    expect(builtins(['--version'])).not.toContain('assert');
+  });
+
   it('dcbkit --help still lists every command with its description', () => {
     const r = spawnSync(process.execPath, [entry, '--help'], { cwd: root, encoding: 'utf8' });
     expect(r.status).toBe(0);
