@@ -95,6 +95,8 @@ export let owner: usize = 0;
 export const F_REMOTE_PEER: i32 = SP_FLAG_REMOTE_PEER;
 /** SP_FLAGS bit: the port's departures are recorded (capture.ts). */
 export const F_CAPTURE: i32 = SP_FLAG_CAPTURE;
+/** SP_FLAGS bit 1: a transmitter-done event for the port is queued (link.ts; the engine's own, set and cleared during a run). */
+export const F_DONE_QUEUED: i32 = 2;
 
 /** Whether this instance runs port p's events (always in a serial run). */
 @inline export function owns(p: i32): bool { return nParts == 1 || <i32>load<u8>(owner + <usize>p) == part; }

@@ -44,7 +44,7 @@ import { pfcRefreshDue } from '../pfc';
 import { qcnRpAdvance } from '../qcn_rp';
 import {
   EV_ARRIVE, EV_CREDIT_REFRESH, EV_FLOW, EV_REFRESH, EV_RP_TIMER, EV_RTO, EV_STORM, EV_TX_DONE, EV_WAKE, EV_WATCHDOG,
-  FOREVER, INDEX_MASK, count, creditAging, ctr, flowAt, nPorts, now, owns, part, pktAt, portAt, storms, wdPolls,
+  F_DONE_QUEUED, FOREVER, INDEX_MASK, count, creditAging, ctr, flowAt, nPorts, now, owns, part, pktAt, portAt, storms, wdPolls,
 } from './arena';
 import { ARR, ARR_FIFO, MAIN, TX, evDone, evFifoSecond, evNext, evOverflow, evPayloadAt, evPush, evTake, evTopTime } from './events';
 import { arrive, tryTransmit } from './link';
@@ -132,7 +132,7 @@ export function runEvents(last: i64): void {
     if (type == EV_ARRIVE) arrive(idx);
     else if (type == EV_TX_DONE) {
       const pa = portAt(idx);
-      store<i32>(pa + SP_FLAGS, load<i32>(pa + SP_FLAGS) & ~2);
+      store<i32>(pa + SP_FLAGS, load<i32>(pa + SP_FLAGS) & ~F_DONE_QUEUED);
       tryTransmit(idx);
     } else if (type == EV_FLOW) flowEvent(idx, t);
     else if (type == EV_WAKE) {

@@ -4,7 +4,7 @@
 // (at the port's own clock, and a switch's pipeline latency is added to its arrival: timing.ts),
 // propagates for the link delay and arrives whole (store and forward) at the peer port.
 //
-// Invariant: SP_FLAGS bit 1 is set iff a TX_DONE event for the port is queued (at most one per port).
+// Invariant: SP_FLAGS bit 1 (F_DONE_QUEUED) is set iff a TX_DONE event for the port is queued (at most one per port).
 import { creditAvailable, creditOnGrant, creditTrySend, creditUnits } from '../credit';
 import { etsSelect } from '../ets';
 import {
@@ -19,7 +19,7 @@ import {
 import { pfcBlockedMask, pfcBlockedTcs, pfcReceivePause, pfcReceivePfc } from '../pfc';
 import { dcqcnRpOnCnp, qcnRpOnCnm } from '../qcn_rp';
 import {
-  CE_BIT, EV_ARRIVE, EV_TX_DONE, EV_WAKE, F_CAPTURE, F_REMOTE_PEER, FOREVER, pfcTimes, REV_BIT, ROCE_BIT, count, creditMaskAt, creditRec,
+  CE_BIT, EV_ARRIVE, EV_TX_DONE, EV_WAKE, F_CAPTURE, F_DONE_QUEUED, F_REMOTE_PEER, FOREVER, pfcTimes, REV_BIT, ROCE_BIT, count, creditMaskAt, creditRec,
   flowAt, freePacket, now, pktAt, portAt,
 } from './arena';
 import { captureDeparture } from './capture';
@@ -77,8 +77,8 @@ export function startFrame(p: i32, pa: usize, k: i32, end: i64): void {
     // Ordered by the receiving port, never by the packet record (docs/sim.md "Event order").
     evPushArrival(arriveAt, (EV_ARRIVE << 28) | <u32>peer, (EV_ARRIVE << 28) | <u32>k);
   }
-  if ((flags & 2) == 0 && (load<i32>(pa + SP_BACKLOG) != 0 || load<i32>(pa + SP_CTRL_HEAD) >= 0)) {
-    store<i32>(pa + SP_FLAGS, flags | 2);
+  if ((flags & F_DONE_QUEUED) == 0 && (load<i32>(pa + SP_BACKLOG) != 0 || load<i32>(pa + SP_CTRL_HEAD) >= 0)) {
+    store<i32>(pa + SP_FLAGS, flags | F_DONE_QUEUED);
     evPushDone(end, (EV_TX_DONE << 28) | <u32>p);
   }
   count(SC_HOPS, 1);
@@ -146,7 +146,7 @@ export function blockedTcs(p: i32, pa: usize, backlog: i32): i32 {
  */
 @inline
 export function transmitUnlessBusy(p: i32, pa: usize): void {
-  if (load<i64>(pa + SP_BUSY_UNTIL) <= now || (load<i32>(pa + SP_FLAGS) & 2) == 0) tryTransmit(p);
+  if (load<i64>(pa + SP_BUSY_UNTIL) <= now || (load<i32>(pa + SP_FLAGS) & F_DONE_QUEUED) == 0) tryTransmit(p);
 }
 
 export function tryTransmit(p: i32): void {
@@ -154,8 +154,8 @@ export function tryTransmit(p: i32): void {
   const busyUntil = load<i64>(pa + SP_BUSY_UNTIL);
   if (busyUntil > now) {
     const flags = load<i32>(pa + SP_FLAGS);
-    if ((flags & 2) == 0) {
-      store<i32>(pa + SP_FLAGS, flags | 2);
+    if ((flags & F_DONE_QUEUED) == 0) {
+      store<i32>(pa + SP_FLAGS, flags | F_DONE_QUEUED);
       evPushDone(busyUntil, (EV_TX_DONE << 28) | <u32>p);
     }
     return;

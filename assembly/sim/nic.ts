@@ -359,6 +359,9 @@ export function nicServe(p: i32, pa: usize, tc: i32, readyFlow: i32 = -1): void 
         ringLeaveHead(tailAt, tail, ta, f, fa, OUT_OF_RING);
         waitUntil(f, fa, t);
       }
+      // It was the ring's only flow (a paced flow after its frame, the usual case): the ring is
+      // empty, so the loop would only find that out.
+      if (f == tail) return;
       continue;
     }
     if (load<i32>(fa + SF_TURN) == 0) {
