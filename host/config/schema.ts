@@ -51,6 +51,13 @@ export const DEFAULT_ETS_TABLES: EtsTables = {
 export const DEFAULT_CREDIT_OUI = '0A-DC-B0';
 const PS_PER_US = 1_000_000;
 
+/**
+ * Every parse here asks for zod's interpreted parse. By default zod compiles a parser for each
+ * object schema's shape with `new Function` on its first parse: code that the bundle's V8 code
+ * cache cannot hold, compiled anew in every process, which reads one config or a few.
+ */
+const INTERPRETED = { jitless: true } as const;
+
 export const APP_SELECTORS: Record<AppSelectorName, 1 | 2 | 3 | 4 | 5> = { ethertype: 1, stream: 2, dgram: 3, any: 4, dscp: 5 };
 export const APP_SELECTOR_NAMES: Record<number, AppSelectorName> = { 1: 'ethertype', 2: 'stream', 3: 'dgram', 4: 'any', 5: 'dscp' };
 /**
@@ -285,7 +292,8 @@ export const rpDcqcnSchema = rpDcqcnInput.transform((s, ctx): QcnRpDcqcn => {
  * algorithm; host/scenario/scenario.ts).
  */
 export function rpDefaults(profile: QcnRpConfig['profile'], lineBps: number): QcnRpConfig {
-  const { profile: p, ...rest } = profile === 'qau-pc' ? rpQauPcSchema.parse({ profile }) : rpDcqcnSchema.parse({ profile });
+  const rp = profile === 'qau-pc' ? rpQauPcSchema : rpDcqcnSchema;
+  const { profile: p, ...rest } = rp.parse({ profile }, INTERPRETED);
   return { profile: p, line_bps: lineBps, ...rest } as QcnRpConfig;
 }
 
@@ -303,7 +311,7 @@ const rpSchema = z
   );
 
 const qcnSchema = strictObject({
-  cp: cpSchema.default(() => cpSchema.parse({})),
+  cp: cpSchema.default(() => cpSchema.parse({}, INTERPRETED)),
   rp: rpSchema,
 });
 
@@ -321,14 +329,14 @@ const appListSchema = z
 
 /** The shape of the input, every field checked on its own (before the cross-field rules). */
 export const configShapeSchema = strictObject({
-  port: portSchema.default(() => portSchema.parse({})),
+  port: portSchema.default(() => portSchema.parse({}, INTERPRETED)),
   ets: etsSchema.optional(),
   pg: pgSchema.optional(),
-  pfc: pfcSchema.default(() => pfcSchema.parse({})),
-  pause: pauseSchema.default(() => pauseSchema.parse({})),
+  pfc: pfcSchema.default(() => pfcSchema.parse({}, INTERPRETED)),
+  pause: pauseSchema.default(() => pauseSchema.parse({}, INTERPRETED)),
   app: appListSchema.default([]),
-  qcn: qcnSchema.default(() => qcnSchema.parse({})),
-  credit: creditSchema.default(() => creditSchema.parse({})),
+  qcn: qcnSchema.default(() => qcnSchema.parse({}, INTERPRETED)),
+  credit: creditSchema.default(() => creditSchema.parse({}, INTERPRETED)),
 });
 
 type Shape = z.output<typeof configShapeSchema>;
@@ -582,7 +590,7 @@ export interface ParsedConfig {
 
 /** Validates a parsed YAML/JSON value as a DCB config. Throws InputError listing every problem. */
 export function parseConfig(obj: unknown): ParsedConfig {
-  const r = configSchema.safeParse(obj, { error: errorMap });
+  const r = configSchema.safeParse(obj, { error: errorMap, ...INTERPRETED });
   if (!r.success) throw new InputError(configProblems(r.error).map((p) => (p.path ? p : { path: 'config', rule: p.rule })));
   const given = obj as { ets?: unknown; pg?: unknown };
   return { config: r.data, warnings: configWarnings(r.data, { ets: given.ets !== undefined, pg: given.pg !== undefined }) };

@@ -182,7 +182,8 @@ function unknownKeyMessage(kind: string | undefined) {
  * document in unknown-key messages (default: the name given with nameDocumentKind, if any).
  */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix = '', kind = kindNames.get(schema)): z.output<S> {
-  const r = schema.safeParse(value, { error: unknownKeyMessage(kind) });
+  // jitless: as parseConfig (host/config/schema.ts), a document is parsed once per process.
+  const r = schema.safeParse(value, { error: unknownKeyMessage(kind), jitless: true });
   if (!r.success) throw new InputError(zodProblems(r.error, prefix));
   return r.data;
 }
