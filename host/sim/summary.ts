@@ -29,10 +29,6 @@ export interface RunMeasures {
 
 export type FullSummary = SimSummary & { drops: SimSummary['drops'] & { pool_exhausted: number }; credit: { grants: number } };
 
-/**
- * Completion time of flow f alone on its path: its wire bytes at the path's slowest link, one frame
- * of `frame` bytes on every other link (store and forward) and every propagation delay, ps.
- */
 /** The ports flow f's frames leave, from its host's port to the port into its destination. */
 export function pathPorts(fab: Fabric, scn: Scenario, f: number): Scenario['ports'] {
   const links = [scn.ports[scn.nodes[scn.flows[f].src].ports[0]]];
@@ -63,6 +59,38 @@ export function idealFctPs(fab: Fabric, scn: Scenario, f: number, size: number, 
 type Links = NonNullable<SimSummary['throughput']>['links'];
 
 /**
+ * A 64-bit counter of the arena at 32-bit word w, as two halves (exact below 2^53, as fabric.ts
+ * r64). The summary reads some 200,000 counters of a k = 16 tree through one view taken once,
+ * instead of a call per counter that asks the core for its view.
+ */
+function u64(i32: Int32Array, w: number): number {
+  return (i32[w] >>> 0) + i32[w + 1] * 4294967296;
+}
+
+/**
+ * Each port's first use, ps: the earliest start of a flow whose path leaves through the port or
+ * arrives through it (Infinity: none). The path is walked in the arena's path table as pathPorts
+ * walks it, without building its list of ports.
+ */
+function firstUseOfPorts(fab: Fabric, scn: Scenario, flows: SimFlowResult[]): Float64Array {
+  const firstUse = new Float64Array(scn.ports.length).fill(Infinity);
+  const i32 = fab.core.i32;
+  const { ports, nodes } = scn;
+  for (const f of scn.flows) {
+    const start = flows[f.id].start_ps;
+    const row = (fab.addr.paths >>> 2) + f.id * fab.pathLen;
+    let p = ports[nodes[f.src].ports[0]];
+    for (let hop = 0; ; hop++) {
+      if (start < firstUse[p.id]) firstUse[p.id] = start;
+      if (start < firstUse[p.peer]) firstUse[p.peer] = start;
+      if (hop === fab.pathLen || nodes[p.peerNode].isHost) break;
+      p = ports[i32[row + hop]];
+    }
+  }
+  return firstUse;
+}
+
+/**
  * Per port that sent anything: wire bytes of data and of control frames per second of run, their
  * sum against the port's rate, and the busy share of the port's active window. That window opens at
  * the first start of a flow whose path uses the link in either direction (data one way; ACKs and
@@ -70,25 +98,19 @@ type Links = NonNullable<SimSummary['throughput']>['links'];
  * saturated for 1.3 ms of a 20 ms run reads 100 % there, with the run average beside it.
  */
 function linkFigures(fab: Fabric, scn: Scenario, flows: SimFlowResult[]): Links {
-  const { L, r64, portAt } = fab;
-  const firstUse = new Array<number>(scn.ports.length).fill(Infinity);
-  for (const f of scn.flows) {
-    const start = flows[f.id].start_ps;
-    for (const p of pathPorts(fab, scn, f.id)) {
-      firstUse[p.id] = Math.min(firstUse[p.id], start);
-      firstUse[p.peer] = Math.min(firstUse[p.peer], start);
-    }
-  }
+  const { L, portAt } = fab;
+  const i32 = fab.core.i32;
+  const firstUse = firstUseOfPorts(fab, scn, flows);
   const links: Links = [];
   const d = scn.duration_ps;
   for (const p of scn.ports) {
     const pa = portAt(p.id);
     let data = 0;
-    for (let tc = 0; tc < 8; tc++) data += r64(pa + L.SP_TX_BYTES_TC + 8 * tc);
-    let control = r64(pa + L.SP_TX_CTRL) * (CONTROL_FRAME_BYTES + WIRE_OVERHEAD);
+    for (let w = (pa + L.SP_TX_BYTES_TC) >>> 2, end = w + 16; w < end; w += 2) data += (i32[w] >>> 0) + i32[w + 1] * 4294967296;
+    let control = u64(i32, (pa + L.SP_TX_CTRL) >>> 2) * (CONTROL_FRAME_BYTES + WIRE_OVERHEAD);
     if (data + control === 0) continue;
     // A frame is counted when it starts; the part still on the wire at the end is not yet sent.
-    const busyUntil = r64(pa + L.SP_BUSY_UNTIL);
+    const busyUntil = u64(i32, (pa + L.SP_BUSY_UNTIL) >>> 2);
     const unsent = (Math.max(0, busyUntil - d) * p.bps) / 8e12;
     if (unsent <= data) data -= unsent;
     else control -= unsent;
@@ -109,38 +131,54 @@ function linkFigures(fab: Fabric, scn: Scenario, flows: SimFlowResult[]): Links 
   return links;
 }
 
+type PausedByPort = NonNullable<SimSummary['pfc']['paused_ps_by_port']>;
+
+/** Port p's paused time per priority, added to the run's (a port that obeyed an XOFF: few do). */
+function addPausedTime(fab: Fabric, scn: Scenario, p: Scenario['ports'][number], byPort: PausedByPort, byPrio: number[]): void {
+  const v = Array.from({ length: 8 }, (_, pr) => fab.pausedPs(p.id, scn.duration_ps, pr));
+  v.forEach((x, pr) => { byPrio[pr] += x; });
+  if (v.some((x) => x > 0)) byPort.push({ port: p.name, paused_ps_by_priority: v });
+}
+
+/**
+ * One pass over the port records: the XOFF (refreshes included) and XON frames every port's PFC
+ * kernel sent, all units, and the paused time of each port and priority. Its own function, so that
+ * V8 optimises this loop apart from summarise's other parts.
+ */
+function pfcFigures(fab: Fabric, scn: Scenario) {
+  const pausedByPort: PausedByPort = [];
+  const { L, portAt } = fab;
+  const pausedByPrio = new Array<number>(8).fill(0);
+  // The sums are kept as low and high halves apart (each exact below 2^53 for any fabric the arena
+  // holds) and the obeyed test as an OR of words: no call and no multiply per counter.
+  let xoffLow = 0, xoffHigh = 0, xonLow = 0, xonHigh = 0;
+  const i32 = fab.core.i32;
+  const { ports } = scn;
+  for (let id = 0; id < ports.length; id++) {
+    const rec = portAt(id) + L.SP_PFC;
+    const tx = (rec + L.PFC_XOFF_TX) >>> 2, xon = (rec + L.PFC_XON_TX) >>> 2, rx = (rec + L.PFC_XOFF_RX) >>> 2;
+    let obeyed = 0;
+    for (let w = 0; w < 18; w += 2) {
+      xoffLow += i32[tx + w] >>> 0; xoffHigh += i32[tx + w + 1];
+      xonLow += i32[xon + w] >>> 0; xonHigh += i32[xon + w + 1];
+      obeyed |= i32[rx + w] | i32[rx + w + 1];
+    }
+    // Paused time accrues only once a unit obeys an XOFF (assembly/pfc.ts restartPause, which counts
+    // each in PFC_XOFF_RX): a port whose units obeyed none reads zero, without its eight calls into
+    // the core (a k = 16 tree's 6,144 ports, nearly all never paused).
+    if (obeyed !== 0) addPausedTime(fab, scn, ports[id], pausedByPort, pausedByPrio);
+  }
+  return { pausedByPort, pausedByPrio, xoffFrames: xoffLow + xoffHigh * 4294967296, xonSent: xonLow + xonHigh * 4294967296 };
+}
+
 export function summarise(fab: Fabric, scn: Scenario, m: RunMeasures): FullSummary {
-  const { L, r32, r64, portAt, flowAt } = fab;
+  const { L, r32, r64, flowAt } = fab;
   const c = (field: number) => r64(fab.addr.counters + field);
   const hops = c(L.SC_HOPS);
   const events = c(L.SC_EVENTS);
   const byPrio = Array.from({ length: 8 }, (_, p) => c(L.SC_DROP_PRIO + 8 * p));
-  const pausedByPort: { port: string; paused_ps_by_priority: number[] }[] = [];
-  const pausedByPrio = new Array<number>(8).fill(0);
-  for (const p of scn.ports) {
-    // Paused time accrues only once a unit obeys an XOFF (assembly/pfc.ts restartPause, which counts
-    // each in PFC_XOFF_RX): a port whose units obeyed none reads zero, without its eight calls into
-    // the core (a k = 16 tree's 6,144 ports, nearly all never paused).
-    const rec = portAt(p.id) + L.SP_PFC;
-    let obeyed = 0;
-    for (let u = 0; u < 9; u++) obeyed += r64(rec + L.PFC_XOFF_RX + 8 * u);
-    if (obeyed === 0) continue;
-    const v = Array.from({ length: 8 }, (_, pr) => fab.pausedPs(p.id, scn.duration_ps, pr));
-    v.forEach((x, pr) => { pausedByPrio[pr] += x; });
-    if (v.some((x) => x > 0)) pausedByPort.push({ port: p.name, paused_ps_by_priority: v });
-  }
-
-  // XOFF (incl. refreshes) and XON generated by the PFC kernel of every port, all units; an episode
-  // is an XOFF sent from the not-paused state, i.e. every XOFF but the refreshes.
-  let xoffFrames = 0;
-  let xonSent = 0;
-  for (const p of scn.ports) {
-    const rec = portAt(p.id) + L.SP_PFC;
-    for (let u = 0; u < 9; u++) {
-      xoffFrames += r64(rec + L.PFC_XOFF_TX + 8 * u);
-      xonSent += r64(rec + L.PFC_XON_TX + 8 * u);
-    }
-  }
+  const { pausedByPort, pausedByPrio, xonSent, ...pfcCounts } = pfcFigures(fab, scn);
+  let xoffFrames = pfcCounts.xoffFrames;
   // A storm source re-sends XOFF without ever sending XON: one episode per storm that began.
   const stormEpisodes = c(L.SC_STORM_XOFF) > 0 ? scn.storms.filter((st) => st.start_ps < scn.duration_ps).length : 0;
   const xoffEpisodes = xoffFrames - c(L.SC_XOFF_REFRESHES) + stormEpisodes;
