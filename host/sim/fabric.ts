@@ -20,6 +20,18 @@ import { arenaWriter, fabricCredit, writeFlowKernels, writePortKernels, type Are
 export { WDLOG_CAP, type ArenaPlan, type CaptureLayout, type L } from './fabric-plan.js';
 
 /**
+ * Whether any of `units` PFC units from `unit` on, of the PFC record at byte `rec`, has obeyed an
+ * XOFF: a unit's paused time accrues only from then (assembly/pfc.ts restartPause counts each obeyed
+ * XOFF in PFC_XOFF_RX, an i64 per unit), so a unit that obeyed none has paused for zero time. The
+ * one statement of that rule for the paused-time readers (pausedPs here, the summary's port pass).
+ */
+export function obeyedXoff(i32: Int32Array, L: L, rec: number, unit: number, units: number): boolean {
+  let words = 0;
+  for (let w = (rec + L.PFC_XOFF_RX + 8 * unit) >>> 2, end = w + 2 * units; w < end; w++) words |= i32[w];
+  return words !== 0;
+}
+
+/**
  * Every exported layout constant as a plain object, read once: the driver reads these on every
  * sample, and a lookup through the module's exports each time cost more than the reads themselves.
  * A name the core does not export is an error at its first use, as before.
@@ -301,7 +313,7 @@ function fabricReaders(core: Core, L: L, scn: Scenario, base: number, a: TableOf
   const pfcPausedPs = core.fn<(rec: number, unit: number, now: bigint) => bigint>('pfcPausedPs');
   const pauseMode = scn.ports.map((p) => scn.nodes[p.node].modes.includes('pause'));
   const portAt = (p: number) => a.ports + p * L.SP_SIZE;
-  const { SP_PFC, PFC_PORT_UNIT, PFC_XOFF_RX } = L;
+  const { SP_PFC, PFC_PORT_UNIT } = L;
   return {
     core, scn, base, arenaBytes, L, routes, swOrd: routing.swOrd,
     r32: (at: number) => core.i32[at >>> 2],
@@ -312,12 +324,9 @@ function fabricReaders(core: Core, L: L, scn: Scenario, base: number, a: TableOf
     pausedPs: (p: number, now: number, pr: number) => {
       const rec = portAt(p) + SP_PFC;
       const unit = pauseMode[p] ? PFC_PORT_UNIT : pr;
-      // A unit's paused time accrues only once it obeys an XOFF (assembly/pfc.ts restartPause counts
-      // each in PFC_XOFF_RX): until then it is zero, read here without a call into the core and a
-      // BigInt each way (a sampled port is asked once per interval and priority).
-      const i = core.i32;
-      const xoffRx = (rec + PFC_XOFF_RX + 8 * unit) >>> 2;
-      if ((i[xoffRx] | i[xoffRx + 1]) === 0) return 0;
+      // Zero until the unit obeys an XOFF, read without a call into the core and a BigInt each way
+      // (a sampled port is asked once per interval and priority).
+      if (!obeyedXoff(core.i32, L, rec, unit, 1)) return 0;
       return Number(pfcPausedPs(rec, unit, BigInt(now)));
     },
     addr: { ports: a.ports, nodes: a.nodes, flows: a.flows, counters: a.counters, wdlog: a.wdlog, paths: a.paths, etsMeter: a.etsMeter },

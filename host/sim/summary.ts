@@ -11,7 +11,7 @@
 // the link they share. Link figures: wire bytes of every frame the port sent, data (the TC queues,
 // which roce ACK/NACK/CNP frames join) and control (PFC, PAUSE, grants, CNMs) apart.
 import type { Fabric } from './fabric.js';
-import { WDLOG_CAP } from './fabric.js';
+import { obeyedXoff, WDLOG_CAP } from './fabric.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { SimFlowResult, SimSummary } from './result.js';
 import { round3 } from './sample.js';
@@ -150,23 +150,20 @@ function pfcFigures(fab: Fabric, scn: Scenario) {
   const { L, portAt } = fab;
   const pausedByPrio = new Array<number>(8).fill(0);
   // The sums are kept as low and high halves apart (each exact below 2^53 for any fabric the arena
-  // holds) and the obeyed test as an OR of words: no call and no multiply per counter.
+  // holds): no call and no multiply per counter.
   let xoffLow = 0, xoffHigh = 0, xonLow = 0, xonHigh = 0;
   const i32 = fab.core.i32;
   const { ports } = scn;
   for (let id = 0; id < ports.length; id++) {
     const rec = portAt(id) + L.SP_PFC;
-    const tx = (rec + L.PFC_XOFF_TX) >>> 2, xon = (rec + L.PFC_XON_TX) >>> 2, rx = (rec + L.PFC_XOFF_RX) >>> 2;
-    let obeyed = 0;
-    for (let w = 0; w < 18; w += 2) {
+    const tx = (rec + L.PFC_XOFF_TX) >>> 2, xon = (rec + L.PFC_XON_TX) >>> 2;
+    for (let w = 0, end = 2 * L.PFC_UNITS; w < end; w += 2) {
       xoffLow += i32[tx + w] >>> 0; xoffHigh += i32[tx + w + 1];
       xonLow += i32[xon + w] >>> 0; xonHigh += i32[xon + w + 1];
-      obeyed |= i32[rx + w] | i32[rx + w + 1];
     }
-    // Paused time accrues only once a unit obeys an XOFF (assembly/pfc.ts restartPause, which counts
-    // each in PFC_XOFF_RX): a port whose units obeyed none reads zero, without its eight calls into
-    // the core (a k = 16 tree's 6,144 ports, nearly all never paused).
-    if (obeyed !== 0) addPausedTime(fab, scn, ports[id], pausedByPort, pausedByPrio);
+    // A port none of whose units (eight priorities, the PAUSE unit) obeyed an XOFF paused for zero
+    // time: no eight calls into the core for it (a k = 16 tree's 6,144 ports, nearly all never paused).
+    if (obeyedXoff(i32, L, rec, 0, L.PFC_UNITS)) addPausedTime(fab, scn, ports[id], pausedByPort, pausedByPrio);
   }
   return { pausedByPort, pausedByPrio, xoffFrames: xoffLow + xoffHigh * 4294967296, xonSent: xonLow + xonHigh * 4294967296 };
 }
