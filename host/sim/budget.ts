@@ -97,7 +97,9 @@ export interface RunFootprint {
  * Packet records a run can touch. Data frames (and roce ACKs) are made at hosts, at most one per
  * minimum-frame time of the host's link over the run plus what its queues hold; a switch forwards
  * the record it received, and makes only control frames (PFC, CNMs, credit grants), a few in flight
- * per port. Never more than the pool.
+ * per port. Never more than the pool. An estimate of what the run uses, not the pool's own bound
+ * (fabric-plan.ts arrivalsWithin), which must never run short and so counts the smallest frame of
+ * any kind on every switch link at the fastest clock the timing model allows.
  */
 function recordsTouched(scn: Scenario, plan: ArenaPlan): number {
   const minWire = scn.minFrame + WIRE_OVERHEAD;
