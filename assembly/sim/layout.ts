@@ -93,7 +93,7 @@ export const SP_BUSY_UNTIL: i32 = SP_DELAY + I64;            // i64 the frame on
 export const SP_BACKLOG: i32 = SP_BUSY_UNTIL + I64;          // TC bitmap of non-empty egress queues
 export const SP_CTRL_HEAD: i32 = SP_BACKLOG + I32;           // control frames (PFC, PAUSE, CNM, grants) go first
 export const SP_FWD_JITTER: i32 = SP_CTRL_HEAD + I32;        // forwarding jitter of the switch it sends into: each frame adds a uniform draw in [0, this) ps
-export const SP_MODES: i32 = SP_FWD_JITTER + I32;                // flow-control mode of priority n in bits 4n..4n+3: 0 lossy 1 pfc 2 pause 3 credit
+export const SP_MODES: i32 = SP_FWD_JITTER + I32;            // flow-control mode of priority n in bits 4n..4n+3: 0 lossy 1 pfc 2 pause 3 credit
 export const SP_CREDIT_MASK: i32 = SP_MODES + I32;           // credit priorities
 export const SP_SINK_PRIOS: i32 = SP_CREDIT_MASK + I32;      // priorities whose data frames need no arrival event (peer is a host; docs/sim.md)
 export const SP_WD_DROP: i32 = SP_SINK_PRIOS + I32;          // priorities the watchdog drops
@@ -103,7 +103,8 @@ export const SP_HEADWIRE: i32 = SP_UNSAT + I32;              // i32[8] wire byte
 export const SP_PAUSED_VALID: i32 = SP_HEADWIRE + 8 * I32;   // i64 SP_PAUSED_MASK holds before this time (0: recompute; link.ts pausedPrios)
 export const SP_FWD_LAST: i32 = SP_PAUSED_VALID + I64;       // i64 latest arrival given a forwarding latency (keeps the link FIFO)
 export const SP_PAUSED_MASK: i32 = SP_FWD_LAST + I64;        // priorities the PFC kernel's blocked mask pauses, valid until SP_PAUSED_VALID
-// Fabric timing (assembly/sim/timing.ts; all 0 under `timing: ideal`).
+// Fabric timing (assembly/sim/timing.ts; all 0 under `timing: ideal`; SP_FWD_JITTER, SP_FWD_LAST
+// and SP_FWD_RNG are its other fields).
 export const SP_PPB_FRAC: i32 = SP_PAUSED_MASK + I32;        // u32 fraction (/2^32) of ps per byte at the port's clock
 export const SP_PPB_REM: i32 = SP_PPB_FRAC + I32;            // u32 serialisation remainder carried to the next frame (/2^32 ps)
 export const SP_FWD_LAT: i32 = SP_PPB_REM + I32;             // forwarding latency of the switch this port sends into, ps (0: a host)
@@ -115,18 +116,18 @@ export const SQ_BYTES: i32 = SQ_TAIL + I32;                     // frame bytes q
 export const SQ_NIC_RING: i32 = SQ_BYTES + I32;                 // host port: the last flow of the TC's ring of flows ready to send
                                                                 //   (SF_RING_NEXT links them in a circle), -1 none
 export const SQ_SIZE: i32 = SQ_NIC_RING + I32;
-// Line 4: read by the summary and the ETS meter.
+// Line 4: each transmission adds to its TC's counter; the summary and the ETS meter read them as an i64[8].
 export const SP_TX_BYTES_TC: i32 = SP_TCQ + 8 * SQ_SIZE;     // i64[8] wire bytes sent per TC
 // Line 5: fields some frames read (a switch's jitter draw, the sink list of a port whose peer is a
 // host, control frames), pause and wake-up state, set-up's.
-export const SP_FWD_RNG: i32 = SP_TX_BYTES_TC + 8 * I64;          // xorshift32 state of the peer port's stream (its draws after its clock)
+export const SP_FWD_RNG: i32 = SP_TX_BYTES_TC + 8 * I64;     // xorshift32 state of the peer port's stream (its draws after its clock)
 export const SP_SINK_HEAD: i32 = SP_FWD_RNG + I32;           // oldest frame of SP_SINK_PRIOS on the wire, -1 none (FIFO: arrivals in send order)
 export const SP_SINK_TAIL: i32 = SP_SINK_HEAD + I32;          // newest frame of the sink list, -1 none
 export const SP_CTRL_TAIL: i32 = SP_SINK_TAIL + I32;          // last queued control frame, -1 none
 export const SP_PRIO_TC: i32 = SP_CTRL_TAIL + I32;            // TC of priority n in bits 3n..3n+2 (pfcBlockedTcs)
 export const SP_WD_IGNORE: i32 = SP_PRIO_TC + I32;           // priorities whose pause the watchdog ignores (storm, forward/drop)
 export const SP_LOSSLESS: i32 = SP_WD_IGNORE + I32;          // priorities whose mode is not lossy
-export const SP_WAKE_AT: i32 = ((SP_LOSSLESS + I32) + 7) & ~7;          // i64 pending pause-expiry wake-up
+export const SP_WAKE_AT: i32 = ((SP_LOSSLESS + I32) + 7) & ~7; // i64 pending pause-expiry wake-up
 export const SP_REFRESH_EV: i32 = SP_WAKE_AT + I64;          // i64 time of the queued XOFF-refresh event (max = none)
 export const SP_TX_CTRL: i32 = SP_REFRESH_EV + I64;          // i64 control frames sent (PFC, PAUSE, grants, CNMs: CONTROL_FRAME_BYTES each)
 export const SP_CLOCK_RANGE: i32 = SP_TX_CTRL + I64;         // host: transmit clock offset range, +- parts per 10^9
