@@ -74,8 +74,14 @@ export const SN_SIZE: i32 = ((SN_LOSSY_Q + I32) + 7) & ~7;
 // Port record: one per link end; egress queues per TC, credit counters, watchdog state, and the
 // records of the kernels it runs: ETS (transmission selection), PFC (both sides of the port:
 // ingress accounting of frames received here, pause timers of this transmitter), one QCN CP per TC.
-// Hot fields first: what every transmission and arrival reads sits in the first 256 bytes (four
-// cache lines; the record size is a multiple of 64, so records start on a line).
+// The port's own fields are grouped by cache line (the record size is a multiple of 64, so records
+// start on a line) after what a frame's hop reads: line 0 what both the ingress port (node, flags,
+// modes) and the egress port read for every frame; line 1 the rest of the egress port's per-frame
+// scalars beside the TCs' head-frame sizes (ETS selection); then one 16-byte queue record per TC,
+// so a frame's enqueue and dequeue touch one line; the transmitted-bytes counters; then the fields
+// that only some frames, the watchdog's polls or set-up read.
+//
+// Line 0: every frame, at both ends of its hop.
 export const SP_NODE: i32 = 0;
 export const SP_PEER: i32 = SP_NODE + I32;                    // port at the other end of the link
 export const SP_PPB: i32 = SP_PEER + I32;                    // ps per byte
@@ -86,29 +92,50 @@ export const SP_DELAY: i32 = SP_FLAGS + I32;                 // i64 one-way prop
 export const SP_BUSY_UNTIL: i32 = SP_DELAY + I64;            // i64 the frame on the wire ends (transmitter idle from then)
 export const SP_BACKLOG: i32 = SP_BUSY_UNTIL + I64;          // TC bitmap of non-empty egress queues
 export const SP_CTRL_HEAD: i32 = SP_BACKLOG + I32;           // control frames (PFC, PAUSE, CNM, grants) go first
-export const SP_CTRL_TAIL: i32 = SP_CTRL_HEAD + I32;          // last queued control frame, -1 none
-export const SP_QTOTAL: i32 = SP_CTRL_TAIL + I32;                  // frame bytes queued over all TCs
-export const SP_MODES: i32 = SP_QTOTAL + I32;                // flow-control mode of priority n in bits 4n..4n+3: 0 lossy 1 pfc 2 pause 3 credit
+export const SP_FWD_JITTER: i32 = SP_CTRL_HEAD + I32;        // forwarding jitter of the switch it sends into: each frame adds a uniform draw in [0, this) ps
+export const SP_MODES: i32 = SP_FWD_JITTER + I32;            // flow-control mode of priority n in bits 4n..4n+3: 0 lossy 1 pfc 2 pause 3 credit
 export const SP_CREDIT_MASK: i32 = SP_MODES + I32;           // credit priorities
 export const SP_SINK_PRIOS: i32 = SP_CREDIT_MASK + I32;      // priorities whose data frames need no arrival event (peer is a host; docs/sim.md)
-export const SP_SINK_HEAD: i32 = SP_SINK_PRIOS + I32;        // oldest such frame on the wire, -1 none (FIFO: arrivals in send order)
+export const SP_WD_DROP: i32 = SP_SINK_PRIOS + I32;          // priorities the watchdog drops
+export const SP_UNSAT: i32 = SP_WD_DROP + I32;               // set when a weighted ETS TC was not eligible at a selection
+// Line 1: the egress port's other per-frame fields.
+export const SP_HEADWIRE: i32 = SP_UNSAT + I32;              // i32[8] wire bytes of each TC's head frame (ETS selection)
+export const SP_PAUSED_VALID: i32 = SP_HEADWIRE + 8 * I32;   // i64 SP_PAUSED_MASK holds before this time (0: recompute; link.ts pausedPrios)
+export const SP_FWD_LAST: i32 = SP_PAUSED_VALID + I64;       // i64 latest arrival given a forwarding latency (keeps the link FIFO)
+export const SP_PAUSED_MASK: i32 = SP_FWD_LAST + I64;        // priorities the PFC kernel's blocked mask pauses, valid until SP_PAUSED_VALID
+// Fabric timing (assembly/sim/timing.ts; all 0 under `timing: ideal`; SP_FWD_JITTER, SP_FWD_LAST
+// and SP_FWD_RNG are its other fields).
+export const SP_PPB_FRAC: i32 = SP_PAUSED_MASK + I32;        // u32 fraction (/2^32) of ps per byte at the port's clock
+export const SP_PPB_REM: i32 = SP_PPB_FRAC + I32;            // u32 serialisation remainder carried to the next frame (/2^32 ps)
+export const SP_FWD_LAT: i32 = SP_PPB_REM + I32;             // forwarding latency of the switch this port sends into, ps (0: a host)
+// Lines 2-3: one queue record per TC (SQ_*), TC t's at SP_TCQ + t * SQ_SIZE.
+export const SP_TCQ: i32 = SP_FWD_LAT + I32;
+export const SQ_HEAD: i32 = 0;                                  // packet index, -1 empty
+export const SQ_TAIL: i32 = SQ_HEAD + I32;                      // packet index, -1 empty
+export const SQ_BYTES: i32 = SQ_TAIL + I32;                     // frame bytes queued
+export const SQ_NIC_RING: i32 = SQ_BYTES + I32;                 // host port: the last flow of the TC's ring of flows ready to send
+                                                                //   (SF_RING_NEXT links them in a circle), -1 none
+export const SQ_SIZE: i32 = SQ_NIC_RING + I32;
+// Line 4: each transmission adds to its TC's counter; the summary and the ETS meter read them as an i64[8].
+export const SP_TX_BYTES_TC: i32 = SP_TCQ + 8 * SQ_SIZE;     // i64[8] wire bytes sent per TC
+// Line 5: fields some frames read (a switch's jitter draw, the sink list of a port whose peer is a
+// host, control frames), pause and wake-up state, set-up's.
+export const SP_FWD_RNG: i32 = SP_TX_BYTES_TC + 8 * I64;     // xorshift32 state of the peer port's stream (its draws after its clock)
+export const SP_SINK_HEAD: i32 = SP_FWD_RNG + I32;           // oldest frame of SP_SINK_PRIOS on the wire, -1 none (FIFO: arrivals in send order)
 export const SP_SINK_TAIL: i32 = SP_SINK_HEAD + I32;          // newest frame of the sink list, -1 none
-export const SP_UNSAT: i32 = SP_SINK_TAIL + I32;             // set when a weighted ETS TC was not eligible at a selection
-export const SP_WD_IGNORE: i32 = SP_UNSAT + I32;             // priorities whose pause the watchdog ignores (storm, forward/drop)
-export const SP_WD_DROP: i32 = SP_WD_IGNORE + I32;           // priorities the watchdog drops
-export const SP_PRIO_TC: i32 = SP_WD_DROP + I32;             // TC of priority n in bits 3n..3n+2 (pfcBlockedTcs)
-export const SP_LOSSLESS: i32 = SP_PRIO_TC + I32;            // priorities whose mode is not lossy
-export const SP_WAKE_AT: i32 = SP_LOSSLESS + I32;            // i64 pending pause-expiry wake-up
-export const SP_QHEAD: i32 = SP_WAKE_AT + I64;               // i32[8] packet index, -1 empty
-export const SP_HEADWIRE: i32 = SP_QHEAD + 8 * I32;          // i32[8] wire bytes of each TC's head frame (ETS selection)
-export const SP_QTAIL: i32 = SP_HEADWIRE + 8 * I32;          // i32[8]
-export const SP_QBYTES: i32 = SP_QTAIL + 8 * I32;            // i32[8] frame bytes queued per TC
-export const SP_PPB_FRAC: i32 = SP_QBYTES + 8 * I32;         // u32 fraction (/2^32) of ps per byte at the port's clock (assembly/sim/timing.ts)
-export const SP_PAUSED_MASK: i32 = SP_PPB_FRAC + I32;        // priorities the PFC kernel's blocked mask pauses, valid until SP_PAUSED_VALID
-export const SP_REFRESH_EV: i32 = SP_PAUSED_MASK + I32;      // i64 time of the queued XOFF-refresh event (max = none)
-export const SP_PAUSED_VALID: i32 = SP_REFRESH_EV + I64;     // i64 SP_PAUSED_MASK holds before this time (0: recompute; link.ts pausedPrios)
-export const SP_TX_BYTES_TC: i32 = SP_PAUSED_VALID + I64;    // i64[8] wire bytes sent per TC
-export const SP_TX_PKTS: i32 = SP_TX_BYTES_TC + 8 * I64;     // i64[8] data frames sent per priority
+export const SP_CTRL_TAIL: i32 = SP_SINK_TAIL + I32;          // last queued control frame, -1 none
+export const SP_PRIO_TC: i32 = SP_CTRL_TAIL + I32;            // TC of priority n in bits 3n..3n+2 (pfcBlockedTcs)
+export const SP_WD_IGNORE: i32 = SP_PRIO_TC + I32;           // priorities whose pause the watchdog ignores (storm, forward/drop)
+export const SP_LOSSLESS: i32 = SP_WD_IGNORE + I32;          // priorities whose mode is not lossy
+export const SP_WAKE_AT: i32 = ((SP_LOSSLESS + I32) + 7) & ~7; // i64 pending pause-expiry wake-up
+export const SP_REFRESH_EV: i32 = SP_WAKE_AT + I64;          // i64 time of the queued XOFF-refresh event (max = none)
+export const SP_TX_CTRL: i32 = SP_REFRESH_EV + I64;          // i64 control frames sent (PFC, PAUSE, grants, CNMs: CONTROL_FRAME_BYTES each)
+export const SP_CLOCK_RANGE: i32 = SP_TX_CTRL + I64;         // host: transmit clock offset range, +- parts per 10^9
+export const SP_CLOCK_OFFSET: i32 = SP_CLOCK_RANGE + I32;    // the offset drawn at set-up, parts per 10^9 (+ = faster clock)
+export const SP_FLAG_TIMED: i32 = 8;                            // SP_FLAGS bit 3: clock offset or forwarding latency on this port
+// Counters per priority and the watchdog's state.
+export const SP_TX_PKTS: i32 = SP_CLOCK_OFFSET + I32;        // i64[8] data frames sent per priority, counted on a watched port only
+export const SP_FLAG_WATCHED: i32 = 32;                         // SP_FLAGS bit 5: the port has a watchdog (SP_WD_POLL >= 0), the one reader of SP_TX_PKTS
 export const SP_PFC_RX: i32 = SP_TX_PKTS + 8 * I64;          // i64[8] PFC/PAUSE frames received per priority
 export const SP_WD_LEFT: i32 = SP_PFC_RX + 8 * I64;          // i64[8] detection / restoration countdown
 export const SP_WD_LAST_TX: i32 = SP_WD_LEFT + 8 * I64;      // i64[8]
@@ -119,21 +146,9 @@ export const SP_WD_RESTORE: i32 = SP_WD_DETECT + I64;        // i64 ps
 export const SP_WD_ACTION: i32 = SP_WD_RESTORE + I64;        // watchdog action: 0 drop, 1 forward, 2 alert
 export const SP_WD_POLL: i32 = SP_WD_ACTION + I32;           // index into SH_WD_POLLS, -1 = no watchdog on this port
 export const SP_WD_STORM: i32 = SP_WD_POLL + I32;            // priorities in storm state
-export const SP_TX_CTRL: i32 = ((SP_WD_STORM + I32) + 7) & ~7;          // i64 control frames sent (PFC, PAUSE, grants, CNMs: CONTROL_FRAME_BYTES each)
-export const SP_CR_LASTCL: i32 = SP_TX_CTRL + I64;        // i32[8] credit receiver: limit of the last grant sent
-export const SP_NIC_RING: i32 = SP_CR_LASTCL + 8 * I32;      // i32[8] host port: per TC, the last flow of its ring of flows
-                                                             //   ready to send (SF_RING_NEXT links them in a circle), -1 none
-// Fabric timing (assembly/sim/timing.ts; all 0 under `timing: ideal`).
-export const SP_PPB_REM: i32 = SP_NIC_RING + 8 * I32;        // u32 serialisation remainder carried to the next frame (/2^32 ps)
-export const SP_CLOCK_RANGE: i32 = SP_PPB_REM + I32;         // host: transmit clock offset range, +- parts per 10^9
-export const SP_CLOCK_OFFSET: i32 = SP_CLOCK_RANGE + I32;    // the offset drawn at set-up, parts per 10^9 (+ = faster clock)
-export const SP_FWD_LAT: i32 = SP_CLOCK_OFFSET + I32;        // forwarding latency of the switch this port sends into, ps (0: a host)
-export const SP_FWD_JITTER: i32 = SP_FWD_LAT + I32;          // its jitter: each frame adds a uniform draw in [0, this) ps
-export const SP_FWD_RNG: i32 = SP_FWD_JITTER + I32;          // xorshift32 state of the peer port's stream (its draws after its clock)
-export const SP_FWD_LAST: i32 = ((SP_FWD_RNG + I32) + 7) & ~7; // i64 latest arrival given a forwarding latency (keeps the link FIFO)
-export const SP_FLAG_TIMED: i32 = 8;                            // SP_FLAGS bit 3: clock offset or forwarding latency on this port
+export const SP_CR_LASTCL: i32 = SP_WD_STORM + I32;          // i32[8] credit receiver: limit of the last grant sent
 // Kernel records.
-export const SP_ETS: i32 = ((SP_FWD_LAST + I64) + 63) & ~63;  // ETS record (ETS_BYTES = 128)
+export const SP_ETS: i32 = ((SP_CR_LASTCL + 8 * I32) + 63) & ~63;  // ETS record (ETS_BYTES = 128)
 export const SP_PFC: i32 = SP_ETS + ETS_BYTES;               // PFC record (PFC_SIZE)
 export const SP_CREDIT: i32 = SP_PFC + PFC_SIZE;             // 8 x credit record (CREDIT_SIZE = 112), one per priority
 export const SP_CP: i32 = SP_CREDIT + 8 * CREDIT_SIZE;       // 8 x QCN CP record (QCN_CP_SIZE = 72), one per TC
@@ -179,7 +194,7 @@ export const SF_MIXN: i32 = SF_MIXOFF + I32;                 // entries in its m
 export const SF_MIXTOT: i32 = SF_MIXN + I32;                 // total weight of its mix
 export const SF_RNG: i32 = SF_MIXTOT + I32;                  // u32 xorshift32 state of the traffic source (sizes, Poisson gaps)
 export const SF_STATE: i32 = SF_RNG + I32;                   // 0 not in its NIC ring, 1 in its ring, 3 done
-export const SF_RING_NEXT: i32 = SF_STATE + I32;             // next flow in the ring of its (host port, TC) (SP_NIC_RING)
+export const SF_RING_NEXT: i32 = SF_STATE + I32;             // next flow in the ring of its (host port, TC) (SQ_NIC_RING)
 export const SF_DST_ORD: i32 = SF_RING_NEXT + I32;           // route column of its frames (host/sim/routes.ts)
 export const SF_SRC_ORD: i32 = SF_DST_ORD + I32;             // route column back to its source (CNMs, ACKs)
 export const SF_TC: i32 = SF_SRC_ORD + I32;                  // TC of its priority at the source port
@@ -320,11 +335,12 @@ if (PT_RINGS + I32 > PT_SCRATCH || PT_TOUCH_TARGET + 8 > PT_SIZE) ERROR('layout:
 if (SH_CAPTURE + I32 > SH_SIZE) ERROR('layout: sim header');
 if (CR_SIZE != 32) ERROR('layout: capture record (32 bytes)');
 // i64 fields are 8-byte aligned (a misaligned i64 load is slow and breaks the host's BigInt64Array views).
-if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_PAUSED_VALID % 8 != 0 || SP_TX_BYTES_TC % 8 != 0 || SP_TX_CTRL % 8 != 0 || SP_WD_DETECT % 8 != 0) ERROR('layout: sim port i64 alignment');
+if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_PAUSED_VALID % 8 != 0 || SP_FWD_LAST % 8 != 0 || SP_TX_BYTES_TC % 8 != 0 || SP_TX_CTRL % 8 != 0 || SP_TX_PKTS % 8 != 0 || SP_WD_DETECT % 8 != 0) ERROR('layout: sim port i64 alignment');
 if (SF_START % 8 != 0 || SF_RP % 8 != 0 || SF_NP % 8 != 0 || SF_PACE_RATE % 8 != 0 || SF_NACKS % 8 != 0) ERROR('layout: sim flow i64 alignment');
 if (SH_CREDIT_AGING % 8 != 0 || SS_START % 8 != 0 || SK_ARRIVE_AT % 8 != 0) ERROR('layout: i64 alignment');
 // Embedded records: each starts where the previous part ends (no overlap) and the container holds it.
-if (SP_ETS < SP_NIC_RING + 8 * I32 || SP_PFC < SP_ETS + ETS_BYTES || SP_CREDIT < SP_PFC + PFC_SIZE || SP_CP < SP_CREDIT + 8 * CREDIT_SIZE) ERROR('layout: sim port records overlap');
+if (SP_ETS < SP_CR_LASTCL + 8 * I32 || SP_PFC < SP_ETS + ETS_BYTES || SP_CREDIT < SP_PFC + PFC_SIZE || SP_CP < SP_CREDIT + 8 * CREDIT_SIZE) ERROR('layout: sim port records overlap');
 if (SP_CP + 8 * QCN_CP_SIZE > SP_SIZE || SP_SIZE % 64 != 0) ERROR('layout: sim port record size (a multiple of 64: records start on a cache line)');
-if (SP_TX_BYTES_TC > 256) ERROR('layout: the hot sim port fields must stay in the first 256 bytes (four cache lines)');
+// The per-frame lines: each group ends on the line boundary its comments promise.
+if (SP_HEADWIRE != 64 || SP_TCQ != 128 || SQ_SIZE != 16 || SP_TX_BYTES_TC != 256 || SP_FWD_RNG != 320) ERROR('layout: sim port per-frame fields (lines 0-4)');
 if (SF_RP < SF_RP_EV_AT + I64 || SF_NP < SF_RP + QCN_RP_SIZE || SF_PACE_BYTES < SF_NP + DCQCN_NP_SIZE) ERROR('layout: sim flow records overlap');

@@ -12,9 +12,9 @@ import {
 } from '../layout';
 import {
   SC_HOPS, SC_PAUSE_FRAMES, SF_RP, SF_SRC_ORD, SK_A, SK_ARRIVE_AT, SK_B, SK_BYTES, SK_KIND, SK_NEXT, SK_PORT, SK_PRIO,
-  SP_BACKLOG, SP_BUSY_UNTIL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_DELAY, SP_ETS, SP_FLAGS, SP_HEADWIRE, SP_NIC_RING, SP_NODE, SP_PEER,
-  SP_PAUSED_MASK, SP_PAUSED_VALID, SP_PFC, SP_PFC_RX, SP_PPB, SP_PRIO_TC, SP_QHEAD, SP_SINK_HEAD, SP_SINK_PRIOS, SP_SINK_TAIL, SP_TX_BYTES_TC,
-  SP_TX_CTRL, SP_TX_PKTS, SP_UNSAT, SP_WAKE_AT, SP_WD_IGNORE, SP_FLAG_TIMED,
+  SP_BACKLOG, SP_BUSY_UNTIL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_DELAY, SP_ETS, SP_FLAGS, SP_HEADWIRE, SP_NODE, SP_PEER,
+  SP_PAUSED_MASK, SP_PAUSED_VALID, SP_PFC, SP_PFC_RX, SP_PPB, SP_PRIO_TC, SP_SINK_HEAD, SP_SINK_PRIOS, SP_SINK_TAIL, SP_TX_BYTES_TC,
+  SP_TX_CTRL, SP_TX_PKTS, SP_UNSAT, SP_WAKE_AT, SP_WD_IGNORE, SP_FLAG_TIMED, SP_FLAG_WATCHED, SQ_HEAD, SQ_NIC_RING,
 } from './layout';
 import { pfcBlockedMask, pfcBlockedTcs, pfcReceivePause, pfcReceivePfc } from '../pfc';
 import { dcqcnRpOnCnp, qcnRpOnCnm } from '../qcn_rp';
@@ -28,7 +28,7 @@ import { nextHop, release, switchReceive } from './mmu';
 import { armRp, deliverArrived, hostReceive, nicServe, rateChanged } from './nic';
 import { ringSend } from './partition';
 import { roceSenderReceive } from './transport';
-import { dequeue, sendControl, wireBytes } from './queues';
+import { dequeue, sendControl, tcQueue, wireBytes } from './queues';
 import { timedArrival, timedSerial } from './timing';
 
 // ----------------------------------------------------------------------------------------------
@@ -122,7 +122,7 @@ export function blockedTcs(p: i32, pa: usize, backlog: i32): i32 {
     while (m != 0) {
       const tc = ctz(m);
       m &= m - 1;
-      const head = pktAt(load<i32>(pa + SP_QHEAD + (<usize>tc << 2)));
+      const head = pktAt(load<i32>(tcQueue(pa, tc) + SQ_HEAD));
       const pr = load<i32>(head + SK_PRIO);
       if (((creditMask >> pr) & 1) != 0) {
         const cr = creditRec(pa, pr);
@@ -182,15 +182,17 @@ export function tryTransmit(p: i32): void {
   const host = (flags & 1) != 0;
   // Host NIC: its scheduler pulls the TC's next frame behind this one before it leaves (no call
   // when no flow of the TC is ready: a paced flow's ring is empty until its FLOW event).
-  if (host && load<i32>(pa + SP_NIC_RING + (<usize>tc << 2)) >= 0) nicServe(p, pa, tc);
+  if (host && load<i32>(tcQueue(pa, tc) + SQ_NIC_RING) >= 0) nicServe(p, pa, tc);
   const k = dequeue(pa, tc);
   const ka = pktAt(k);
   const bytes = load<i32>(ka + SK_BYTES);
   const pr = load<i32>(ka + SK_PRIO);
   const tb = pa + SP_TX_BYTES_TC + (<usize>tc << 3);
   store<i64>(tb, load<i64>(tb) + <i64>wireBytes(bytes));
-  const tp = pa + SP_TX_PKTS + (<usize>pr << 3);
-  store<i64>(tp, load<i64>(tp) + 1);
+  if ((flags & SP_FLAG_WATCHED) != 0) {
+    const tp = pa + SP_TX_PKTS + (<usize>pr << 3);
+    store<i64>(tp, load<i64>(tp) + 1);
+  }
   if (((creditMaskAt(pa) >> pr) & 1) != 0) creditTrySend(creditRec(pa, pr), bytes, now); // checked in blockedTcs
   const node = load<i32>(pa + SP_NODE);
   // Busy before release, which may queue control frames and call tryTransmit again.

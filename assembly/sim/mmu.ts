@@ -13,7 +13,7 @@ import {
 import {
   SC_CNMS, SC_DROP_LOSSLESS, SC_DROP_LOSSY, SC_DROP_PRIO, SC_GRANTS, SF_DST_ORD, SF_PORT, SF_SRC_ORD, SF_TRANSPORT,
   SK_BYTES, SK_FLOW, SK_HOP, SK_KIND, SK_PORT, SK_PRIO, SN_KIND, SN_LOSSY_Q, SN_ORD, SN_SHARED_SIZE, SN_SHARED_USED,
-  SP_CR_LASTCL, SP_ETS, SP_NODE, SP_PEER, SP_PFC, SP_QBYTES, SP_REFRESH_EV, SP_WD_DROP,
+  SP_CR_LASTCL, SP_ETS, SP_NODE, SP_PEER, SP_PFC, SP_REFRESH_EV, SP_WD_DROP, SQ_BYTES,
 } from './layout';
 import { pfcArrive, pfcDepart, pfcNextRefresh, pfcTakePending } from '../pfc';
 import { dcqcnCpDequeue, dcqcnCpEnqueue, qcnCpDequeue, qcnCpEnqueue } from '../qcn_cp';
@@ -24,7 +24,7 @@ import {
 } from './arena';
 import { MAIN, evPush } from './events';
 import { transmitUnlessBusy } from './link';
-import { enqueue, sendControl } from './queues';
+import { enqueue, sendControl, tcQueue } from './queues';
 
 // ----------------------------------------------------------------------------------------------
 // Switch buffer accounting and PFC / PAUSE generation (ingress side)
@@ -199,7 +199,7 @@ export function switchReceive(inP: i32, k: i32): void {
   if (((load<i32>(oa + SP_WD_DROP) >> pr) & 1) != 0) { dropPacket(k, pr, mode != FC_LOSSY); return; }
   let acct = A_NONE;
   if (mode == FC_LOSSY) {
-    const qb = load<i32>(oa + SP_QBYTES + (<usize>tc << 2));
+    const qb = load<i32>(tcQueue(oa, tc) + SQ_BYTES);
     const used = load<i32>(na + SN_SHARED_USED);
     if (qb + bytes > load<i32>(na + SN_LOSSY_Q) || used + bytes > load<i32>(na + SN_SHARED_SIZE)) {
       dropPacket(k, pr, false);

@@ -39,8 +39,8 @@ import {
   SF_LAST_WIRE, SF_LEFT, SF_MIXN, SF_MIXOFF, SF_MIXTOT, SF_NEXT_AT, SF_NEXT_BYTES, SF_NP, SF_OFF, SF_ON, SF_PACE_BYTES,
   SF_PACE_PS, SF_PACE_RATE, SF_PORT, SF_PRIO, SF_QUANTUM, SF_RATE, SF_RING_NEXT, SF_RNG, SF_RP, SF_RP_EV_AT, SF_SENT,
   SF_SND_MAX, SF_SND_NXT, SF_START, SF_STATE, SF_STOP, SF_TC, SF_TRANSPORT, SF_TURN, SF_ARR_BYTES, SF_ARR_PS,
-  SK_ARRIVE_AT, SK_BYTES, SK_FLOW, SK_HOP, SK_KIND, SK_NEXT, SK_PORT, SK_PRIO, SP_NIC_RING, SP_QBYTES, SP_QHEAD,
-  SP_QTAIL, SP_SINK_HEAD, SP_SINK_TAIL,
+  SK_ARRIVE_AT, SK_BYTES, SK_FLOW, SK_HOP, SK_KIND, SK_NEXT, SK_PORT, SK_PRIO, SP_SINK_HEAD, SP_SINK_TAIL, SQ_BYTES,
+  SQ_HEAD, SQ_NIC_RING, SQ_TAIL,
 } from './layout';
 import { dcqcnNpOnCe, qcnRpOnFrameSent } from '../qcn_rp';
 import { rngNext } from '../rng';
@@ -51,7 +51,7 @@ import {
 import { MAIN, evPush } from './events';
 import { tryTransmit } from './link';
 import { creditFreed } from './mmu';
-import { enqueue, sendControl, wireBytes } from './queues';
+import { enqueue, sendControl, tcQueue, wireBytes } from './queues';
 import { clockRate } from './timing';
 import { roceHasData, roceNextBytes, roceReceiveData, roceSendReverse, roceTakeFrame } from './transport';
 
@@ -262,7 +262,7 @@ function waitUntil(f: i32, fa: usize, t: i64): void {
 /** Appends flow f at the tail of its (port, TC) ring. */
 @inline
 function ringJoin(pa: usize, tc: i32, f: i32, fa: usize): void {
-  const tailAt = pa + SP_NIC_RING + (<usize>tc << 2);
+  const tailAt = tcQueue(pa, tc) + SQ_NIC_RING;
   const tail = load<i32>(tailAt);
   if (tail < 0) store<i32>(fa + SF_RING_NEXT, f);
   else {
@@ -304,7 +304,7 @@ function flowReady(f: i32, fa: usize): void {
   const pa = portAt(p);
   const tc = load<i32>(fa + SF_TC);
   // Into an empty ring it becomes the head, whose readiness nicServe would compute again.
-  const alone = load<i32>(pa + SP_NIC_RING + (<usize>tc << 2)) < 0;
+  const alone = load<i32>(tcQueue(pa, tc) + SQ_NIC_RING) < 0;
   ringJoin(pa, tc, f, fa);
   nicServe(p, pa, tc, alone ? f : -1);
   tryTransmit(p);
@@ -338,10 +338,11 @@ export function rateChanged(f: i32, fa: usize): void {
  * visit need not compute that again (-1: none).
  */
 export function nicServe(p: i32, pa: usize, tc: i32, readyFlow: i32 = -1): void {
-  const tailAt = pa + SP_NIC_RING + (<usize>tc << 2);
-  const qbAt = pa + SP_QBYTES + (<usize>tc << 2);
-  const headAt = pa + SP_QHEAD + (<usize>tc << 2);
-  const qtailAt = pa + SP_QTAIL + (<usize>tc << 2);
+  const q = tcQueue(pa, tc);
+  const tailAt = q + SQ_NIC_RING;
+  const qbAt = q + SQ_BYTES;
+  const headAt = q + SQ_HEAD;
+  const qtailAt = q + SQ_TAIL;
   // Room: fewer than host_queue bytes, or at most one frame (so the frame being sent has a successor
   // and the TC does not empty between frames, which would reset its ETS deficit).
   while (load<i32>(qbAt) < hostQueue || load<i32>(headAt) == load<i32>(qtailAt)) {

@@ -13,8 +13,8 @@ import {
   SH_PATH_LEN, SH_POOL, SH_POOL_CAP, SH_PORTS, SH_QCN_MASK, SH_QCN_PROFILE, SH_REV_PATHS, SH_ROUTE, SH_SEED, SH_STORMS,
   SH_WDLOG, SH_WDLOG_CAP, SH_WD_POLLS, SIM_ID_RP, SIM_ID_START, SK_NEXT, SF_FLOW_EV_AT, SF_NEXT_AT, SF_RTO_AT,
   SF_RTO_EV_AT, SF_START_JITTER, SP_CREDIT_MASK, SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS, SP_FLAGS,
-  SP_LOSSLESS, SP_PAUSED_VALID, SP_PEER, SP_PFC, SP_PRIO_TC, SP_QHEAD, SP_QTAIL, SP_REFRESH_EV, SP_SINK_HEAD, SP_SINK_PRIOS,
-  SP_SINK_TAIL, SP_NIC_RING, SP_WD_DETECT, SP_WD_LEFT, SS_PORT, SS_SIZE, SS_START,
+  SP_LOSSLESS, SP_PAUSED_VALID, SP_PEER, SP_PFC, SP_PRIO_TC, SP_REFRESH_EV, SP_SINK_HEAD, SP_SINK_PRIOS,
+  SP_SINK_TAIL, SP_WD_DETECT, SP_WD_POLL, SP_FLAG_WATCHED, SQ_HEAD, SQ_NIC_RING, SQ_TAIL, SP_WD_LEFT, SS_PORT, SS_SIZE, SS_START,
 } from './layout';
 import { pfcConfigure } from '../pfc';
 import { dcqcnCpConfigure, qcnCpConfigure } from '../qcn_cp';
@@ -27,6 +27,7 @@ import {
 } from './arena';
 import { MAIN, evOverflow, evPush, evReset } from './events';
 import { tracePaths } from './mmu';
+import { tcQueue } from './queues';
 import { rngNext, rngSeed } from '../rng';
 import { timingSetup } from './timing';
 import { loopReset } from './engine';
@@ -99,12 +100,13 @@ export function simSetup(base: i32): i32 {
   for (let p = 0; p < nPorts; p++) {
     const pa = portAt(p);
     for (let tc = 0; tc < 8; tc++) {
-      store<i32>(pa + SP_QHEAD + (tc << 2), -1);
-      store<i32>(pa + SP_QTAIL + (tc << 2), -1);
+      const q = tcQueue(pa, tc);
+      store<i32>(q + SQ_HEAD, -1);
+      store<i32>(q + SQ_TAIL, -1);
+      store<i32>(q + SQ_NIC_RING, -1);
     }
     store<i32>(pa + SP_CTRL_HEAD, -1);
     store<i32>(pa + SP_CTRL_TAIL, -1);
-    for (let tc = 0; tc < 8; tc++) store<i32>(pa + SP_NIC_RING + (tc << 2), -1);
     store<i64>(pa + SP_REFRESH_EV, FOREVER);
     store<i64>(pa + SP_PAUSED_VALID, 0); // the first frame start asks the PFC kernel (link.ts pausedPrios)
     const wdDetect = load<i64>(pa + SP_WD_DETECT);
@@ -122,6 +124,8 @@ export function simSetup(base: i32): i32 {
     let packed = 0;
     for (let pr = 0; pr < 8; pr++) packed |= (<i32>load<u8>(pa + SP_ETS + ETS_PRIO_TC + pr) & 7) << (3 * pr);
     store<i32>(pa + SP_PRIO_TC, packed);
+    // Only the watchdog's polls read the frames sent per priority: an unwatched port does not count them.
+    if (load<i32>(pa + SP_WD_POLL) >= 0) store<i32>(pa + SP_FLAGS, load<i32>(pa + SP_FLAGS) | SP_FLAG_WATCHED);
     timingSetup(p, seed); // this port's clock and its stream (timing.ts)
     // Kernel records: the host wrote their config fields (host/sim/fabric.ts through host/core/kernels/*),
     // each kernel's configure derives the rest. ETS quanta are for the fabric's largest frame.

@@ -8,15 +8,15 @@
 // SP_WD_STORM / SP_WD_IGNORE / SP_WD_DROP masks per port. Events go to the watchdog log (SW_SIZE).
 import { FC_PFC, WD_ALERT, WD_DROP } from '../layout';
 import {
-  SC_WD_EVENTS, SK_KIND, SK_NEXT, SK_PRIO, SP_ETS, SP_NODE, SP_PFC, SP_PFC_RX, SP_QBYTES, SP_QHEAD, SP_TX_PKTS,
-  SP_WD_ACTION, SP_WD_DETECT, SP_WD_DROP, SP_WD_IGNORE, SP_WD_LAST_RX, SP_WD_LAST_TX, SP_WD_LEFT, SP_WD_POLL,
+  SC_WD_EVENTS, SK_KIND, SK_NEXT, SK_PRIO, SP_ETS, SP_NODE, SP_PFC, SP_PFC_RX, SP_TX_PKTS,
+  SP_WD_ACTION, SP_WD_DETECT, SP_WD_DROP, SP_WD_IGNORE, SP_WD_LAST_RX, SP_WD_LAST_TX, SP_WD_LEFT, SP_WD_POLL, SQ_BYTES, SQ_HEAD,
   SP_WD_RESTORE, SP_WD_STORM, SW_SIZE,
 } from './layout';
 import { pfcBlockedMask } from '../pfc';
 import { A_LOSSY, count, ctr, modeAt, nPorts, now, owns, pktAt, portAt, wdCap, wdPolls, wdlog } from './arena';
 import { tryTransmit } from './link';
 import { dropPacket, release } from './mmu';
-import { dequeue } from './queues';
+import { dequeue, tcQueue } from './queues';
 
 // ----------------------------------------------------------------------------------------------
 // PFC watchdog (SONiC pfcwd semantics, sonic-net/sonic-swss orchagent/pfcwdorch.cpp)
@@ -55,7 +55,7 @@ export function watchdogPoll(group: i32): void {
       let left = load<i64>(pa + SP_WD_LEFT + o);
       if (stormed == 0) {
         const tc = <i32>load<u8>(pa + SP_ETS + pr);
-        const cond = load<i32>(pa + SP_QBYTES + (<usize>tc << 2)) > 0
+        const cond = load<i32>(tcQueue(pa, tc) + SQ_BYTES) > 0
           && ((pfcBlockedMask(pa + SP_PFC, now) >> pr) & 1) != 0 && tx == load<i64>(pa + SP_WD_LAST_TX + o);
         left = cond ? left - wdPoll : wdDetect;
         if (cond && left <= 0) {
@@ -91,7 +91,7 @@ export function watchdogPoll(group: i32): void {
 export function flushPriority(p: i32, pa: usize, pr: i32): void {
   const tc = <i32>load<u8>(pa + SP_ETS + pr);
   let n = 0;
-  let k = load<i32>(pa + SP_QHEAD + (<usize>tc << 2));
+  let k = load<i32>(tcQueue(pa, tc) + SQ_HEAD);
   while (k >= 0) { n++; k = load<i32>(pktAt(k) + SK_NEXT); }
   const node = load<i32>(pa + SP_NODE);
   for (let i = 0; i < n; i++) {

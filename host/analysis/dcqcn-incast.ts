@@ -125,7 +125,9 @@ export function runIncast(k: IncastCase): IncastMeasure {
   const h0 = scn.nodes.findIndex((x) => x.name === 'h0');
   const bottleneck = scn.ports.findIndex((p) => p.node === sw && p.peerNode === h0);
   if (bottleneck < 0) throw new Error('no sw -> h0 port');
-  const qAt = portAt(bottleneck) + L.SP_QTOTAL;
+  // The bottleneck's frame bytes queued over its TCs (the engine keeps no port total).
+  const qAt = portAt(bottleneck) + L.SP_TCQ + L.SQ_BYTES;
+  const queued = () => { let bytes = 0; for (let tc = 0; tc < 8; tc++) bytes += r32(qAt + tc * L.SQ_SIZE); return bytes; };
   const flows = scn.flows.map((f) => flowAt(f.id));
   const cuts = () => flows.reduce((s, fa) => s + r64(fa + L.SF_RP + L.QCN_RP_CUTS), 0);
   fab.runUntil(k.warmup_ps);
@@ -142,7 +144,7 @@ export function runIncast(k: IncastCase): IncastMeasure {
   const end = k.warmup_ps + k.window_ps;
   for (let t = k.warmup_ps + k.sample_ps; t <= end; t += k.sample_ps) {
     fab.runUntil(t);
-    q.push(r32(qAt));
+    q.push(queued());
     flows.forEach((fa, i) => {
       const cr = r32(fa + L.SF_RP + L.QCN_RP_ACTIVE) !== 0 ? r64(fa + L.SF_RP + L.QCN_RP_CR) : r64(fa + L.SF_LINE_BPS);
       crSum[i] += cr;

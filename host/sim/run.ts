@@ -125,7 +125,7 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const probe: PortProbe = {
     pausedPs: fab.pausedPs,
     txBytes: (p, tc) => r64(portAt(p) + L.SP_TX_BYTES_TC + 8 * tc),
-    queuedBytes: (p, tc) => r32(portAt(p) + L.SP_QBYTES + 4 * tc),
+    queuedBytes: (p, tc) => r32(portAt(p) + L.SP_TCQ + L.SQ_SIZE * tc + L.SQ_BYTES),
   };
 
   // Each flow's measurement window ends at its stop (or the run's end): the bytes delivered by

@@ -84,8 +84,11 @@ export class Sampler {
     const active = (fa: number) => r32(fa + L.SF_RP + L.QCN_RP_ACTIVE) !== 0;
     this.read = plan.map(({ src }, k): ((t: number, dt: number) => number) => {
       switch (src.what) {
-        case 'queue': { const at = portAt(src.p) + L.SP_QTOTAL; return () => r32(at); }
-        case 'queueTc': { const at = portAt(src.p) + L.SP_QBYTES + 4 * src.tc; return () => r32(at); }
+        case 'queue': { // the port's frame bytes queued over its TCs (the engine keeps no total)
+          const at = portAt(src.p) + L.SP_TCQ + L.SQ_BYTES, stride = L.SQ_SIZE;
+          return () => { let bytes = 0; for (let tc = 0; tc < 8; tc++) bytes += r32(at + tc * stride); return bytes; };
+        }
+        case 'queueTc': { const at = portAt(src.p) + L.SP_TCQ + L.SQ_SIZE * src.tc + L.SQ_BYTES; return () => r32(at); }
         case 'paused': return (t, dt) => {
           const tot = fab.pausedPs(src.p, t, src.pr);
           const v = round3((100 * (tot - lastPaused[k])) / dt);
