@@ -68,7 +68,7 @@ export function seriesPlan(scn: Scenario): { meta: SeriesMeta; src: Source }[] {
  * before it starts and never grows while it runs.
  *
  * The sources are grouped by kind into flat tables (a word's index and its series; a flow's
- * delivered-bytes word; a port and priority), read by one loop per kind: a k = 8 tree samples 256
+ * delivered-bytes word; a port and priority), read by one loop per kind: the 1-us k = 8 tree samples 64
  * series 200 times, in code V8 has not optimised yet, where a closure per series cost a call and
  * several property lookups per value. Every read is of the engine's state only, so the order of
  * the kinds does not change a value.
