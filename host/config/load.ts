@@ -29,12 +29,20 @@ export const MAX_DOCUMENT_DEPTH = 64;
 
 /** Throws InputError when `value` nests deeper than MAX_DOCUMENT_DEPTH (checked without recursion). */
 function checkDepth(value: unknown, source: string): unknown {
-  const stack: [unknown, number][] = [[value, 0]];
+  // Only collections go on the stack, as two flat arrays: a pair and a values array per entry made
+  // a 23 kB scenario's check allocate about 0.7 MB.
+  const stack: object[] = [];
+  const depths: number[] = [];
+  const push = (c: unknown, depth: number) => {
+    if (c !== null && typeof c === 'object') { stack.push(c); depths.push(depth); }
+  };
+  push(value, 0);
   while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
+    const v = stack.pop()!;
+    const depth = depths.pop()!;
     if (depth >= MAX_DOCUMENT_DEPTH) throw new InputError({ path: source, rule: `nested more than ${MAX_DOCUMENT_DEPTH} levels deep` });
-    for (const c of Object.values(v)) stack.push([c, depth + 1]);
+    if (Array.isArray(v)) for (const c of v) push(c, depth + 1);
+    else for (const k of Object.keys(v)) push((v as Record<string, unknown>)[k], depth + 1);
   }
   return value;
 }

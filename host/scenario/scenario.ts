@@ -358,6 +358,24 @@ function trafficOf(c: Check, f: FabricPart): { flows: NormFlow[]; storms: Scenar
 function sizeBuffers(c: Check, f: FabricPart): void {
   const { s, bad } = c;
   const { nodes, nodeIdx, ports } = f;
+  // The auto headroom of each distinct (speed, cable, MTU), computed once: a fabric's links mostly
+  // share them (a k = 8 tree's 512 switch ports one), and each computation builds its whole breakdown.
+  const autoHeadroom = new Map<string, number | InputError>();
+  const headroomOf = (bps: number, cableM: number, mtu: number): number | InputError => {
+    const key = `${bps}/${cableM}/${mtu}`;
+    let h = autoHeadroom.get(key);
+    if (h === undefined) {
+      // The headroom calculator of host/analysis/headroom.ts (802.1Qbb component model, docs/design.md §4.1).
+      try {
+        h = computeHeadroom({ speedBps: bps, cableM, mtu }).headroom_bytes;
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        h = e;
+      }
+      autoHeadroom.set(key, h);
+    }
+    return h;
+  };
   // Switch buffers: headroom per lossless (port, priority) must fit.
   s.switches.forEach((w, i) => {
     const n = nodes[nodeIdx.get(w.name)!];
@@ -368,14 +386,10 @@ function sizeBuffers(c: Check, f: FabricPart): void {
     const headroom = n.ports.map((pi) => {
       const p = ports[pi];
       if (b.headroom !== 'auto') return b.headroom;
-      // The headroom calculator of host/analysis/headroom.ts (802.1Qbb component model, docs/design.md §4.1).
-      try {
-        return computeHeadroom({ speedBps: p.bps, cableM: Math.round(p.cable_m * 1000) / 1000, mtu }).headroom_bytes;
-      } catch (e) {
-        if (!(e instanceof InputError)) throw e;
-        bad(w.buffer ? `switches[${i}].buffer.headroom` : 'defaults.buffer.headroom', `auto headroom for ${p.name}: ${e.problems.map((x) => x.rule).join('; ')}`);
-        return 0;
-      }
+      const h = headroomOf(p.bps, Math.round(p.cable_m * 1000) / 1000, mtu);
+      if (typeof h === 'number') return h;
+      bad(w.buffer ? `switches[${i}].buffer.headroom` : 'defaults.buffer.headroom', `auto headroom for ${p.name}: ${h.problems.map((x) => x.rule).join('; ')}`);
+      return 0;
     });
     const at = (key: string) => `${w.buffer ? `switches[${i}].buffer` : 'defaults.buffer'}.${key}`;
     let xoffGiven = b.xoff;
