@@ -15,6 +15,7 @@ import { PartitionedEngine, type PartitionAreas } from './parallel.js';
 import { etsWeightedMask } from './sample.js';
 import { RECORD_CHUNKS, recordChunk } from './windows.js';
 import { planArena, WDLOG_CAP, type ArenaLayout, type ArenaPlan, type CaptureLayout, type L, type PartitionOffsets, type TableOffsets } from './fabric-plan.js';
+import { layoutConstants } from './layout-constants.js';
 import { arenaWriter, fabricCredit, writeFlowKernels, writePortKernels, type ArenaWriter } from './fabric-params.js';
 
 export { WDLOG_CAP, type ArenaPlan, type CaptureLayout, type L } from './fabric-plan.js';
@@ -34,21 +35,15 @@ export function obeyedXoff(i32: Int32Array, L: L, rec: number, unit: number, uni
 /**
  * Every exported layout constant as a plain object, read once: the driver reads these on every
  * sample, and a lookup through the module's exports each time cost more than the reads themselves.
- * A name the core does not export is an error at its first use, as before.
+ * The values come from the module the build generates from the core (scripts/layout-h.mjs): one
+ * object literal with fast properties, about 0.3 ms where reading the core's 435 globals and
+ * defining them one by one took 3.5 ms of every run. The static regions' addresses, which differ
+ * between the core's flavours, and a name the core does not export fall through to the prototype,
+ * a proxy that asks this core and so fails with the name (a proxy around the whole object cost a
+ * trap per read: 0.15 s of a k = 28 fat tree's set-up).
  */
 function layout(core: Core): L {
-  // Defined at once: added one by one, the core's 400-odd constants would leave the object in
-  // dictionary mode (V8), a hash lookup at every read of the set-up's and the driver's.
-  const fields: PropertyDescriptorMap = {};
-  for (const [name, g] of Object.entries(core.exports)) {
-    if (g instanceof WebAssembly.Global && /^[A-Z]/.test(name)) fields[name] = { value: Number(g.value), writable: true, enumerable: true, configurable: true };
-  }
-  const known: L = Object.defineProperties({}, fields);
-  // Known names are own properties (plain loads, cached by V8); a name the core lacks falls through
-  // to the prototype, a proxy that asks the core and so fails with its name. A proxy around the whole
-  // object cost a trap per read: 0.15 s of a k = 28 fat tree's set-up.
-  Object.setPrototypeOf(known, new Proxy({}, { get: (_t, k: string | symbol) => (typeof k === 'string' ? core.constant(k) : undefined) }));
-  return known;
+  return layoutConstants(new Proxy({}, { get: (_t, k: string | symbol) => (typeof k === 'string' ? core.constant(k) : undefined) }));
 }
 
 export interface Fabric {
