@@ -141,7 +141,9 @@ export const SP_PFC: i32 = SP_ETS + ETS_BYTES;               // PFC record (PFC_
 // without QCN have no CP), so the port record stays small and a run faults fewer pages.
 export const SP_CREDIT_AT: i32 = SP_PFC + PFC_SIZE;          // address of 8 x credit record (CREDIT_SIZE), one per priority; 0 = none
 export const SP_CP_AT: i32 = SP_CREDIT_AT + I32;             // address of 8 x QCN CP record (QCN_CP_SIZE), one per TC; 0 = none
-export const SP_SIZE: i32 = ((SP_CP_AT + I32) + 63) & ~63;
+// An odd number of cache lines: records 2^n bytes apart put every port's hot fields in the same few
+// sets of a first-level cache (its set index repeats every 4 KiB) and evict one another.
+export const SP_SIZE: i32 = ((((SP_CP_AT + I32) + 63) >> 6) | 1) << 6;
 /** Bytes of a port's credit table (SP_CREDIT_AT) and of its congestion-point table (SP_CP_AT). */
 export const SP_CREDIT_TABLE: i32 = 8 * CREDIT_SIZE;
 export const SP_CP_TABLE: i32 = 8 * QCN_CP_SIZE;
@@ -332,7 +334,7 @@ if (SF_START % 8 != 0 || SF_RP % 8 != 0 || SF_NP % 8 != 0 || SF_PACE_RATE % 8 !=
 if (SH_CREDIT_AGING % 8 != 0 || SS_START % 8 != 0 || SK_ARRIVE_AT % 8 != 0) ERROR('layout: i64 alignment');
 // Embedded records: each starts where the previous part ends (no overlap) and the container holds it.
 if (SP_ETS < SP_NIC_RING + 8 * I32 || SP_PFC < SP_ETS + ETS_BYTES || SP_CREDIT_AT < SP_PFC + PFC_SIZE) ERROR('layout: sim port records overlap');
-if (SP_CP_AT + I32 > SP_SIZE || SP_SIZE % 64 != 0) ERROR('layout: sim port record size (a multiple of 64: records start on a cache line)');
+if (SP_CP_AT + I32 > SP_SIZE || SP_SIZE % 64 != 0 || (SP_SIZE >> 6) % 2 != 1) ERROR('layout: sim port record size (an odd number of 64-byte lines: records start on a cache line, in different sets)');
 if (DCQCN_CP_SIZE > QCN_CP_SIZE || CREDIT_SIZE % 8 != 0 || QCN_CP_SIZE % 8 != 0) ERROR('layout: a CP table slot holds either profile\'s record, i64-aligned');
 if (SP_TX_BYTES_TC > 256) ERROR('layout: the hot sim port fields must stay in the first 256 bytes (four cache lines)');
 if (SF_RP < SF_RP_EV_AT + I64 || SF_NP < SF_RP + QCN_RP_SIZE || SF_PACE_BYTES < SF_NP + DCQCN_NP_SIZE) ERROR('layout: sim flow records overlap');
