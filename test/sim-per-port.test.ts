@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkScenario, ENGINE_CREDIT_BITS, scenarioJsonSchema, type ScenarioInput } from '../host/scenario/scenario.js';
+import { checkScenario, ENGINE_CREDIT_BITS, scenarioJsonSchema, type Scenario, type ScenarioInput } from '../host/scenario/scenario.js';
 import { buildFabric, runScenario } from '../host/sim/run.js';
 import { dcbEts403020, inputErrorOf, runCli } from './helpers.js';
 
@@ -23,6 +23,13 @@ const split = (tc0: number, tc1: number) => ({
  * offered into 100 Gb/s with both TCs backlogged. Lossy, each TC queue limited to 150 KB so neither
  * TC takes the shared pool from the other (docs/sim.md, Validation).
  */
+/** Address of port n's congestion-point table (SP_CP_AT: a switch port's, QCN on). */
+function cpTable(fab: ReturnType<typeof buildFabric>, scn: Scenario, n: string): number {
+  const at = fab.core.i32[(fab.addr.ports + scn.ports.find((p) => p.name === n)!.id * fab.L.SP_SIZE + fab.L.SP_CP_AT) >>> 2];
+  expect(at).toBeGreaterThan(0);
+  return at;
+}
+
 function twoEgress(links: ScenarioInput['links'], extra: Partial<ScenarioInput> = {}): ScenarioInput {
   const hosts = ['hA', 'hB', 'h1', 'h2', 'h3', 'h4'].map((name) => ({ name }));
   return {
@@ -91,7 +98,7 @@ describe('QCN congestion points per port', () => {
       defaults: { ...twoEgress([]).defaults, dcb: qcn(26000) },
     }));
     const fab = buildFabric(scn);
-    const qEq = (n: string) => fab.core.i32[(fab.addr.ports + scn.ports.find((p) => p.name === n)!.id * fab.L.SP_SIZE + fab.L.SP_CP + 1 * fab.L.QCN_CP_SIZE + fab.L.QCN_CP_Q_EQ) >>> 2];
+    const qEq = (n: string) => fab.core.i32[(cpTable(fab, scn, n) + 1 * fab.L.QCN_CP_SIZE + fab.L.QCN_CP_Q_EQ) >>> 2];
     expect(qEq('sw>hA')).toBe(52000);
     expect(qEq('sw>hB')).toBe(26000);
   });
@@ -107,7 +114,7 @@ describe('QCN congestion points per port', () => {
     });
     const scn = checkScenario(doc('msb'));
     const fab = buildFabric(scn);
-    const quant = (n: string) => fab.core.i32[(fab.addr.ports + scn.ports.find((p) => p.name === n)!.id * fab.L.SP_SIZE + fab.L.SP_CP + 1 * fab.L.QCN_CP_SIZE + fab.L.QCN_CP_QUANT) >>> 2];
+    const quant = (n: string) => fab.core.i32[(cpTable(fab, scn, n) + 1 * fab.L.QCN_CP_SIZE + fab.L.QCN_CP_QUANT) >>> 2];
     expect([quant('sw>hA'), quant('sw>hB')]).toEqual([1, 0]); // 0 linear, 1 msb (host/core/kernels/qcn-cp.ts)
     const msb = runScenario(checkScenario(doc('msb'))).summary;
     const linear = runScenario(checkScenario(doc('linear'))).summary;

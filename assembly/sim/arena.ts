@@ -10,7 +10,7 @@ import {
   CREDIT_SIZE, QCN_CP_SIZE, QCN_RP_ACTIVE, QCN_RP_ALPHA_DEADLINE, QCN_RP_CR, QCN_RP_DEADLINE, CONTROL_FRAME_BYTES,
 } from '../layout';
 import {
-  SC_POOL_EXHAUSTED, SF_RP, SF_SIZE, SK_NEXT, SK_SIZE, SN_SIZE, SP_CP, SP_CREDIT, SP_CREDIT_MASK, SP_MODES, SP_SIZE,
+  SC_POOL_EXHAUSTED, SF_RP, SF_SIZE, SK_NEXT, SK_SIZE, SN_SIZE, SP_CP_AT, SP_CREDIT_AT, SP_CREDIT_MASK, SP_MODES, SP_SIZE,
   SP_FLAG_CAPTURE, SP_FLAG_REMOTE_PEER, SIM_CREDIT_BITS,
 } from './layout';
 
@@ -106,7 +106,8 @@ export const F_DONE_QUEUED: i32 = 2;
 @inline export function pktAt(k: i32): usize { return pool + <usize>k * SK_SIZE; }
 /** Entry `hop` of flow f's path row: its egress port at the hop-th switch (SH_PATHS). */
 @inline export function pathAt(f: i32, hop: i32): usize { return paths + ((<usize>f * <usize>pathLen + <usize>hop) << 2); }
-@inline export function cpRec(pa: usize, tc: i32): usize { return pa + SP_CP + <usize>(tc * QCN_CP_SIZE); }
+/** Congestion point of TC tc of the port at pa: only switch ports of a fabric with QCN have them (SP_CP_AT). */
+@inline export function cpRec(pa: usize, tc: i32): usize { return <usize>load<u32>(pa + SP_CP_AT) + <usize>(tc * QCN_CP_SIZE); }
 /** QCN reaction point of flow record fa: current rate limit (0 while idle) and timer deadline. */
 @inline export function rpRate(fa: usize): i64 { return load<i32>(fa + SF_RP + QCN_RP_ACTIVE) != 0 ? load<i64>(fa + SF_RP + QCN_RP_CR) : 0; }
 @inline export function rpDeadline(fa: usize): i64 {
@@ -115,7 +116,8 @@ export const F_DONE_QUEUED: i32 = 2;
   const a = load<i64>(fa + SF_RP + QCN_RP_ALPHA_DEADLINE);
   return a < d ? a : d;
 }
-@inline export function creditRec(pa: usize, pr: i32): usize { return pa + SP_CREDIT + <usize>(pr * CREDIT_SIZE); }
+/** Credit record of priority pr of the port at pa: only ports with a credit priority at either end of their link have them (SP_CREDIT_AT). */
+@inline export function creditRec(pa: usize, pr: i32): usize { return <usize>load<u32>(pa + SP_CREDIT_AT) + <usize>(pr * CREDIT_SIZE); }
 /** Flow-control mode of priority prio on the port at pa (its node's config). */
 @inline export function modeAt(pa: usize, prio: i32): i32 { return (load<i32>(pa + SP_MODES) >> (prio << 2)) & 15; }
 @inline export function creditMaskAt(pa: usize): i32 { return load<i32>(pa + SP_CREDIT_MASK); }

@@ -5,7 +5,7 @@
 // guards at the end checked at compile time. The host reads these constants from the Wasm exports
 // (host/sim/fabric.ts) and scripts/layout-h.mjs writes them into the C header with the kernels'.
 
-import { CREDIT_SIZE, DCQCN_NP_SIZE, ETS_BYTES, PFC_SIZE, QCN_CP_SIZE, QCN_RP_SIZE } from '../layout';
+import { CREDIT_SIZE, DCQCN_CP_SIZE, DCQCN_NP_SIZE, ETS_BYTES, PFC_SIZE, QCN_CP_SIZE, QCN_RP_SIZE } from '../layout';
 
 /** Field sizes, bytes. */
 const I32: i32 = 4;
@@ -53,9 +53,9 @@ export const SH_ETS_MIN_BYTES: i32 = SH_NETS_METER + I32;    // wire bytes an in
 export const SH_CAPTURE: i32 = SH_ETS_MIN_BYTES + I32;       // address of the capture rings (CG_SIZE per partition; assembly/sim/capture.ts), 0 = none
 export const SH_SIZE: i32 = ((SH_CAPTURE + I32) + 7) & ~7;
 // Flow-control modes and watchdog parameters are per port (SP_MODES, SP_WD_*); the PFC, congestion
-// point and credit parameters sit in the port's kernel records (SP_PFC, SP_CP, SP_CREDIT) and the
-// reaction-point parameters in each flow's RP record (SF_RP), written by host/core/kernels/* before
-// simInit calls each kernel's configure: each from its own node's config.
+// point and credit parameters sit in the port's kernel records (SP_PFC, and the tables SP_CP_AT and
+// SP_CREDIT_AT point to) and the reaction-point parameters in each flow's RP record (SF_RP), written
+// by host/core/kernels/* before simInit calls each kernel's configure: each from its own node's config.
 /** Counter width k of every simulator credit record (16-bit counters, IB-style). */
 export const SIM_CREDIT_BITS: i32 = 16;
 /** Entries of the event queue's FIFO of in-order frame arrivals (assembly/sim/events.ts), at most
@@ -73,7 +73,8 @@ export const SN_SIZE: i32 = ((SN_LOSSY_Q + I32) + 7) & ~7;
 
 // Port record: one per link end; egress queues per TC, credit counters, watchdog state, and the
 // records of the kernels it runs: ETS (transmission selection), PFC (both sides of the port:
-// ingress accounting of frames received here, pause timers of this transmitter), one QCN CP per TC.
+// ingress accounting of frames received here, pause timers of this transmitter), and the addresses
+// of its credit receivers (one per priority) and congestion points (one QCN CP per TC), if any.
 // The port's own fields are grouped by cache line (the record size is a multiple of 64, so records
 // start on a line) after what a frame's hop reads: line 0 what both the ingress port (node, flags,
 // modes) and the egress port read for every frame; line 1 the rest of the egress port's per-frame
@@ -150,9 +151,17 @@ export const SP_CR_LASTCL: i32 = SP_WD_STORM + I32;          // i32[8] credit re
 // Kernel records.
 export const SP_ETS: i32 = ((SP_CR_LASTCL + 8 * I32) + 63) & ~63;  // ETS record (ETS_BYTES = 128)
 export const SP_PFC: i32 = SP_ETS + ETS_BYTES;               // PFC record (PFC_SIZE)
-export const SP_CREDIT: i32 = SP_PFC + PFC_SIZE;             // 8 x credit record (CREDIT_SIZE = 112), one per priority
-export const SP_CP: i32 = SP_CREDIT + 8 * CREDIT_SIZE;       // 8 x QCN CP record (QCN_CP_SIZE = 72), one per TC
-export const SP_SIZE: i32 = ((SP_CP + 8 * QCN_CP_SIZE) + 63) & ~63;
+// Credit receivers and congestion points live out of line, in tables of their own that hold records
+// only for the ports that use them (most ports use neither: credit mode is rare, hosts and fabrics
+// without QCN have no CP), so the port record stays small and a run faults fewer pages.
+export const SP_CREDIT_AT: i32 = SP_PFC + PFC_SIZE;          // address of 8 x credit record (CREDIT_SIZE), one per priority; 0 = none
+export const SP_CP_AT: i32 = SP_CREDIT_AT + I32;             // address of 8 x QCN CP record (QCN_CP_SIZE), one per TC; 0 = none
+// An odd number of cache lines: records 2^n bytes apart put every port's hot fields in the same few
+// sets of a first-level cache (its set index repeats every 4 KiB) and evict one another.
+export const SP_SIZE: i32 = ((((SP_CP_AT + I32) + 63) >> 6) | 1) << 6;
+/** Bytes of a port's credit table (SP_CREDIT_AT) and of its congestion-point table (SP_CP_AT). */
+export const SP_CREDIT_TABLE: i32 = 8 * CREDIT_SIZE;
+export const SP_CP_TABLE: i32 = 8 * QCN_CP_SIZE;
 
 // Packet record (pool entry).
 export const SK_NEXT: i32 = 0;
@@ -339,8 +348,9 @@ if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_PAU
 if (SF_START % 8 != 0 || SF_RP % 8 != 0 || SF_NP % 8 != 0 || SF_PACE_RATE % 8 != 0 || SF_NACKS % 8 != 0) ERROR('layout: sim flow i64 alignment');
 if (SH_CREDIT_AGING % 8 != 0 || SS_START % 8 != 0 || SK_ARRIVE_AT % 8 != 0) ERROR('layout: i64 alignment');
 // Embedded records: each starts where the previous part ends (no overlap) and the container holds it.
-if (SP_ETS < SP_CR_LASTCL + 8 * I32 || SP_PFC < SP_ETS + ETS_BYTES || SP_CREDIT < SP_PFC + PFC_SIZE || SP_CP < SP_CREDIT + 8 * CREDIT_SIZE) ERROR('layout: sim port records overlap');
-if (SP_CP + 8 * QCN_CP_SIZE > SP_SIZE || SP_SIZE % 64 != 0) ERROR('layout: sim port record size (a multiple of 64: records start on a cache line)');
+if (SP_ETS < SP_CR_LASTCL + 8 * I32 || SP_PFC < SP_ETS + ETS_BYTES || SP_CREDIT_AT < SP_PFC + PFC_SIZE) ERROR('layout: sim port records overlap');
+if (SP_CP_AT + I32 > SP_SIZE || SP_SIZE % 64 != 0 || (SP_SIZE >> 6) % 2 != 1) ERROR('layout: sim port record size (an odd number of 64-byte lines: records start on a cache line, in different sets)');
+if (DCQCN_CP_SIZE > QCN_CP_SIZE || CREDIT_SIZE % 8 != 0 || QCN_CP_SIZE % 8 != 0) ERROR('layout: a CP table slot holds either profile\'s record, i64-aligned');
 // The per-frame lines: each group ends on the line boundary its comments promise.
 if (SP_HEADWIRE != 64 || SP_TCQ != 128 || SQ_SIZE != 16 || SP_TX_BYTES_TC != 256 || SP_FWD_RNG != 320) ERROR('layout: sim port per-frame fields (lines 0-4)');
 if (SF_RP < SF_RP_EV_AT + I64 || SF_NP < SF_RP + QCN_RP_SIZE || SF_PACE_BYTES < SF_NP + DCQCN_NP_SIZE) ERROR('layout: sim flow records overlap');

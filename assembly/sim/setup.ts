@@ -12,7 +12,7 @@ import {
   SH_MAX_FRAME, SH_MIX, SH_NFLOWS, SH_NH, SH_NHOSTS, SH_NODES, SH_NPORTS, SH_NSTORMS, SH_NWD_POLLS, SH_PATHS,
   SH_PATH_LEN, SH_POOL, SH_POOL_CAP, SH_PORTS, SH_QCN_MASK, SH_QCN_PROFILE, SH_REV_PATHS, SH_ROUTE, SH_SEED, SH_STORMS,
   SH_WDLOG, SH_WDLOG_CAP, SH_WD_POLLS, SIM_ID_RP, SIM_ID_START, SK_NEXT, SF_FLOW_EV_AT, SF_NEXT_AT, SF_RTO_AT,
-  SF_RTO_EV_AT, SF_START_JITTER, SP_CREDIT_MASK, SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS, SP_FLAGS,
+  SF_RTO_EV_AT, SF_START_JITTER, SP_CP_AT, SP_CREDIT_MASK, SP_CR_LASTCL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_ETS, SP_FLAGS,
   SP_LOSSLESS, SP_PAUSED_VALID, SP_PEER, SP_PFC, SP_PRIO_TC, SP_REFRESH_EV, SP_SINK_HEAD, SP_SINK_PRIOS,
   SP_SINK_TAIL, SP_WD_DETECT, SP_WD_POLL, SP_FLAG_WATCHED, SQ_HEAD, SQ_NIC_RING, SQ_TAIL, SP_WD_LEFT, SS_PORT, SS_SIZE, SS_START,
 } from './layout';
@@ -131,9 +131,12 @@ export function simSetup(base: i32): i32 {
     // each kernel's configure derives the rest. ETS quanta are for the fabric's largest frame.
     pfcConfigure(pa + SP_PFC);
     etsConfigure(pa + SP_ETS, load<i32>(hdr + SH_MAX_FRAME));
-    for (let tc = 0; tc < 8; tc++) {
-      if (dcqcn) dcqcnCpConfigure(cpRec(pa, tc), seed, <u32>(p * 8 + tc));
-      else qcnCpConfigure(cpRec(pa, tc), seed, <u32>(p * 8 + tc));
+    // Congestion points: a switch port's in a fabric with QCN (the host gave it a table, SP_CP_AT).
+    if (load<u32>(pa + SP_CP_AT) != 0) {
+      for (let tc = 0; tc < 8; tc++) {
+        if (dcqcn) dcqcnCpConfigure(cpRec(pa, tc), seed, <u32>(p * 8 + tc));
+        else qcnCpConfigure(cpRec(pa, tc), seed, <u32>(p * 8 + tc));
+      }
     }
     // Credit records, one per credit priority: this port's receiver half (its buffer) and sender
     // half. At link-up every sender holds one grant of the peer's whole buffer (CL at ABR 0).

@@ -18,6 +18,7 @@ import type { Partitioning } from './partition.js';
 import { smallestFrameTime } from './partition.js';
 import type { RoutePlan } from './routes.js';
 import { etsMeasuredPorts } from './sample.js';
+import { portKernelSlots, type PortKernelSlots } from './fabric-params.js';
 import { controlBytes } from './windows.js';
 
 /** Watchdog log entries the arena holds (summary.ts reads at most this many). */
@@ -45,7 +46,7 @@ export interface ArenaPlan {
 
 /** Offsets of the serial engine's tables from the arena's start. */
 export interface TableOffsets {
-  hdr: number; nodes: number; ports: number; flows: number; pool: number; heap: number; route: number; nh: number;
+  hdr: number; nodes: number; ports: number; credits: number; cps: number; flows: number; pool: number; heap: number; route: number; nh: number;
   paths: number; mix: number; wdPolls: number; counters: number; wdlog: number; storms: number; etsMeter: number; capture: number;
 }
 
@@ -73,6 +74,8 @@ export interface ArenaLayout {
   /** The distinct watchdog poll intervals: one poll event each (usually one for the whole fabric). */
   wdPolls: number[];
   etsPorts: Scenario['ports'];
+  /** Each port's slot in the credit and congestion-point tables (tables.credits, tables.cps). */
+  kernelSlots: PortKernelSlots;
 }
 
 const heapCapOf = (pool: number, ports: number, flows: number, storms: number, fifoMax: number) =>
@@ -132,11 +135,13 @@ export function planArena(scn: Scenario, routing: RoutePlan, split: Partitioning
   const mixEntries = scn.flows.reduce((a, f) => a + f.frames.mix.length, 0);
   const etsPorts = etsMeasuredPorts(scn);
   const wdPolls = [...new Set(scn.nodes.filter((n) => !n.isHost && n.watchdog).map((n) => n.watchdog!.poll_interval))].filter((x) => x > 0);
+  const kernelSlots = portKernelSlots(scn);
 
   let off = 0;
   const take = (bytes: number) => { const at = off; off += Math.ceil(bytes / 64) * 64; return at; };
   const tables: TableOffsets = {
-    hdr: take(L.SH_SIZE), nodes: take(scn.nodes.length * L.SN_SIZE), ports: take(nPorts * L.SP_SIZE), flows: take(nFlows * L.SF_SIZE),
+    hdr: take(L.SH_SIZE), nodes: take(scn.nodes.length * L.SN_SIZE), ports: take(nPorts * L.SP_SIZE),
+    credits: take(kernelSlots.credits * L.SP_CREDIT_TABLE), cps: take(kernelSlots.cps * L.SP_CP_TABLE), flows: take(nFlows * L.SF_SIZE),
     pool: take(poolCap * L.SK_SIZE), heap: take(heapCap * 16), route: take(routing.swOrd.size * routing.routes.columns * 4), nh: take(routing.routes.nhWords.length * 4),
     paths: take(pathRows * routing.pathLen * 4 + 4), mix: take(mixEntries * 8 + 8), wdPolls: take(wdPolls.length * 8 + 8), counters: take(L.SC_SIZE), wdlog: take(WDLOG_CAP * L.SW_SIZE), storms: take(scn.storms.length * L.SS_SIZE + 8),
     etsMeter: take(etsPorts.length * L.EM_SIZE + 8),
@@ -168,6 +173,6 @@ export function planArena(scn: Scenario, routing: RoutePlan, split: Partitioning
   const heapEntries = partitions ? partitions.part.reduce((n, x) => n + x.heapCap, 0) : heapCap;
   return {
     plan: { arenaBytes: off, poolRecords: poolCap, recordBytes: L.SK_SIZE, heapEntries, parts },
-    tables, partitions, poolCap, poolShare, heapCap, revPaths, wdPolls, etsPorts,
+    tables, partitions, poolCap, poolShare, heapCap, revPaths, wdPolls, etsPorts, kernelSlots,
   };
 }

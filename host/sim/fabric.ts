@@ -127,7 +127,7 @@ export function buildFabric(scn: Scenario, flavour: 'release' | 'debug' = 'relea
         engine?.claimRecords(part % split.parts, c);
         const ports = recordChunk(own, c);
         writePortRecords(w, L, scn, a, ports, split.owner, capture);
-        writePortKernels(w, L, scn, a.ports, arena.wdPolls, ports);
+        writePortKernels(w, L, scn, a, arena.kernelSlots, arena.wdPolls, ports);
       }
     }
     const init = core.fn<(b: number) => number>(split.parts > 1 ? 'simSetup' : 'simInit')(base);
