@@ -89,7 +89,10 @@ describe('the memory estimate bounds the peak RSS (within 20 %, never under)', (
 
   it('long series: 200,000 samples x 27 series', () => {
     const json = holds(longSeries('long.yaml', '2s', '10us'));
-    expect(json.peak).toBeGreaterThan(100 * MiB); // the series are what this run holds
+    // The series are what this run holds: 27 columns and the time axis, 8 bytes a sample, on top of
+    // the process itself (`dcbkit --version` peaks at 43 MiB here; 100 MiB flat was crossed once
+    // the port records shrank, while the series stayed what they were).
+    expect(json.peak).toBeGreaterThan(8 * 200_000 * 28 + 40 * MiB);
   });
 });
 
