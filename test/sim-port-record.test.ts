@@ -75,7 +75,7 @@ describe('the port record', () => {
       const watched = !scn.nodes[port.node].isHost;
       expect((r32(pa + L.SP_FLAGS) & L.SP_FLAG_WATCHED) !== 0).toBe(watched);
       const pkts = Array.from({ length: 8 }, (_, pr) => r64(pa + L.SP_TX_PKTS + 8 * pr));
-      const txBytes = Array.from({ length: 8 }, (_, tc) => r64(pa + L.SP_TX_BYTES_TC + 8 * tc));
+      const txBytes = Array.from({ length: 8 }, (_, tc) => r64(pa + L.SP_TCQ + L.SQ_SIZE * tc + L.SQ_TX_BYTES));
       if (!watched) { expect(pkts).toEqual([0, 0, 0, 0, 0, 0, 0, 0]); continue; }
       if (port.id === bottleneck) expect(pkts.filter((n) => n > 0)).toHaveLength(4); // one per flow's priority
       // Every data frame is FRAME bytes: a TC's wire bytes are its priorities' frames times FRAME's wire size.

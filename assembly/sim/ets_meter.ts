@@ -9,10 +9,11 @@
 // intervals. Runs once per sampling interval, for the ports this instance owns (each partition of a
 // partitioned run its own, at the same batch end), so it adds no pass over every port to the host.
 import {
-  EM_ACC, EM_LAST, EM_PORT, EM_SIZE, EM_WEIGHTED, SH_ETS_METER, SH_ETS_MIN_BYTES, SH_NETS_METER, SP_TX_BYTES_TC,
+  EM_ACC, EM_LAST, EM_PORT, EM_SIZE, EM_WEIGHTED, SH_ETS_METER, SH_ETS_MIN_BYTES, SH_NETS_METER, SQ_TX_BYTES,
   SP_UNSAT,
 } from './layout';
 import { hdr, owns, portAt } from './arena';
+import { tcQueue } from './queues';
 
 /** Closes a sampling interval for every measured port this instance owns. */
 export function etsMeterSample(): void {
@@ -28,14 +29,14 @@ export function etsMeterSample(): void {
     let weighted: i64 = 0;
     for (let tc = 0; tc < 8; tc++) {
       const o = <usize>tc << 3;
-      const now = load<i64>(pa + SP_TX_BYTES_TC + o);
+      const now = load<i64>(tcQueue(pa, tc) + SQ_TX_BYTES);
       const delta = now - load<i64>(e + EM_LAST + o);
       if (((mask >> tc) & 1) != 0) weighted += delta;
     }
     const saturated = load<i32>(pa + SP_UNSAT) == 0 && weighted >= minBytes;
     for (let tc = 0; tc < 8; tc++) {
       const o = <usize>tc << 3;
-      const now = load<i64>(pa + SP_TX_BYTES_TC + o);
+      const now = load<i64>(tcQueue(pa, tc) + SQ_TX_BYTES);
       if (saturated) store<i64>(e + EM_ACC + o, load<i64>(e + EM_ACC + o) + now - load<i64>(e + EM_LAST + o));
       store<i64>(e + EM_LAST + o, now);
     }

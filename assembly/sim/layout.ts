@@ -109,19 +109,19 @@ export const SP_PAUSED_MASK: i32 = SP_FWD_LAST + I64;        // priorities the P
 export const SP_PPB_FRAC: i32 = SP_PAUSED_MASK + I32;        // u32 fraction (/2^32) of ps per byte at the port's clock
 export const SP_PPB_REM: i32 = SP_PPB_FRAC + I32;            // u32 serialisation remainder carried to the next frame (/2^32 ps)
 export const SP_FWD_LAT: i32 = SP_PPB_REM + I32;             // forwarding latency of the switch this port sends into, ps (0: a host)
-// Lines 2-3: one queue record per TC (SQ_*), TC t's at SP_TCQ + t * SQ_SIZE.
+// Lines 2-5: one queue record per TC (SQ_*), TC t's at SP_TCQ + t * SQ_SIZE, two to a line: a frame's
+// enqueue, dequeue and its TC's transmitted-bytes count touch one line.
 export const SP_TCQ: i32 = SP_FWD_LAT + I32;
 export const SQ_HEAD: i32 = 0;                                  // packet index, -1 empty
 export const SQ_TAIL: i32 = SQ_HEAD + I32;                      // packet index, -1 empty
 export const SQ_BYTES: i32 = SQ_TAIL + I32;                     // frame bytes queued
 export const SQ_NIC_RING: i32 = SQ_BYTES + I32;                 // host port: the last flow of the TC's ring of flows ready to send
                                                                 //   (SF_RING_NEXT links them in a circle), -1 none
-export const SQ_SIZE: i32 = SQ_NIC_RING + I32;
-// Line 4: each transmission adds to its TC's counter; the summary and the ETS meter read them as an i64[8].
-export const SP_TX_BYTES_TC: i32 = SP_TCQ + 8 * SQ_SIZE;     // i64[8] wire bytes sent per TC
-// Line 5: fields some frames read (a switch's jitter draw, the sink list of a port whose peer is a
+export const SQ_TX_BYTES: i32 = SQ_NIC_RING + I32;              // i64 wire bytes the TC has sent (the summary, the ETS meter)
+export const SQ_SIZE: i32 = SQ_TX_BYTES + I64 + I64;            // 32: 8 bytes spare keep each record within one line
+// Line 6: fields some frames read (a switch's jitter draw, the sink list of a port whose peer is a
 // host, control frames), pause and wake-up state, set-up's.
-export const SP_FWD_RNG: i32 = SP_TX_BYTES_TC + 8 * I64;     // xorshift32 state of the peer port's stream (its draws after its clock)
+export const SP_FWD_RNG: i32 = SP_TCQ + 8 * SQ_SIZE;        // xorshift32 state of the peer port's stream (its draws after its clock)
 export const SP_SINK_HEAD: i32 = SP_FWD_RNG + I32;           // oldest frame of SP_SINK_PRIOS on the wire, -1 none (FIFO: arrivals in send order)
 export const SP_SINK_TAIL: i32 = SP_SINK_HEAD + I32;          // newest frame of the sink list, -1 none
 export const SP_CTRL_TAIL: i32 = SP_SINK_TAIL + I32;          // last queued control frame, -1 none
@@ -344,7 +344,7 @@ if (PT_RINGS + I32 > PT_SCRATCH || PT_TOUCH_TARGET + 8 > PT_SIZE) ERROR('layout:
 if (SH_CAPTURE + I32 > SH_SIZE) ERROR('layout: sim header');
 if (CR_SIZE != 32) ERROR('layout: capture record (32 bytes)');
 // i64 fields are 8-byte aligned (a misaligned i64 load is slow and breaks the host's BigInt64Array views).
-if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_PAUSED_VALID % 8 != 0 || SP_FWD_LAST % 8 != 0 || SP_TX_BYTES_TC % 8 != 0 || SP_TX_CTRL % 8 != 0 || SP_TX_PKTS % 8 != 0 || SP_WD_DETECT % 8 != 0) ERROR('layout: sim port i64 alignment');
+if (SP_DELAY % 8 != 0 || SP_WAKE_AT % 8 != 0 || SP_REFRESH_EV % 8 != 0 || SP_PAUSED_VALID % 8 != 0 || SP_FWD_LAST % 8 != 0 || (SP_TCQ + SQ_TX_BYTES) % 8 != 0 || SP_TX_CTRL % 8 != 0 || SP_TX_PKTS % 8 != 0 || SP_WD_DETECT % 8 != 0) ERROR('layout: sim port i64 alignment');
 if (SF_START % 8 != 0 || SF_RP % 8 != 0 || SF_NP % 8 != 0 || SF_PACE_RATE % 8 != 0 || SF_NACKS % 8 != 0) ERROR('layout: sim flow i64 alignment');
 if (SH_CREDIT_AGING % 8 != 0 || SS_START % 8 != 0 || SK_ARRIVE_AT % 8 != 0) ERROR('layout: i64 alignment');
 // Embedded records: each starts where the previous part ends (no overlap) and the container holds it.
@@ -352,5 +352,5 @@ if (SP_ETS < SP_CR_LASTCL + 8 * I32 || SP_PFC < SP_ETS + ETS_BYTES || SP_CREDIT_
 if (SP_CP_AT + I32 > SP_SIZE || SP_SIZE % 64 != 0 || (SP_SIZE >> 6) % 2 != 1) ERROR('layout: sim port record size (an odd number of 64-byte lines: records start on a cache line, in different sets)');
 if (DCQCN_CP_SIZE > QCN_CP_SIZE || CREDIT_SIZE % 8 != 0 || QCN_CP_SIZE % 8 != 0) ERROR('layout: a CP table slot holds either profile\'s record, i64-aligned');
 // The per-frame lines: each group ends on the line boundary its comments promise.
-if (SP_HEADWIRE != 64 || SP_TCQ != 128 || SQ_SIZE != 16 || SP_TX_BYTES_TC != 256 || SP_FWD_RNG != 320) ERROR('layout: sim port per-frame fields (lines 0-4)');
+if (SP_HEADWIRE != 64 || SP_TCQ != 128 || SQ_SIZE != 32 || SP_FWD_RNG != 384) ERROR('layout: sim port per-frame fields (lines 0-5)');
 if (SF_RP < SF_RP_EV_AT + I64 || SF_NP < SF_RP + QCN_RP_SIZE || SF_PACE_BYTES < SF_NP + DCQCN_NP_SIZE) ERROR('layout: sim flow records overlap');

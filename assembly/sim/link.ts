@@ -13,8 +13,8 @@ import {
 import {
   SC_HOPS, SC_PAUSE_FRAMES, SF_RP, SF_SRC_ORD, SK_A, SK_ARRIVE_AT, SK_B, SK_BYTES, SK_KIND, SK_NEXT, SK_PORT, SK_PRIO,
   SP_BACKLOG, SP_BUSY_UNTIL, SP_CTRL_HEAD, SP_CTRL_TAIL, SP_DELAY, SP_ETS, SP_FLAGS, SP_HEADWIRE, SP_NODE, SP_PEER,
-  SP_PAUSED_MASK, SP_PAUSED_VALID, SP_PFC, SP_PFC_RX, SP_PPB, SP_PRIO_TC, SP_SINK_HEAD, SP_SINK_PRIOS, SP_SINK_TAIL, SP_TX_BYTES_TC,
-  SP_TX_CTRL, SP_TX_PKTS, SP_UNSAT, SP_WAKE_AT, SP_WD_IGNORE, SP_FLAG_TIMED, SP_FLAG_WATCHED, SQ_HEAD, SQ_NIC_RING,
+  SP_PAUSED_MASK, SP_PAUSED_VALID, SP_PFC, SP_PFC_RX, SP_PPB, SP_PRIO_TC, SP_SINK_HEAD, SP_SINK_PRIOS, SP_SINK_TAIL,
+  SP_TX_CTRL, SP_TX_PKTS, SP_UNSAT, SP_WAKE_AT, SP_WD_IGNORE, SP_FLAG_TIMED, SP_FLAG_WATCHED, SQ_HEAD, SQ_NIC_RING, SQ_TX_BYTES,
 } from './layout';
 import { pfcBlockedMask, pfcBlockedTcs, pfcReceivePause, pfcReceivePfc } from '../pfc';
 import { dcqcnRpOnCnp, qcnRpOnCnm } from '../qcn_rp';
@@ -187,7 +187,7 @@ export function tryTransmit(p: i32): void {
   const ka = pktAt(k);
   const bytes = load<i32>(ka + SK_BYTES);
   const pr = load<i32>(ka + SK_PRIO);
-  const tb = pa + SP_TX_BYTES_TC + (<usize>tc << 3);
+  const tb = tcQueue(pa, tc) + SQ_TX_BYTES;
   store<i64>(tb, load<i64>(tb) + <i64>wireBytes(bytes));
   if ((flags & SP_FLAG_WATCHED) != 0) {
     const tp = pa + SP_TX_PKTS + (<usize>pr << 3);

@@ -124,7 +124,7 @@ export function startRun(scn: Scenario, opts: RunOptions = {}): RunStepper {
   const deadlock = new DeadlockMonitor(cyclicDependencyGraphs(scn, { routes: fab.routes, swOrd: fab.swOrd }), (p) => scn.ports[p].name, (p, pr) => scn.ports[p].dcb.prioTc[pr], scn.deadlock_threshold_ps);
   const probe: PortProbe = {
     pausedPs: fab.pausedPs,
-    txBytes: (p, tc) => r64(portAt(p) + L.SP_TX_BYTES_TC + 8 * tc),
+    txBytes: (p, tc) => r64(portAt(p) + L.SP_TCQ + L.SQ_SIZE * tc + L.SQ_TX_BYTES),
     queuedBytes: (p, tc) => r32(portAt(p) + L.SP_TCQ + L.SQ_SIZE * tc + L.SQ_BYTES),
   };
 

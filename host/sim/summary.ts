@@ -103,10 +103,11 @@ function linkFigures(fab: Fabric, scn: Scenario, flows: SimFlowResult[]): Links 
   const firstUse = firstUseOfPorts(fab, scn, flows);
   const links: Links = [];
   const d = scn.duration_ps;
+  const step = L.SQ_SIZE >>> 2; // words from one TC's transmitted bytes to the next's
   for (const p of scn.ports) {
     const pa = portAt(p.id);
     let data = 0;
-    for (let w = (pa + L.SP_TX_BYTES_TC) >>> 2, end = w + 16; w < end; w += 2) data += (i32[w] >>> 0) + i32[w + 1] * 4294967296;
+    for (let w = (pa + L.SP_TCQ + L.SQ_TX_BYTES) >>> 2, end = w + 8 * step; w < end; w += step) data += (i32[w] >>> 0) + i32[w + 1] * 4294967296;
     let control = u64(i32, (pa + L.SP_TX_CTRL) >>> 2) * (CONTROL_FRAME_BYTES + WIRE_OVERHEAD);
     if (data + control === 0) continue;
     // A frame is counted when it starts; the part still on the wire at the end is not yet sent.

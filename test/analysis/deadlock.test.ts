@@ -58,7 +58,7 @@ describe('pinned paths', () => {
       fab.runUntil(scn.duration_ps);
       const tx = (name: string) => {
         const pa = fab.addr.ports + scn.ports.find((p) => p.name === name)!.id * fab.L.SP_SIZE;
-        return Number(fab.core.i64[(pa + fab.L.SP_TX_BYTES_TC + 8 * 1) >>> 3]); // priority 3 is in TC 1
+        return Number(fab.core.i64[(pa + fab.L.SP_TCQ + fab.L.SQ_SIZE * 1 + fab.L.SQ_TX_BYTES) >>> 3]); // priority 3 is in TC 1
       };
       return ['s0>s3', 's0>s1', 's1>s2', 's2>s3'].map(tx);
     };
