@@ -91,11 +91,11 @@ function check(ir: Ir): Problem[] {
 
 const onOff = (b: boolean) => (b ? 'on' : 'off');
 
-function etsArgs(prefix: string, t: DcbEtsTable): string {
+function etsArgs(t: DcbEtsTable): string {
   return [
-    `${prefix}tc-tsa ${t.tcTsa.map((x, i) => `${i}:${x}`).join(' ')}`,
-    `${prefix}tc-bw ${t.tcBw.map((b, i) => `${i}:${b}`).join(' ')}`,
-    `${prefix}prio-tc ${t.prioTc.map((x, p) => `${p}:${x}`).join(' ')}`,
+    `tc-tsa ${t.tcTsa.map((x, i) => `${i}:${x}`).join(' ')}`,
+    `tc-bw ${t.tcBw.map((b, i) => `${i}:${b}`).join(' ')}`,
+    `prio-tc ${t.prioTc.map((x, p) => `${p}:${x}`).join(' ')}`,
   ].join(' ');
 }
 
@@ -120,8 +120,8 @@ export interface DcbEtsTable {
 /**
  * What dcb.sh programs on one port, in the shape `dcb -j ... show` reports it back, so that
  * `dcbkit audit --linux` compares a device with the very values the script writes. `null` marks
- * what the script leaves to the driver: the ETS recommendation when the config has none, and the
- * size of a lossy receive buffer.
+ * what the script leaves to the driver or to lldpad: the ETS recommendation fields (always: see
+ * dcbIntent), and the size of a lossy receive buffer.
  */
 export interface DcbState {
   ets: DcbEtsTable & { willing: boolean; reco: DcbEtsTable | null };
@@ -131,7 +131,6 @@ export interface DcbState {
 }
 
 export function dcbIntent(ir: Ir, port: IrPort): DcbState {
-  const rec = ir.ets.recommendation;
   const sizes: (number | null)[] = Array(8).fill(null);
   for (const g of port.pgs) if (g.lossless) sizes[g.pg] = g.sizeBytes;
   return {
@@ -140,7 +139,12 @@ export function dcbIntent(ir: Ir, port: IrPort): DcbState {
       tcTsa: ir.tcs.map((t) => t.tsa),
       tcBw: ir.tcs.map((t) => t.bwPercent),
       prioTc: [...ir.prioTc],
-      reco: rec ? { tcTsa: [...rec.tsa], tcBw: [...rec.bwPercent], prioTc: [...rec.prioTc] } : null,
+      // Never the config's recommendation: lldpad, which lldptool.sh sets up, rewrites the whole
+      // ieee_ets at every LLDPDU it builds (from 15 s after the port comes up) with its ETS-CFG
+      // tables in the reco_* fields too (open-lldp lldp_8021qaz.c run_all_sm, ets_cfg_to_ieee), so
+      // a recommendation written here would read back as the ETS configuration within seconds. The
+      // recommendation is lldptool.sh's ETS-REC TLV, and audited there.
+      reco: null,
     },
     pfc: { prioPfc: [...ir.pfc.enabled] },
     app: ir.app.map((a) => ({ keyword: a.selector === 'ethertype' && a.protocol === 0 ? 'default-prio' : APP_KEYWORD[a.selector], protocol: a.protocol, priority: a.priority })),
@@ -224,9 +228,7 @@ function emit(ir: Ir): Emitted {
   for (const port of ir.ports) {
     const dev = shellQuote(port.name);
     const want = dcbIntent(ir, port);
-    let ets = `dcb ets set dev ${dev} willing ${onOff(want.ets.willing)} ${etsArgs('', want.ets)}`;
-    if (want.ets.reco) ets += ' ' + etsArgs('reco-', want.ets.reco);
-    sh.push(ets);
+    sh.push(`dcb ets set dev ${dev} willing ${onOff(want.ets.willing)} ${etsArgs(want.ets)}`);
     sh.push(`dcb pfc set dev ${dev} prio-pfc ${want.pfc.prioPfc.map((on, p) => `${p}:${onOff(on)}`).join(' ')}`);
     if (want.app.length) sh.push(`dcb app replace dev ${dev} ${dcbAppWords(want.app)}`);
     const sizes = want.buffer.bufferSize.flatMap((b, g) => (b === null ? [] : [`${g}:${b}`]));
